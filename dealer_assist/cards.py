@@ -1,0 +1,308 @@
+"""The card model and the notation of RULINGS.md.
+
+Every interface of dealer-assist speaks one notation: a rank
+(``A K Q J T 9 8 7 6 5 4 3 2``, ``10`` accepted on input) followed by a suit
+(``s h d c``, ``♠ ♥ ♦ ♣`` accepted on input); the joker is ``JK``; a face-down
+or unknown card is ``??`` where a card may be hidden.  Output always uses the
+canonical two-letter form.
+
+>>> c = parse_card("10♥")
+>>> c
+Card('Th')
+>>> str(c), c.rank, c.suit
+('Th', <Rank.TEN: 10>, <Suit.HEARTS: 2>)
+>>> parse_cards("As Kd JK")
+(Card('As'), Card('Kd'), Card('JK'))
+>>> str(JOKER), JOKER.is_joker
+('JK', True)
+>>> parse_card("1s")
+Traceback (most recent call last):
+...
+dealer_assist.cards.CardError: '1s' is not a card: '1' is not a rank. A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit (s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence, Union
+
+__all__ = [
+    "Rank", "Suit", "Card", "CardError", "JOKER", "HIDDEN", "DECK_52", "DECK_53",
+    "parse_card", "parse_cards", "format_cards", "check_unique",
+]
+
+HIDDEN = "??"
+
+_FORMAT_HELP = (
+    "A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit "
+    "(s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK"
+)
+
+
+class CardError(ValueError):
+    """A token that is not a card, or a set of cards that cannot be on one table.
+
+    The message names the offending token and says what a card looks like.
+    ``token`` holds the offending text (or card) for programs.
+    """
+
+    def __init__(self, message: str, token: object = None):
+        super().__init__(message)
+        self.token = token
+
+
+class Rank(enum.IntEnum):
+    """Card ranks, valued 2..14 (the ace is high; games that play it low say so)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """``'A'``, ``'K'``, ..., ``'T'``, ..., ``'2'``."""
+        return _RANK_SYMBOLS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> "Rank":
+        """Parse a rank symbol (``'A'``, ``'T'``, ``'10'``, ``'7'``; case-insensitive)."""
+        try:
+            return _RANK_BY_SYMBOL[text.upper()]
+        except (KeyError, AttributeError):
+            raise CardError(
+                f"{text!r} is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)", text
+            ) from None
+
+
+class Suit(enum.IntEnum):
+    """Suits, numbered so that the TDA suit order ♠ > ♥ > ♦ > ♣ is the numeric order."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def symbol(self) -> str:
+        """``'s'``, ``'h'``, ``'d'`` or ``'c'``."""
+        return "cdhs"[self]
+
+    @property
+    def glyph(self) -> str:
+        """``'♠'``, ``'♥'``, ``'♦'`` or ``'♣'``."""
+        return "♣♦♥♠"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @classmethod
+    def parse(cls, text: str) -> "Suit":
+        """Parse a suit letter or glyph (``'s'``, ``'♠'``, ``'♤'``; case-insensitive)."""
+        try:
+            return _SUIT_BY_SYMBOL[text.lower()]
+        except (KeyError, AttributeError):
+            raise CardError(f"{text!r} is not a suit: suits are s h d c (or ♠ ♥ ♦ ♣)", text) from None
+
+
+_RANK_SYMBOLS = {r: s for r, s in zip(Rank, "23456789TJQKA")}
+_RANK_BY_SYMBOL = {s: r for r, s in _RANK_SYMBOLS.items()}
+_RANK_BY_SYMBOL["10"] = Rank.TEN
+_SUIT_BY_SYMBOL = {
+    "c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES,
+    "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS, "♠": Suit.SPADES,
+    "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES,
+}
+_JOKER_TOKENS = {"JK", "JOKER", "🃏"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and a suit, or the joker (rank and suit both ``None``).
+
+    Cards are immutable and interned: ``parse_card('As') is parse_card('A♠')``.
+    ``index`` numbers the 53 cards 0..52 (``4 * (rank - 2) + suit``; the joker
+    is 52), which is what compact tables and models key on.
+
+    >>> Card(Rank.ACE, Suit.SPADES).index, JOKER.index
+    (51, 52)
+    >>> Card.from_index(0)
+    Card('2c')
+    """
+
+    rank: Optional[Rank]
+    suit: Optional[Suit]
+
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
+            raise CardError("a card has both a rank and a suit, or neither (the joker)", self)
+        if self.rank is not None:
+            object.__setattr__(self, "rank", Rank(self.rank))
+            object.__setattr__(self, "suit", Suit(self.suit))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank is None
+
+    @property
+    def index(self) -> int:
+        if self.rank is None:
+            return 52
+        return 4 * (self.rank - 2) + self.suit
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        """The card numbered ``index`` (0..52)."""
+        if not 0 <= index <= 52:
+            raise CardError(f"card index {index} is out of range 0..52", index)
+        return _ALL_CARDS[index]
+
+    @classmethod
+    def parse(cls, token: str) -> "Card":
+        return parse_card(token)
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return "JK"
+        return self.rank.symbol + self.suit.symbol
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """Human form with a suit glyph: ``'A♠'``, ``'T♥'``, ``'JOKER'``."""
+        if self.rank is None:
+            return "JOKER"
+        return self.rank.symbol + self.suit.glyph
+
+
+_ALL_CARDS = tuple(
+    [object.__new__(Card) for _ in range(53)]
+)
+for _i, _c in enumerate(_ALL_CARDS):
+    if _i == 52:
+        object.__setattr__(_c, "rank", None)
+        object.__setattr__(_c, "suit", None)
+    else:
+        object.__setattr__(_c, "rank", Rank(_i // 4 + 2))
+        object.__setattr__(_c, "suit", Suit(_i % 4))
+
+JOKER: Card = _ALL_CARDS[52]
+DECK_52: tuple[Card, ...] = _ALL_CARDS[:52]
+DECK_53: tuple[Card, ...] = _ALL_CARDS
+
+_CARD_BY_TOKEN: dict[str, Card] = {}
+
+
+def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Optional[Card]:
+    """Parse one card token.  ``??`` gives ``None`` where ``allow_hidden`` is set.
+
+    Accepts ``As``, ``A♠``, ``10h``, ``td`` (case-insensitive), ``JK``/``joker``.
+    A :class:`Card` passes through unchanged.
+
+    >>> parse_card("??", allow_hidden=True) is None
+    True
+    >>> parse_card("A")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.cards.CardError: 'A' is not a card: it has no suit. A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit (s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK
+    """
+    if isinstance(token, Card):
+        return token
+    if not isinstance(token, str):
+        raise CardError(f"{token!r} is not a card: expected text such as 'As'. {_FORMAT_HELP}", token)
+    cached = _CARD_BY_TOKEN.get(token)
+    if cached is not None:
+        return cached
+    text = token.strip()
+    if text == HIDDEN:
+        if allow_hidden:
+            return None
+        raise CardError(f"'??' (a hidden card) is not allowed here: this place needs a known card", token)
+    if text.upper() in _JOKER_TOKENS or text == "🃏":
+        card = JOKER
+    else:
+        card = _parse_rank_suit(token, text)
+    _CARD_BY_TOKEN[token] = card
+    return card
+
+
+def _parse_rank_suit(token: str, text: str) -> Card:
+    if not text:
+        raise CardError(f"{token!r} is not a card: it is empty. {_FORMAT_HELP}", token)
+    if len(text) == 1:
+        reason = "it has no suit" if text.upper() in _RANK_BY_SYMBOL else "it is too short"
+        raise CardError(f"{token!r} is not a card: {reason}. {_FORMAT_HELP}", token)
+    rank_text, suit_text = text[:-1], text[-1]
+    if rank_text.upper() not in _RANK_BY_SYMBOL:
+        if len(text) > 3 or (len(rank_text) > 1 and rank_text != "10"):
+            reason = "it is too long (one card per token)"
+        else:
+            reason = f"{rank_text!r} is not a rank"
+        raise CardError(f"{token!r} is not a card: {reason}. {_FORMAT_HELP}", token)
+    if suit_text.lower() not in _SUIT_BY_SYMBOL:
+        raise CardError(f"{token!r} is not a card: {suit_text!r} is not a suit. {_FORMAT_HELP}", token)
+    rank = _RANK_BY_SYMBOL[rank_text.upper()]
+    suit = _SUIT_BY_SYMBOL[suit_text.lower()]
+    return _ALL_CARDS[4 * (rank - 2) + suit]
+
+
+def parse_cards(tokens: Union[str, Iterable[Union[str, Card]]], *, allow_hidden: bool = False) -> tuple:
+    """Parse several cards: a whitespace/comma separated string or an iterable of tokens.
+
+    >>> parse_cards("Ah,Kh ??", allow_hidden=True)
+    (Card('Ah'), Card('Kh'), None)
+    """
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    return tuple(parse_card(t, allow_hidden=allow_hidden) for t in tokens)
+
+
+def format_cards(cards: Iterable[Optional[Card]], sep: str = " ") -> str:
+    """Canonical text of several cards; a hidden card (``None``) prints as ``??``.
+
+    >>> format_cards(parse_cards("10s JK"))
+    'Ts JK'
+    """
+    return sep.join(HIDDEN if c is None else str(c) for c in cards)
+
+
+def check_unique(groups: dict, *, jokers_allowed: int = 1) -> None:
+    """Raise :class:`CardError` if a card appears twice across the named groups.
+
+    ``groups`` maps a place name (``'board'``, ``'seat 3'``) to its cards.  The
+    message names both places.  ``jokers_allowed`` is how many jokers the deck has.
+
+    >>> check_unique({"board": parse_cards("As Kd 2c"), "seat 1": parse_cards("Ah As")})
+    Traceback (most recent call last):
+    ...
+    dealer_assist.cards.CardError: duplicate card As: it is both in board and in seat 1
+    """
+    seen: dict[Card, str] = {}
+    jokers: list[str] = []
+    for place, cards in groups.items():
+        for card in cards:
+            if card is None:
+                continue
+            if card.is_joker:
+                jokers.append(place)
+                if len(jokers) > jokers_allowed:
+                    where = " and ".join(jokers)
+                    limit = "no joker" if jokers_allowed == 0 else f"{jokers_allowed} joker"
+                    raise CardError(f"too many jokers: the deck has {limit}, seen in {where}", card)
+                continue
+            if card in seen:
+                other = seen[card]
+                where = f"twice in {place}" if other == place else f"both in {other} and in {place}"
+                raise CardError(f"duplicate card {card}: it is {where}", card)
+            seen[card] = place
