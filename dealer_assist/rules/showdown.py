@@ -1,0 +1,429 @@
+"""Showdown games: from a table (board, hands, chips) to a ruling (pots, winners, payouts, why).
+
+:class:`ShowdownGame` holds everything the showdown games share: reading and checking the table,
+building pots, awarding each pot on its own, odd chips, the order of showing, and the ruling's
+words in English and Japanese.  A game is a small subclass that overrides only the hooks where its
+rules differ (as python-chess variants do):
+
+=========================  ==================================================================
+hook                       what it decides
+=========================  ==================================================================
+``deck``, ``jokers``       which cards exist
+``hole_count``,            how many hole / board cards a showdown needs
+``board_count``
+``check_table``            extra validation (e.g. a joker on the board)
+``seat_hand``              a seat's best hand (a :class:`SeatHand`)
+``pot_winners``            who wins one pot (e.g. the joker holder loses ties)
+``award_pot``              how a pot is divided (e.g. hi/lo halves)
+``odd_chip_order``         who gets odd chips first (TDA 20A)
+``showdown_order``         who shows first (TDA 17A)
+=========================  ==================================================================
+
+The input is a mapping as ``dealer-assist settle`` reads it (see README); the result is a
+:class:`Ruling`, whose :meth:`Ruling.to_json` is the command's output.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Optional, Sequence
+
+from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
+from dealer_assist.rules.errors import RuleError
+from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, split_amount
+
+__all__ = ["SeatInput", "Table", "SeatHand", "PotAward", "Ruling", "ShowdownGame"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInput:
+    seat: int
+    hole: Optional[tuple[Card, ...]]
+    committed: int
+    folded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A checked showdown table.  ``extra`` keeps game-specific input fields."""
+
+    game: str
+    board: tuple[Card, ...]
+    button: int
+    seats: tuple[SeatInput, ...]
+    last_aggressor: Optional[int] = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def live(self) -> tuple[SeatInput, ...]:
+        return tuple(s for s in self.seats if not s.folded)
+
+    def seat(self, number: int) -> SeatInput:
+        for s in self.seats:
+            if s.seat == number:
+                return s
+        raise KeyError(number)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHand:
+    """A seat's hand at showdown.  ``key``: larger is better (games with low hands negate)."""
+
+    seat: int
+    key: int
+    category: str
+    category_ja: str
+    best_five: tuple[Card, ...]
+    text: str                 # 'flush, A-K-J-T-6'
+    text_ja: str              # 'フラッシュ A-K-J-T-6'
+    joker_as: Optional[Card] = None
+    holds_joker: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "category": self.category,
+            "category_ja": self.category_ja,
+            "best_five": [str(c) for c in self.best_five],
+            "joker_as": None if self.joker_as is None else str(self.joker_as),
+            "description": self.text,
+            "description_ja": self.text_ja,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    """One pot (or one half of a split pot) and who takes it."""
+
+    name: str                       # 'main pot', 'side pot 1', 'main pot (low half)'
+    name_ja: str
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: Mapping[int, int]
+    odd_chips: tuple[int, ...] = ()
+    why: tuple[str, ...] = ()
+    why_ja: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "amount": self.amount,
+            "eligible": list(self.eligible),
+            "winners": list(self.winners),
+            "shares": {str(s): v for s, v in self.shares.items()},
+            "odd_chips": list(self.odd_chips),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    game: str
+    payouts: Mapping[int, int]
+    awards: tuple[PotAward, ...]
+    hands: Mapping[int, SeatHand]
+    showdown_order: tuple[int, ...]
+    explanation: tuple[str, ...]
+    explanation_ja: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "payouts": {str(s): v for s, v in sorted(self.payouts.items())},
+            "pots": [a.to_json() for a in self.awards],
+            "hands": {str(s): h.to_json() for s, h in sorted(self.hands.items())},
+            "showdown_order": list(self.showdown_order),
+            "explanation": list(self.explanation),
+            "explanation_ja": list(self.explanation_ja),
+        }
+
+
+def _seat_list(seats: Sequence[int], ja: bool = False) -> str:
+    if ja:
+        return "・".join(f"シート{s}" for s in seats)
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+
+
+_DECK_INDICES: dict = {}
+
+
+def _deck_indices(deck: tuple) -> frozenset:
+    got = _DECK_INDICES.get(id(deck))
+    if got is None:
+        got = _DECK_INDICES[id(deck)] = frozenset(c.index for c in deck)
+    return got
+
+
+class ShowdownGame:
+    """Base of the showdown games; by itself it is nothing playable (see :class:`Holdem`)."""
+
+    name: ClassVar[str] = "showdown"
+    deck: ClassVar[tuple[Card, ...]] = DECK_52
+    jokers: ClassVar[int] = 0
+    hole_count: ClassVar[int] = 2
+    board_count: ClassVar[int] = 5
+    extra_fields: ClassVar[tuple[str, ...]] = ()
+
+    # ----------------------------------------------------------------- reading the table
+
+    def read_table(self, obj: Mapping[str, Any]) -> Table:
+        """Check ``obj`` and build a :class:`Table`; :class:`RuleError` names field and seat."""
+        if not isinstance(obj, Mapping):
+            raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
+        known = {"game", "board", "button", "seats", "last_aggressor", *self.extra_fields}
+        unknown = sorted(set(obj) - known)
+        if unknown:
+            raise RuleError(f"unknown field(s) {', '.join(unknown)} for game {self.name!r}; "
+                            f"known: {', '.join(sorted(known))}", field=unknown[0])
+        board = self.read_cards(obj.get("board"), field="board", seat=None, allow_none=self.board_count == 0)
+        if len(board) != self.board_count:
+            raise RuleError(f"a {self.name} showdown needs {self.board_count} board cards, "
+                            f"got {len(board)}: {format_cards(board)}", field="board")
+        seats_obj = obj.get("seats")
+        if not isinstance(seats_obj, list) or not seats_obj:
+            raise RuleError("expected a non-empty list of seats", field="seats")
+        seats: list[SeatInput] = []
+        numbers: set[int] = set()
+        for i, s in enumerate(seats_obj):
+            seat = self.read_seat(s, i)
+            if seat.seat in numbers:
+                raise RuleError(f"seat {seat.seat} is listed twice", field="seats", seat=seat.seat)
+            numbers.add(seat.seat)
+            seats.append(seat)
+        button = self.read_int(obj.get("button"), "button", None, minimum=1)
+        if button not in numbers:
+            raise RuleError(f"the button is on seat {button}, which is not at the table "
+                            f"(seats {sorted(numbers)})", field="button")
+        last = obj.get("last_aggressor")
+        if last is not None:
+            last = self.read_int(last, "last_aggressor", None, minimum=1)
+            if last not in numbers:
+                raise RuleError(f"seat {last} is not at the table (seats {sorted(numbers)})",
+                                field="last_aggressor")
+        extra = {k: obj[k] for k in self.extra_fields if k in obj}
+        table = Table(self.name, board, button, tuple(sorted(seats, key=lambda s: s.seat)), last, extra)
+        if not table.live:
+            raise RuleError("every seat has folded: one seat must still be in the hand", field="folded")
+        if len(table.live) > 1:
+            for s in table.live:
+                if s.hole is None:
+                    raise RuleError("a seat still in the hand at showdown must show its hole cards",
+                                    field="hole", seat=s.seat)
+        self.check_cards(table)
+        self.check_table(table)
+        return table
+
+    def read_int(self, value: Any, field: str, seat: Optional[int], minimum: int = 0) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise RuleError(f"expected a whole number, got {value!r}", field=field, seat=seat)
+        if value < minimum:
+            what = "negative" if value < 0 else f"below {minimum}"
+            raise RuleError(f"{value} is {what}: expected a whole number >= {minimum}", field=field, seat=seat)
+        return value
+
+    def read_cards(self, value: Any, *, field: str, seat: Optional[int], allow_none: bool = False
+                   ) -> tuple[Card, ...]:
+        if value is None and allow_none:
+            return ()
+        if not isinstance(value, list):
+            raise RuleError(f"expected a list of cards such as [\"As\", \"Kd\"], got {value!r}",
+                            field=field, seat=seat)
+        out = []
+        for token in value:
+            try:
+                out.append(parse_card(token))
+            except CardError as exc:
+                raise RuleError(str(exc), field=field, seat=seat) from None
+        return tuple(out)
+
+    def read_seat(self, s: Any, position: int) -> SeatInput:
+        if not isinstance(s, Mapping):
+            raise RuleError(f"seat entry {position + 1} is not an object", field="seats")
+        if "seat" not in s:
+            raise RuleError(f"seat entry {position + 1} has no \"seat\" number", field="seat")
+        number = self.read_int(s["seat"], "seat", None, minimum=1)
+        unknown = sorted(set(s) - {"seat", "hole", "committed", "folded", *self.seat_extra_fields()})
+        if unknown:
+            raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)
+        folded = s.get("folded", False)
+        if not isinstance(folded, bool):
+            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=number)
+        committed = self.read_int(s.get("committed"), "committed", number)
+        hole_raw = s.get("hole")
+        if hole_raw is None:
+            hole = None    # a folded seat, or the last seat left (no showdown): checked in read_table
+        else:
+            hole = self.read_cards(hole_raw, field="hole", seat=number)
+            if len(hole) != self.hole_count:
+                raise RuleError(f"expected {self.hole_count} cards, got {len(hole)}: {format_cards(hole)}",
+                                field="hole", seat=number)
+        return SeatInput(number, hole, committed, folded)
+
+    def seat_extra_fields(self) -> tuple[str, ...]:
+        return ()
+
+    def check_cards(self, table: Table) -> None:
+        groups: dict[str, tuple[Card, ...]] = {"board": table.board}
+        for s in table.seats:
+            if s.hole:
+                groups[f"seat {s.seat}"] = s.hole
+        in_deck = _deck_indices(self.deck)
+        for place, cards in groups.items():
+            seat = None if place == "board" else int(place.split()[1])
+            fld = "board" if seat is None else "hole"
+            for c in cards:
+                if c.is_joker and not self.jokers:
+                    raise RuleError(f"{self.name} is played without a joker (JK); "
+                                    f"joker hold'em is game \"joker-holdem\"", field=fld, seat=seat)
+                if not c.is_joker and c.index not in in_deck:
+                    raise RuleError(f"{c} is not in the {self.name} deck", field=fld, seat=seat)
+        try:
+            check_unique(groups, jokers_allowed=self.jokers)
+        except CardError as exc:
+            where = [p for p in groups if exc.token is not None and exc.token in groups[p]]
+            seat = next((int(p.split()[1]) for p in reversed(where) if p != "board"), None)
+            raise RuleError(str(exc), field="hole" if seat else "board", seat=seat) from None
+
+    # ----------------------------------------------------------------- hooks
+
+    def check_table(self, table: Table) -> None:
+        """Game-specific validation (hook)."""
+
+    def seat_hand(self, table: Table, seat: SeatInput) -> SeatHand:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def pot_winners(self, table: Table, eligible: Sequence[int], hands: Mapping[int, SeatHand]
+                    ) -> tuple[tuple[int, ...], list[str], list[str]]:
+        """The winners of one pot among ``eligible``, with notes (English, Japanese) on why."""
+        best = max(hands[s].key for s in eligible)
+        return tuple(s for s in eligible if hands[s].key == best), [], []
+
+    def odd_chip_order(self, table: Table, winners: Sequence[int], hands: Mapping[int, SeatHand]
+                       ) -> list[int]:
+        """TDA 20A for board games: the first winner clockwise from the button gets it first."""
+        return clockwise_from(table.button, winners)
+
+    def odd_chip_rule(self) -> tuple[str, str]:
+        return ("first winner clockwise from the button (TDA 20A)", "ボタンから時計回りで最初の勝者へ（TDA 20A）")
+
+    def showdown_order(self, table: Table) -> tuple[int, ...]:
+        """TDA 17A: the last aggressor first; with no bet, first live seat left of the button."""
+        live = [s.seat for s in table.live]
+        if table.last_aggressor in live:
+            start = table.last_aggressor
+            order = clockwise_from(start, live)
+            return tuple([start] + [s for s in order if s != start])
+        return tuple(clockwise_from(table.button, live))
+
+    def award_pot(self, table: Table, pot: Pot, index: int, hands: Mapping[int, SeatHand]) -> list[PotAward]:
+        """Award one pot (hook: hi/lo splits it in halves)."""
+        name, name_ja = self.pot_name(index)
+        return [self.award_part(table, name, name_ja, pot.amount, pot.eligible, hands)]
+
+    # ----------------------------------------------------------------- the ruling
+
+    def pot_name(self, index: int) -> tuple[str, str]:
+        if index == 0:
+            return "Main pot", "メインポット"
+        return f"Side pot {index}", f"サイドポット{index}"
+
+    def award_part(self, table: Table, name: str, name_ja: str, amount: int, eligible: Sequence[int],
+                   hands: Mapping[int, SeatHand], winners: Optional[Sequence[int]] = None) -> PotAward:
+        eligible = tuple(eligible)
+        why: list[str] = []
+        why_ja: list[str] = []
+        if len(eligible) == 1:
+            winners = eligible
+            s = eligible[0]
+            if len(table.live) == 1:
+                why.append(f"{name} {amount}: seat {s} wins without a showdown (everyone else folded).")
+                why_ja.append(f"{name_ja} {amount}: 他が全員フォールドしたため、シート{s}がショーダウンなしで獲得。")
+            else:
+                why.append(f"{name} {amount}: only seat {s} reached this level; its uncalled chips go back to it.")
+                why_ja.append(f"{name_ja} {amount}: この額に達したのはシート{s}のみ。コールされなかったチップを返却。")
+        else:
+            if winners is None:
+                winners, notes, notes_ja = self.pot_winners(table, eligible, hands)
+            else:
+                notes, notes_ja = [], []
+            w = winners[0]
+            losers = [s for s in eligible if s not in winners]
+            if len(winners) == 1:
+                line = f"{name} {amount} ({_seat_list(eligible)}): seat {w} wins with {hands[w].text}"
+                if losers:
+                    line += " over " + "; ".join(f"seat {s}'s {hands[s].text}" for s in losers)
+                why.append(line + ".")
+                why_ja.append(f"{name_ja} {amount}（{_seat_list(eligible, True)}）: シート{w}の勝ち"
+                              f"（{hands[w].text_ja}）。")
+            else:
+                why.append(f"{name} {amount} ({_seat_list(eligible)}): {_seat_list(winners)} tie with "
+                           f"{hands[w].text} and split it.")
+                why_ja.append(f"{name_ja} {amount}（{_seat_list(eligible, True)}）: {_seat_list(winners, True)}が"
+                              f"同じ手役（{hands[w].text_ja}）で分け合う。")
+            why.extend(notes)
+            why_ja.extend(notes_ja)
+        order = self.odd_chip_order(table, winners, hands)
+        shares, lucky = split_amount(amount, order)
+        if lucky:
+            rule, rule_ja = self.odd_chip_rule()
+            chips = "chip" if len(lucky) == 1 else "chips"
+            why.append(f"  {len(lucky)} odd {chips} to {_seat_list(lucky)}: {rule}.")
+            why_ja.append(f"  端数{len(lucky)}枚は{_seat_list(lucky, True)}へ: {rule_ja}。")
+        return PotAward(name, name_ja, amount, eligible, tuple(sorted(winners)),
+                        {s: shares[s] for s in sorted(shares)}, tuple(lucky), tuple(why), tuple(why_ja))
+
+    def settle(self, obj: Mapping[str, Any]) -> Ruling:
+        """Read ``obj`` and rule on it."""
+        return self.rule(self.read_table(obj))
+
+    def rule(self, table: Table) -> Ruling:
+        live = table.live
+        showdown = len(live) > 1
+        hands: dict[int, SeatHand] = {}
+        if showdown:
+            for s in live:
+                hands[s.seat] = self.seat_hand(table, s)
+        committed = {s.seat: s.committed for s in table.seats}
+        if sum(committed.values()) == 0:
+            raise RuleError("no chips were committed: there is nothing to award", field="committed")
+        pots = build_pots(committed, folded={s.seat for s in table.seats if s.folded})
+        awards: list[PotAward] = []
+        for i, pot in enumerate(pots):
+            awards.extend(self.award_pot(table, pot, i, hands))
+        payouts = {s.seat: 0 for s in table.seats}
+        for a in awards:
+            for s, v in a.shares.items():
+                payouts[s] += v
+        order = self.showdown_order(table) if showdown else tuple(s.seat for s in live)
+        explanation: list[str] = []
+        explanation_ja: list[str] = []
+        if showdown:
+            first = order[0]
+            if table.last_aggressor == first:
+                reason, reason_ja = "the last aggressor shows first", "最後にベット/レイズしたプレイヤーから"
+            else:
+                reason, reason_ja = ("no bet on the last round: first live seat left of the button",
+                                     "最終ラウンドにベットなし: ボタンの左から")
+            explanation.append(f"Showdown order (TDA 17A, {reason}): "
+                               + ", ".join(str(s) for s in order) + ".")
+            explanation_ja.append(f"ショーダウンの順番（TDA 17A、{reason_ja}）: "
+                                  + "→".join(f"シート{s}" for s in order) + "。")
+            for s in order:
+                h = hands[s]
+                extra = f" (joker as {h.joker_as})" if h.joker_as is not None else ""
+                extra_ja = f"（ジョーカー＝{h.joker_as.pretty()}）" if h.joker_as is not None else ""
+                explanation.append(f"Seat {s}: {h.text} [{format_cards(h.best_five)}]{extra}.")
+                explanation_ja.append(f"シート{s}: {h.text_ja} [{format_cards(h.best_five)}]{extra_ja}。")
+        for a in awards:
+            explanation.extend(a.why)
+            explanation_ja.extend(a.why_ja)
+        paid = ", ".join(f"seat {s} {v}" for s, v in sorted(payouts.items()) if v)
+        paid_ja = "、".join(f"シート{s} {v}" for s, v in sorted(payouts.items()) if v)
+        explanation.append(f"Payouts: {paid} (total {sum(payouts.values())}).")
+        explanation_ja.append(f"配当: {paid_ja}（合計 {sum(payouts.values())}）。")
+        assert sum(payouts.values()) == sum(committed.values()), "chips must be conserved"
+        return Ruling(self.name, payouts, tuple(awards), hands, tuple(order),
+                      tuple(explanation), tuple(explanation_ja))
