@@ -18,14 +18,24 @@ from typing import Any, Mapping
 
 from dealer_assist.cards import CardError
 from dealer_assist.rules.errors import RuleError
-from dealer_assist.rules.holdem import Holdem, JokerHoldem
+from dealer_assist.rules.half_texas import HalfTexas
+from dealer_assist.rules.hilo import HoldemHiLo
+from dealer_assist.rules.holdem import JokerHoldem
+from dealer_assist.rules.lowball import Lowball27, LowballA5
+from dealer_assist.rules.stud import Stud7
+from dealer_assist.rules.wild import WildHoldem
 
 __all__ = ["GAMES", "settle", "settle_batch", "game_for"]
 
 #: Game name (the input's ``"game"``) -> the object that rules on it.
 GAMES: dict[str, Any] = {
-    "holdem": Holdem(),
+    "holdem": WildHoldem(),          # plain hold'em unless the table names "wild" cards
     "joker-holdem": JokerHoldem(),
+    "half-texas": HalfTexas(),
+    "stud7": Stud7(),
+    "holdem-hilo": HoldemHiLo(),
+    "lowball-a5": LowballA5(),
+    "lowball-27": Lowball27(),
 }
 
 

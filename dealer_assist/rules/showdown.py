@@ -11,12 +11,14 @@ hook                       what it decides
 ``deck``, ``jokers``       which cards exist
 ``hole_count``,            how many hole / board cards a showdown needs
 ``board_count``
+``deck_for``               the deck of one table (e.g. ``"wild": ["JK"]`` adds the joker)
 ``check_table``            extra validation (e.g. a joker on the board)
 ``seat_hand``              a seat's best hand (a :class:`SeatHand`)
 ``pot_winners``            who wins one pot (e.g. the joker holder loses ties)
 ``award_pot``              how a pot is divided (e.g. hi/lo halves)
 ``odd_chip_order``         who gets odd chips first (TDA 20A)
 ``showdown_order``         who shows first (TDA 17A)
+``explain_showdown``       the ruling's lines on the showing (stud: who opens, who mucks)
 =========================  ==================================================================
 
 The input is a mapping as ``dealer-assist settle`` reads it (see README); the result is a
@@ -77,9 +79,11 @@ class SeatHand:
     text_ja: str              # 'フラッシュ A-K-J-T-6'
     joker_as: Optional[Card] = None
     holds_joker: bool = False
+    #: Game-specific JSON fields, as (name, JSON-ready value) pairs: ``wild_as``, ``low``, ``shown``.
+    notes: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "category": self.category,
             "category_ja": self.category_ja,
             "best_five": [str(c) for c in self.best_five],
@@ -87,6 +91,8 @@ class SeatHand:
             "description": self.text,
             "description_ja": self.text_ja,
         }
+        out.update(self.notes)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,24 +276,29 @@ class ShowdownGame:
         for s in table.seats:
             if s.hole:
                 groups[f"seat {s.seat}"] = s.hole
-        in_deck = _deck_indices(self.deck)
+        deck, jokers = self.deck_for(table)
+        in_deck = _deck_indices(deck)
         for place, cards in groups.items():
             seat = None if place == "board" else int(place.split()[1])
             fld = "board" if seat is None else "hole"
             for c in cards:
-                if c.is_joker and not self.jokers:
+                if c.is_joker and not jokers:
                     raise RuleError(f"{self.name} is played without a joker (JK); "
                                     f"joker hold'em is game \"joker-holdem\"", field=fld, seat=seat)
                 if not c.is_joker and c.index not in in_deck:
                     raise RuleError(f"{c} is not in the {self.name} deck", field=fld, seat=seat)
         try:
-            check_unique(groups, jokers_allowed=self.jokers)
+            check_unique(groups, jokers_allowed=jokers)
         except CardError as exc:
             where = [p for p in groups if exc.token is not None and exc.token in groups[p]]
             seat = next((int(p.split()[1]) for p in reversed(where) if p != "board"), None)
             raise RuleError(str(exc), field="hole" if seat else "board", seat=seat) from None
 
     # ----------------------------------------------------------------- hooks
+
+    def deck_for(self, table: Table) -> tuple[tuple[Card, ...], int]:
+        """The deck and the number of jokers in it for this table (hook: wild jokers add one)."""
+        return self.deck, self.jokers
 
     def check_table(self, table: Table) -> None:
         """Game-specific validation (hook)."""
@@ -401,22 +412,9 @@ class ShowdownGame:
         explanation: list[str] = []
         explanation_ja: list[str] = []
         if showdown:
-            first = order[0]
-            if table.last_aggressor == first:
-                reason, reason_ja = "the last aggressor shows first", "最後にベット/レイズしたプレイヤーから"
-            else:
-                reason, reason_ja = ("no bet on the last round: first live seat left of the button",
-                                     "最終ラウンドにベットなし: ボタンの左から")
-            explanation.append(f"Showdown order (TDA 17A, {reason}): "
-                               + ", ".join(str(s) for s in order) + ".")
-            explanation_ja.append(f"ショーダウンの順番（TDA 17A、{reason_ja}）: "
-                                  + "→".join(f"シート{s}" for s in order) + "。")
-            for s in order:
-                h = hands[s]
-                extra = f" (joker as {h.joker_as})" if h.joker_as is not None else ""
-                extra_ja = f"（ジョーカー＝{h.joker_as.pretty()}）" if h.joker_as is not None else ""
-                explanation.append(f"Seat {s}: {h.text} [{format_cards(h.best_five)}]{extra}.")
-                explanation_ja.append(f"シート{s}: {h.text_ja} [{format_cards(h.best_five)}]{extra_ja}。")
+            lines, lines_ja = self.explain_showdown(table, order, hands)
+            explanation.extend(lines)
+            explanation_ja.extend(lines_ja)
         for a in awards:
             explanation.extend(a.why)
             explanation_ja.extend(a.why_ja)
@@ -427,3 +425,26 @@ class ShowdownGame:
         assert sum(payouts.values()) == sum(committed.values()), "chips must be conserved"
         return Ruling(self.name, payouts, tuple(awards), hands, tuple(order),
                       tuple(explanation), tuple(explanation_ja))
+
+    def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
+                         ) -> tuple[list[str], list[str]]:
+        """The ruling's lines on who shows in what order and with what (hook: stud shows otherwise)."""
+        explanation: list[str] = []
+        explanation_ja: list[str] = []
+        first = order[0]
+        if table.last_aggressor == first:
+            reason, reason_ja = "the last aggressor shows first", "最後にベット/レイズしたプレイヤーから"
+        else:
+            reason, reason_ja = ("no bet on the last round: first live seat left of the button",
+                                 "最終ラウンドにベットなし: ボタンの左から")
+        explanation.append(f"Showdown order (TDA 17A, {reason}): "
+                           + ", ".join(str(s) for s in order) + ".")
+        explanation_ja.append(f"ショーダウンの順番（TDA 17A、{reason_ja}）: "
+                              + "→".join(f"シート{s}" for s in order) + "。")
+        for s in order:
+            h = hands[s]
+            extra = f" (joker as {h.joker_as})" if h.joker_as is not None else ""
+            extra_ja = f"（ジョーカー＝{h.joker_as.pretty()}）" if h.joker_as is not None else ""
+            explanation.append(f"Seat {s}: {h.text} [{format_cards(h.best_five)}]{extra}.")
+            explanation_ja.append(f"シート{s}: {h.text_ja} [{format_cards(h.best_five)}]{extra_ja}。")
+        return explanation, explanation_ja
