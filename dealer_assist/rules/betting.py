@@ -1,0 +1,1240 @@
+"""Betting rounds: who may check, call, bet, raise, fold or go all-in, and for how much.
+
+The seed's general poker rules (``seeds/004``) name four betting structures; each is a small
+:class:`Structure` whose hooks decide the amounts, over one explicit state machine,
+:class:`BettingRound` (frozen: :meth:`BettingRound.apply` returns a new round).
+
+=========================  ==================================================================
+structure                  the amounts
+=========================  ==================================================================
+:class:`FixedLimit`        a bet or raise is exactly the bet of the round ("10/20": 10 on the
+                           early rounds, 20 on the late ones); at most ``cap`` raises a round
+                           (3 or 4), the cap lifted when only two seats have not folded
+:class:`SpreadLimit`       a bet or raise is any amount in [low, high] ("1-5/1-10"); a raise is
+                           at least the largest raise of the round; the same cap
+:class:`PotLimit`          at least the minimum bet (the big blind), at most a pot-size raise:
+                           pot + every bet this round + the call
+:class:`NoLimit`           at least the minimum bet, a raise at least the largest bet or raise
+                           increment of this round (never less than the big blind); at most the
+                           whole stack
+=========================  ==================================================================
+
+=========================  ==================================================================
+hook                       what it decides
+=========================  ==================================================================
+``bet_bounds``             the smallest and largest opening bet (``None``: no maximum), and
+                           the rule in words (English and Japanese)
+``raise_bounds``           the smallest and largest total a raise may go to, and the rule
+``is_full``                whether a bet or raise to an amount is a full one (it counts toward
+                           the cap, sets the next minimum, and reopens the betting)
+``reopened``               whether a seat that already acted may raise again (TDA: an all-in
+                           short of a full raise does not reopen the betting; in limit, half a
+                           bet does)
+``reopen_words``           what reopens the betting, in words
+``capped``                 whether the raise cap stops further raises
+=========================  ==================================================================
+
+Amounts are "to" amounts: a seat's chips put in this round, after the action.
+
+The seed's own examples (seeds/004):
+
+>>> nl = BettingRound.start(NoLimit(min_bet=10), {1: 1000, 2: 1000, 3: 1000}, first=1)
+>>> r = nl.apply(Action(1, "bet", 10)).apply(Action(2, "raise", 60))
+>>> r.options().raise_range       # a raise of 50 was made: the next must be 50 more, to 110
+(110, 1000)
+>>> pl = BettingRound.start(PotLimit(min_bet=10), {1: 1000, 2: 1000, 3: 1000}, pot=50, first=1)
+>>> pl.apply(Action(1, "bet", 10)).apply(Action(2, "call")).options().raise_range
+(20, 90)
+
+Pot limit: a pot of 50, a bet of 10 and a call: the third seat may raise by 50 + 20 + 10 = 80,
+putting 90 in.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
+
+from dealer_assist.cards import Card, CardError, check_unique, parse_card
+from dealer_assist.rules.errors import RuleError
+from dealer_assist.rules.pots import clockwise_from as clockwise
+
+__all__ = [
+    "Kind", "Action", "Reason", "IllegalAction", "Structure", "FixedLimit", "SpreadLimit",
+    "PotLimit", "NoLimit", "SeatState", "BettingRound", "Legal", "Options", "first_dealer",
+    "next_button", "bet_from_json", "round_from_json", "structure_from_json", "STREETS",
+]
+
+
+class Kind(str, enum.Enum):
+    """The six things a seat may do in turn."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all_in"
+
+    @classmethod
+    def parse(cls, text: Any) -> "Kind":
+        if isinstance(text, Kind):
+            return text
+        key = str(text).strip().lower().replace("-", "_").replace(" ", "_")
+        key = {"allin": "all_in", "shove": "all_in", "jam": "all_in"}.get(key, key)
+        try:
+            return cls(key)
+        except ValueError:
+            raise RuleError(f"unknown action {text!r}: actions are fold, check, call, bet, raise, "
+                            f"all_in", field="action") from None
+
+
+KIND_JA = {Kind.FOLD: "フォールド", Kind.CHECK: "チェック", Kind.CALL: "コール", Kind.BET: "ベット",
+           Kind.RAISE: "レイズ", Kind.ALL_IN: "オールイン"}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why an action is legal or not, in English and Japanese."""
+
+    en: str
+    ja: str
+
+    def to_json(self) -> dict:
+        return {"en": self.en, "ja": self.ja}
+
+
+class IllegalAction(RuleError):
+    """An action the rules forbid; ``reason`` holds the English and Japanese explanation.
+
+    >>> str(IllegalAction(Reason("you cannot check: 200 to call", "チェックできません: コールに200必要です"),
+    ...                   field="check", seat=3))
+    'seat 3: check: you cannot check: 200 to call / チェックできません: コールに200必要です'
+    """
+
+    def __init__(self, why: Reason, *, field: str, seat: Optional[int] = None):
+        super().__init__(f"{why.en} / {why.ja}", field=field, seat=seat)
+        self.why = why
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's action.  ``to``: for bet and raise, the seat's total this round afterwards.
+
+    >>> Action(3, "raise", 300)
+    Action(seat=3, kind=<Kind.RAISE: 'raise'>, to=300)
+    """
+
+    seat: int
+    kind: Kind
+    to: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind.parse(self.kind))
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {self.kind.value}" + (f" to {self.to}" if self.to is not None else "")
+
+
+# --------------------------------------------------------------------------- structures
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """A betting structure: the base says nothing about amounts; subclasses override the hooks."""
+
+    name: ClassVar[str] = "structure"
+    name_ja: ClassVar[str] = ""
+
+    @property
+    def raise_cap(self) -> Optional[int]:
+        """Raises allowed per round (``None``: no cap)."""
+        return getattr(self, "cap", None)
+
+    @property
+    def opening(self) -> int:
+        """The size of a full opening bet (also the first minimum raise)."""
+        raise NotImplementedError
+
+    def bet_bounds(self, rnd: "BettingRound") -> tuple[int, Optional[int], Reason]:
+        raise NotImplementedError
+
+    def raise_bounds(self, rnd: "BettingRound", seat: "SeatState") -> tuple[int, Optional[int], Reason]:
+        raise NotImplementedError
+
+    def is_full(self, rnd: "BettingRound", to: int) -> bool:
+        """A bet/raise to ``to`` is full when it raises the bet by at least the minimum raise."""
+        return to - rnd.bet >= rnd.min_raise
+
+    def reopened(self, rnd: "BettingRound", seat: "SeatState") -> bool:
+        """A seat that acted may raise again only when facing at least a full raise since then
+        (short all-ins count together).  TDA: an all-in short of a full raise does not reopen."""
+        return seat.acted_at is None or rnd.bet - seat.acted_at >= rnd.min_raise
+
+    def reopen_words(self, rnd: "BettingRound") -> tuple[str, str]:
+        """What reopens the betting, in words (English, Japanese)."""
+        return f"a full raise ({rnd.min_raise})", f"フルレイズ（{rnd.min_raise}）"
+
+    def capped(self, rnd: "BettingRound") -> bool:
+        return False
+
+    def describe(self) -> dict:
+        return {"structure": self.name}
+
+
+def _min_raise_reason(rnd: "BettingRound", lo: int) -> Reason:
+    return Reason(f"a raise must add at least {rnd.min_raise} (the largest bet or raise of this "
+                  f"round, never less than the minimum bet), so to {lo} or more",
+                  f"レイズ額はこのラウンドの最大のベット・レイズ額（{rnd.min_raise}）以上: {lo}以上にする")
+
+
+@dataclass(frozen=True, slots=True)
+class NoLimit(Structure):
+    """No limit: bets from ``min_bet`` (the big blind) up to the whole stack."""
+
+    min_bet: int
+    name: ClassVar[str] = "no-limit"
+    name_ja: ClassVar[str] = "ノー・リミット"
+
+    @property
+    def opening(self) -> int:
+        return self.min_bet
+
+    def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
+        return self.min_bet, None, Reason(
+            f"no limit: a bet is at least {self.min_bet} and at most your stack",
+            f"ノー・リミット: ベットは{self.min_bet}以上、上限は手持ちのチップ全部")
+
+    def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
+        lo = rnd.bet + rnd.min_raise
+        why = _min_raise_reason(rnd, lo)
+        return lo, None, Reason(f"no limit: {why.en}; at most your stack",
+                                f"ノー・リミット: {why.ja}。上限は手持ちのチップ全部")
+
+    def describe(self) -> dict:
+        return {"structure": self.name, "min_bet": self.min_bet}
+
+
+@dataclass(frozen=True, slots=True)
+class PotLimit(Structure):
+    """Pot limit: at least ``min_bet``; at most a pot-size raise (pot + bets this round + the call).
+
+    >>> r = BettingRound.start(PotLimit(min_bet=100), {1: 5000, 2: 5000, 3: 5000}, button=1,
+    ...                        blinds=(50, 100))
+    >>> r.to_act, r.options().raise_range     # 100 + (150 in the blinds + the 100 call)
+    (1, (200, 350))
+    """
+
+    min_bet: int
+    name: ClassVar[str] = "pot-limit"
+    name_ja: ClassVar[str] = "ポット・リミット"
+
+    @property
+    def opening(self) -> int:
+        return self.min_bet
+
+    def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
+        pot = rnd.pot_total
+        return self.min_bet, max(pot, self.min_bet), Reason(
+            f"pot limit: a bet is at least {self.min_bet} and at most the pot ({pot})",
+            f"ポット・リミット: ベットは{self.min_bet}以上、ポットの額（{pot}）以下")
+
+    def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
+        lo = rnd.bet + rnd.min_raise
+        call = rnd.bet - seat.committed
+        pot = rnd.pot_total
+        hi = max(rnd.bet + pot + call, lo)
+        why = _min_raise_reason(rnd, lo)
+        return lo, hi, Reason(
+            f"pot limit: {why.en}; at most a pot-size raise: pot {rnd.pot} + bets this round "
+            f"{rnd.committed_total} + your call {call} = {pot + call}, so to {hi}",
+            f"ポット・リミット: {why.ja}。上限はポット{rnd.pot}＋このラウンドのベット"
+            f"{rnd.committed_total}＋コール分{call}＝{pot + call}のレイズ、つまり{hi}まで")
+
+    def describe(self) -> dict:
+        return {"structure": self.name, "min_bet": self.min_bet}
+
+
+@dataclass(frozen=True, slots=True)
+class FixedLimit(Structure):
+    """Fixed limit: every bet and raise is exactly ``bet``; at most ``cap`` raises a round.
+
+    The cap is lifted when only two seats have not folded (seeds/004).  An all-in of at least
+    half a bet counts as a raise and reopens the betting; a smaller one lets the next seat call
+    it or complete to the full level (TDA, limit).
+
+    >>> r = BettingRound.start(FixedLimit(bet=10), {1: 500, 2: 500, 3: 500}, first=1)
+    >>> r = r.apply(Action(1, "bet", 10)).apply(Action(2, "raise", 20))
+    >>> r.options().raise_range      # the high bet is 20: a raise goes to exactly 30
+    (30, 30)
+    """
+
+    bet: int
+    cap: Optional[int] = 4
+    name: ClassVar[str] = "fixed-limit"
+    name_ja: ClassVar[str] = "フィックス・リミット"
+
+    @property
+    def opening(self) -> int:
+        return self.bet
+
+    def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
+        return self.bet, self.bet, Reason(f"fixed limit: a bet is exactly {self.bet}",
+                                          f"フィックス・リミット: ベットはちょうど{self.bet}")
+
+    def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
+        to = rnd.full_level + self.bet
+        if rnd.full_level < rnd.bet:
+            en = (f"fixed limit: the all-in to {rnd.bet} was less than half a bet, so a raise "
+                  f"completes the full level {rnd.full_level} plus {self.bet}: exactly {to}")
+            ja = (f"フィックス・リミット: {rnd.bet}へのオールインは1ベットの半分未満なので、"
+                  f"レイズは{rnd.full_level}＋{self.bet}のちょうど{to}")
+        else:
+            en = f"fixed limit: a raise adds exactly {self.bet}, to {to}"
+            ja = f"フィックス・リミット: レイズはちょうど{self.bet}上乗せして{to}"
+        return to, to, Reason(en, ja)
+
+    def is_full(self, rnd, to) -> bool:
+        return 2 * (to - rnd.full_level) >= self.bet
+
+    def reopened(self, rnd, seat) -> bool:
+        return seat.acted_at is None or 2 * (rnd.bet - seat.acted_at) >= self.bet
+
+    def reopen_words(self, rnd) -> tuple[str, str]:
+        half = (self.bet + 1) // 2
+        return f"half a bet ({half})", f"1ベットの半分（{half}）"
+
+    def capped(self, rnd) -> bool:
+        return _capped(self.cap, rnd)
+
+    def describe(self) -> dict:
+        return {"structure": self.name, "bet": self.bet, "cap": self.cap}
+
+
+@dataclass(frozen=True, slots=True)
+class SpreadLimit(Structure):
+    """Spread limit: a bet or a raise is any amount from ``low`` to ``high``.
+
+    A raise must still add at least the largest bet or raise of the round (seeds/004: that rule
+    holds in every structure).  At most ``cap`` raises a round, lifted heads-up.
+
+    >>> r = BettingRound.start(SpreadLimit(low=1, high=5), {1: 100, 2: 100}, first=1)
+    >>> r.options().bet_range
+    (1, 5)
+    >>> r.apply(Action(1, "bet", 3)).options().raise_range
+    (6, 8)
+    """
+
+    low: int
+    high: int
+    cap: Optional[int] = 4
+    name: ClassVar[str] = "spread-limit"
+    name_ja: ClassVar[str] = "スプレッド・リミット"
+
+    def __post_init__(self) -> None:
+        if not 0 < self.low <= self.high:
+            raise RuleError(f"a spread is low-high with 0 < low <= high, not {self.low}-{self.high}",
+                            field="limits")
+
+    @property
+    def opening(self) -> int:
+        return self.low
+
+    def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
+        return self.low, self.high, Reason(
+            f"spread limit: a bet is {self.low} to {self.high}",
+            f"スプレッド・リミット: ベットは{self.low}～{self.high}")
+
+    def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
+        step = min(rnd.min_raise, self.high)
+        lo, hi = rnd.bet + step, rnd.bet + self.high
+        return lo, hi, Reason(
+            f"spread limit: a raise adds {step} to {self.high} (at least the largest raise of "
+            f"this round), so to {lo}..{hi}",
+            f"スプレッド・リミット: レイズ額は{step}～{self.high}（このラウンドの最大のレイズ額以上）、"
+            f"つまり{lo}～{hi}")
+
+    def capped(self, rnd) -> bool:
+        return _capped(self.cap, rnd)
+
+    def describe(self) -> dict:
+        return {"structure": self.name, "low": self.low, "high": self.high, "cap": self.cap}
+
+
+def _capped(cap: Optional[int], rnd: "BettingRound") -> bool:
+    return cap is not None and rnd.raises >= cap and len(rnd.live) > 2
+
+
+# --------------------------------------------------------------------------- the round
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat in a betting round.
+
+    ``stack``: chips behind (not yet bet); ``committed``: chips put in this round;
+    ``acted_at``: the bet the seat faced when it last acted this round (``None``: not yet).
+    """
+
+    seat: int
+    stack: int
+    committed: int = 0
+    folded: bool = False
+    acted_at: Optional[int] = None
+
+    @property
+    def all_in(self) -> bool:
+        return not self.folded and self.stack == 0
+
+    @property
+    def can_act(self) -> bool:
+        return not self.folded and self.stack > 0
+
+    @property
+    def reach(self) -> int:
+        """The most this seat can have in this round: committed + stack."""
+        return self.committed + self.stack
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """One legal action: ``amount`` for a call; ``min_to``/``max_to`` for bet, raise, all-in."""
+
+    kind: Kind
+    amount: Optional[int] = None
+    min_to: Optional[int] = None
+    max_to: Optional[int] = None
+    all_in: bool = False
+
+    def to_json(self) -> dict:
+        out: dict = {"action": self.kind.value}
+        if self.amount is not None:
+            out["amount"] = self.amount
+        if self.min_to is not None:
+            out["min_to"] = self.min_to
+            out["max_to"] = self.max_to
+        if self.all_in and self.kind is not Kind.ALL_IN:
+            out["all_in"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the seat to act may do, and why for each of the six actions."""
+
+    seat: Optional[int]
+    legal: tuple[Legal, ...]
+    why: Mapping[Kind, Reason]
+
+    def get(self, kind: Kind) -> Optional[Legal]:
+        for item in self.legal:
+            if item.kind is kind:
+                return item
+        return None
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(item.kind.value for item in self.legal)
+
+    @property
+    def raise_range(self) -> Optional[tuple[int, int]]:
+        item = self.get(Kind.RAISE)
+        return None if item is None else (item.min_to, item.max_to)
+
+    @property
+    def bet_range(self) -> Optional[tuple[int, int]]:
+        item = self.get(Kind.BET)
+        return None if item is None else (item.min_to, item.max_to)
+
+
+@dataclass(frozen=True, slots=True)
+class BettingRound:
+    """One betting round, as an explicit state; :meth:`apply` gives the next state.
+
+    ``pot``: chips in the middle from antes and earlier rounds; ``bet``: the amount each seat
+    must reach to stay in; ``min_raise``: the size of the largest full bet or raise so far (the
+    next raise adds at least this); ``full_level``: the bet of the last full bet or raise (a
+    short all-in leaves it); ``raises``: full raises made (for the cap); ``to_act``: the seat
+    whose turn it is, ``None`` when the round is over.
+
+    >>> r = BettingRound.start(NoLimit(min_bet=100), {1: 1000, 2: 1000, 3: 650}, button=1,
+    ...                        blinds=(50, 100))
+    >>> r.to_act, [a.to_json() for a in r.options().legal]
+    (1, [{'action': 'fold'}, {'action': 'call', 'amount': 100}, {'action': 'raise', 'min_to': 200, 'max_to': 1000}, {'action': 'all_in', 'min_to': 1000, 'max_to': 1000}])
+    >>> r.options().why[Kind.CHECK].en
+    'you cannot check: 100 to call'
+    """
+
+    structure: Structure
+    seats: tuple[SeatState, ...]
+    to_act: Optional[int]
+    pot: int = 0
+    bet: int = 0
+    min_raise: int = 0
+    full_level: int = 0
+    raises: int = 0
+    last_aggressor: Optional[int] = None
+    history: tuple[Action, ...] = ()
+
+    # ---------------------------------------------------------------- construction
+
+    @classmethod
+    def start(cls, structure: Structure, stacks: Mapping[int, int], *, button: Optional[int] = None,
+              blinds: Optional[Sequence[int]] = None, ante: int = 0, pot: int = 0,
+              first: Optional[int] = None) -> "BettingRound":
+        """A new round: antes (to the pot), blinds posted, the first seat to act.
+
+        ``stacks`` are the seats' chips before antes and blinds.  With blinds, the small blind
+        is the first seat left of the button and the big blind the next (heads-up: the button
+        posts the small blind and acts first); the first to act is left of the big blind.
+        Without blinds, the first to act is ``first`` or the first seat left of the button.
+        A big blind all-in for less still sets the bet to the full big blind.
+        """
+        _check_amount(pot, "pot")
+        _check_amount(ante, "ante")
+        seats = []
+        for seat, stack in sorted(stacks.items()):
+            _check_seat(seat)
+            _check_amount(stack, "stack", seat)
+            if stack == 0:
+                raise RuleError("a seat in the hand needs chips: the stack is 0", field="stack",
+                                seat=seat)
+            paid = min(ante, stack)
+            pot += paid
+            seats.append(SeatState(seat, stack - paid))
+        if len(seats) < 2:
+            raise RuleError("a betting round needs at least two seats", field="seats")
+        order = [s.seat for s in seats]
+        if button is not None:
+            _check_seat(button, "button")
+        bet = 0
+        if blinds:
+            if button is None:
+                raise RuleError("blinds need the button: the small blind is left of it",
+                                field="button")
+            sb, bb = _blinds(blinds)
+            left = clockwise(button, order)
+            if len(order) == 2:
+                sb_seat = button if button in order else left[0]
+                bb_seat = next(s for s in order if s != sb_seat)
+            else:
+                sb_seat, bb_seat = left[0], left[1]
+            by = {s.seat: s for s in seats}
+            for seat, amount in ((sb_seat, sb), (bb_seat, bb)):
+                s = by[seat]
+                paid = min(amount, s.stack)
+                by[seat] = replace(s, stack=s.stack - paid, committed=paid)
+            seats = [by[s] for s in order]
+            bet = bb
+            default_first = clockwise(bb_seat, order)[0]
+        else:
+            default_first = clockwise(button, order)[0] if button is not None else None
+        rnd = cls(structure, tuple(seats), None, pot=pot, bet=bet,
+                  min_raise=max(structure.opening, bet if isinstance(structure, (NoLimit, PotLimit)) else 0),
+                  full_level=bet)
+        if first is None:
+            first = default_first
+        if first is None:
+            raise RuleError("say who acts first: give the button or the first seat to act",
+                            field="first")
+        if first not in order:
+            raise RuleError(f"seat {first} is not at the table (seats {_list(order)})", field="first")
+        return replace(rnd, to_act=rnd._next_from(first, inclusive=True))
+
+    # ---------------------------------------------------------------- views
+
+    @property
+    def live(self) -> tuple[SeatState, ...]:
+        """Seats that have not folded (all-in seats included)."""
+        return tuple(s for s in self.seats if not s.folded)
+
+    @property
+    def committed_total(self) -> int:
+        return sum(s.committed for s in self.seats)
+
+    @property
+    def pot_total(self) -> int:
+        """Everything in the middle: the pot before this round and every chip bet this round."""
+        return self.pot + self.committed_total
+
+    @property
+    def is_complete(self) -> bool:
+        return self.to_act is None
+
+    @property
+    def hand_over(self) -> bool:
+        """Only one seat has not folded: it wins without a showdown."""
+        return len(self.live) == 1
+
+    def seat(self, number: int) -> SeatState:
+        for s in self.seats:
+            if s.seat == number:
+                return s
+        raise RuleError(f"seat {number} is not at the table (seats {_list(s.seat for s in self.seats)})",
+                        field="seat", seat=number)
+
+    def _needs_action(self, s: SeatState) -> bool:
+        return s.can_act and (s.acted_at is None or s.committed < self.bet)
+
+    def _next_from(self, start: int, inclusive: bool = False) -> Optional[int]:
+        """The first seat from ``start`` clockwise that still has to act; ``None``: round over."""
+        if len(self.live) <= 1:
+            return None
+        able = [s for s in self.seats if s.can_act]
+        if len(able) == 1 and able[0].committed >= self.bet:
+            return None        # nobody left to bet against
+        if not able:
+            return None
+        order = [s.seat for s in self.seats]
+        if inclusive and start in order:
+            ring = [start] + [x for x in clockwise(start, order) if x != start]
+        else:
+            ring = clockwise(start, order)
+        by = {s.seat: s for s in self.seats}
+        for number in ring:
+            if self._needs_action(by[number]):
+                return number
+        return None
+
+    # ---------------------------------------------------------------- rules
+
+    def options(self) -> Options:
+        """The legal actions of the seat to act, with amounts, and the reason for each action."""
+        if self.to_act is None:
+            why = self._over_reason()
+            return Options(None, (), {k: why for k in Kind})
+        s = self.seat(self.to_act)
+        call = self.bet - s.committed
+        call_amount = min(call, s.stack)
+        st = self.structure
+        legal: list[Legal] = []
+        why: dict[Kind, Reason] = {}
+
+        # fold
+        legal.append(Legal(Kind.FOLD))
+        why[Kind.FOLD] = (Reason("fold: allowed, but you can check for free (a fold is binding)",
+                                 "フォールド: できますが、チェックなら無料で続けられます（フォールドは取り消せません）")
+                          if call <= 0 else
+                          Reason(f"fold: give up the hand and the {s.committed} you put in this round",
+                                 f"フォールド: 手札とこのラウンドに出した{s.committed}を放棄"))
+        # check / call
+        if call <= 0:
+            legal.append(Legal(Kind.CHECK))
+            why[Kind.CHECK] = Reason("check: there is no bet to call", "チェック: コールするベットがありません")
+            why[Kind.CALL] = Reason("you cannot call: there is nothing to call; check",
+                                    "コールできません: コールする額がありません。チェックしてください")
+        else:
+            why[Kind.CHECK] = Reason(f"you cannot check: {call} to call",
+                                     f"チェックできません: コールに{call}必要です")
+            short = call_amount < call
+            legal.append(Legal(Kind.CALL, amount=call_amount, all_in=call_amount == s.stack))
+            why[Kind.CALL] = (Reason(f"call {call_amount}: all-in, short of the full {call}; you can win "
+                                     f"only what you matched (side pot)",
+                                     f"コール{call_amount}: オールイン（全額{call}に不足）。勝っても自分が出した額と"
+                                     f"同じ分しか得られません（サイドポット）")
+                              if short else Reason(f"call {call_amount} to match the bet of {self.bet}",
+                                                   f"{call_amount}をコールして{self.bet}にそろえる"))
+        # bet / raise
+        aggressive: Optional[Legal] = None
+        if self.bet == 0:
+            why[Kind.RAISE] = Reason("you cannot raise: there is no bet yet; bet instead",
+                                     "レイズできません: まだベットがありません。ベットしてください")
+            lo, hi, rule = st.bet_bounds(self)
+            aggressive = self._bounded(Kind.BET, s, lo, hi)
+            why[Kind.BET] = rule
+        else:
+            why[Kind.BET] = Reason(f"you cannot bet: there is already a bet of {self.bet}; call or raise",
+                                   f"ベットできません: すでに{self.bet}のベットがあります。コールかレイズ")
+            block = self._raise_block(s)
+            if block is not None:
+                why[Kind.RAISE] = block
+            else:
+                lo, hi, rule = st.raise_bounds(self, s)
+                aggressive = self._bounded(Kind.RAISE, s, lo, hi)
+                why[Kind.RAISE] = rule
+        if aggressive is not None:
+            legal.append(aggressive)
+            kind = aggressive.kind
+            if aggressive.all_in and aggressive.min_to == aggressive.max_to and aggressive.max_to < lo:
+                why[kind] = Reason(f"{why[kind].en}; your stack reaches only {s.reach}, so only all-in "
+                                   f"for {s.reach}",
+                                   f"{why[kind].ja}。手持ちは{s.reach}までなので、{s.reach}のオールインのみ")
+        # all-in
+        reach = s.reach
+        if reach <= self.bet:
+            legal.append(Legal(Kind.ALL_IN, min_to=reach, max_to=reach, all_in=True))
+            why[Kind.ALL_IN] = Reason(f"all-in for {reach}: a call (your whole stack {s.stack})",
+                                      f"{reach}のオールイン: コールとして（手持ち{s.stack}全部）")
+        elif aggressive is not None and aggressive.max_to == reach:
+            legal.append(Legal(Kind.ALL_IN, min_to=reach, max_to=reach, all_in=True))
+            why[Kind.ALL_IN] = Reason(f"all-in for {reach}: a {aggressive.kind.value}",
+                                      f"{reach}のオールイン: {KIND_JA[aggressive.kind]}として")
+        elif aggressive is not None:
+            why[Kind.ALL_IN] = Reason(
+                f"you cannot go all-in: your stack reaches {reach}, above the most this "
+                f"{aggressive.kind.value} may go to ({aggressive.max_to})",
+                f"オールインできません: 手持ちは{reach}まであり、{KIND_JA[aggressive.kind]}の上限"
+                f"（{aggressive.max_to}）を超えます")
+        else:
+            kind = Kind.RAISE if self.bet else Kind.BET
+            why[Kind.ALL_IN] = Reason(f"you cannot go all-in: it would be a {kind.value}, and {why[kind].en}",
+                                      f"オールインできません: {KIND_JA[kind]}になりますが、{why[kind].ja}")
+        return Options(s.seat, tuple(legal), why)
+
+    def _bounded(self, kind: Kind, s: SeatState, lo: int, hi: Optional[int]) -> Optional[Legal]:
+        reach = s.reach
+        if reach <= self.bet:
+            return None
+        if reach < lo:
+            return Legal(kind, min_to=reach, max_to=reach, all_in=True)
+        top = reach if hi is None else min(hi, reach)
+        return Legal(kind, min_to=lo, max_to=top, all_in=lo >= reach)
+
+    def _raise_block(self, s: SeatState) -> Optional[Reason]:
+        st = self.structure
+        if s.reach <= self.bet:
+            return Reason(f"you cannot raise: your stack covers only the call ({s.stack})",
+                          f"レイズできません: 手持ち（{s.stack}）はコール分しかありません")
+        if st.capped(self):
+            return Reason(f"you cannot raise: the raises are capped ({self.raises} raises this round, "
+                          f"cap {st.raise_cap}, {len(self.live)} seats still in); call or fold",
+                          f"レイズできません: レイズの上限（{st.raise_cap}回）に達しています（残り{len(self.live)}人）。"
+                          f"コールかフォールド")
+        if not st.reopened(self, s):
+            en, ja = st.reopen_words(self)
+            rise = self.bet - s.acted_at
+            return Reason(f"you cannot raise: the betting was not reopened; the bet was {s.acted_at} "
+                          f"when you last acted, and all-ins since then raised it only by {rise}, less "
+                          f"than {en}; call or fold",
+                          f"レイズできません: ベットは再開されていません。あなたが最後に行動した時のベットは"
+                          f"{s.acted_at}で、その後のオールインによる上乗せは{rise}のみ、{ja}に満たないため、"
+                          f"コールかフォールドのみ")
+        return None
+
+    def _over_reason(self) -> Reason:
+        if self.hand_over:
+            w = self.live[0].seat
+            return Reason(f"the round is over: everyone else folded, seat {w} wins the pot "
+                          f"({self.pot_total})",
+                          f"ラウンド終了: 他の全員がフォールドしたので、シート{w}がポット（{self.pot_total}）を獲得")
+        able = [s for s in self.seats if s.can_act]
+        if len(able) <= 1 and any(s.all_in for s in self.seats):
+            return Reason("the round is over: at most one seat can still bet, the others are all-in; "
+                          "no more betting this hand",
+                          "ラウンド終了: ベットできるのは1人以下で、他はオールイン。このディールのベットは終わり")
+        return Reason(f"the round is over: every seat still in has acted and matched the bet of {self.bet}",
+                      f"ラウンド終了: 残っている全員が行動し、{self.bet}にそろいました")
+
+    def check(self, action: Action) -> Optional[Reason]:
+        """``None`` if ``action`` is legal now, else the reason it is not."""
+        try:
+            self.apply(action)
+        except IllegalAction as exc:
+            return exc.why
+        return None
+
+    def apply(self, action: Action) -> "BettingRound":
+        """The round after ``action``; :class:`IllegalAction` (a :class:`RuleError`) says why not.
+
+        >>> r = BettingRound.start(NoLimit(min_bet=100), {1: 1000, 2: 1000}, button=1, blinds=(50, 100))
+        >>> r.apply(Action(2, "call"))
+        Traceback (most recent call last):
+        ...
+        dealer_assist.rules.betting.IllegalAction: seat 2: call: it is not your turn: seat 1 is to act / あなたの番ではありません: シート1の番です
+        """
+        kind = action.kind
+        if self.to_act is None:
+            why = self._over_reason()
+            raise IllegalAction(Reason(f"no action now: {why.en}", f"行動できません: {why.ja}"),
+                                seat=action.seat, field=kind.value)
+        self.seat(action.seat)
+        if action.seat != self.to_act:
+            raise IllegalAction(Reason(f"it is not your turn: seat {self.to_act} is to act",
+                                       f"あなたの番ではありません: シート{self.to_act}の番です"),
+                                seat=action.seat, field=kind.value)
+        opts = self.options()
+        s = self.seat(action.seat)
+
+        def refuse(k: Kind, extra: Optional[Reason] = None) -> IllegalAction:
+            why = extra or opts.why[k]
+            return IllegalAction(why, seat=s.seat, field=k.value)
+
+        if kind is Kind.ALL_IN:
+            if opts.get(Kind.ALL_IN) is None:
+                raise refuse(Kind.ALL_IN)
+            if action.to is not None and action.to != s.reach:
+                raise refuse(Kind.ALL_IN, Reason(
+                    f"an all-in puts your whole stack in: to {s.reach}, not {action.to}",
+                    f"オールインは手持ち全部: {action.to}ではなく{s.reach}"))
+            if s.reach <= self.bet:
+                kind = Kind.CALL
+            else:
+                kind = Kind.BET if self.bet == 0 else Kind.RAISE
+                action = Action(s.seat, kind, s.reach)
+        legal = opts.get(kind)
+        if legal is None:
+            raise refuse(kind)
+        if kind is Kind.FOLD:
+            new = replace(s, folded=True, acted_at=self.bet)
+            return self._after(new, action, aggressive=False)
+        if kind is Kind.CHECK:
+            if action.to not in (None, s.committed):
+                raise refuse(kind, Reason("a check puts no chips in", "チェックではチップを出しません"))
+            return self._after(replace(s, acted_at=self.bet), action, aggressive=False)
+        if kind is Kind.CALL:
+            target = s.committed + legal.amount
+            if action.to not in (None, target):
+                raise refuse(kind, Reason(f"a call goes to {target}, not {action.to}",
+                                          f"コールは{action.to}ではなく{target}"))
+            new = replace(s, stack=s.stack - legal.amount, committed=target, acted_at=self.bet)
+            return self._after(new, Action(s.seat, Kind.CALL, None), aggressive=False)
+        # bet or raise
+        to = action.to
+        if to is None:
+            raise refuse(kind, Reason(f"say how much: a {kind.value} needs 'to' (your total this round), "
+                                      f"{legal.min_to} to {legal.max_to}",
+                                      f"額を指定してください: {KIND_JA[kind]}は'to'（このラウンドの合計）が必要、"
+                                      f"{legal.min_to}～{legal.max_to}"))
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise refuse(kind, Reason(f"'to' must be a whole number of chips, not {to!r}",
+                                      f"'to'はチップ数（整数）: {to!r}は不可"))
+        if not legal.min_to <= to <= legal.max_to:
+            rule = opts.why[kind]
+            if to > s.reach:
+                en, ja = (f"{to} is more than you have: your stack reaches {s.reach}",
+                          f"{to}は手持ちを超えます（最大{s.reach}）")
+            elif to < legal.min_to:
+                en, ja = f"{kind.value} to {to} is too small", f"{KIND_JA[kind]}{to}は少なすぎます"
+            else:
+                en, ja = f"{kind.value} to {to} is too large", f"{KIND_JA[kind]}{to}は多すぎます"
+            raise refuse(kind, Reason(f"{en}: {rule.en}", f"{ja}: {rule.ja}"))
+        full = self.structure.is_full(self, to)
+        new = replace(s, stack=s.reach - to, committed=to, acted_at=to)
+        nxt = self._after(new, Action(s.seat, kind, to), aggressive=True, bet=to)
+        if full:
+            counted = self.full_level > 0
+            nxt = replace(nxt, full_level=to,
+                          min_raise=max(self.min_raise, to - self.bet),
+                          raises=self.raises + (1 if counted else 0))
+        return nxt
+
+    def _after(self, new: SeatState, action: Action, *, aggressive: bool,
+               bet: Optional[int] = None) -> "BettingRound":
+        seats = tuple(new if x.seat == new.seat else x for x in self.seats)
+        rnd = replace(self, seats=seats, history=self.history + (action,),
+                      bet=self.bet if bet is None else bet,
+                      last_aggressor=new.seat if aggressive else self.last_aggressor)
+        return replace(rnd, to_act=rnd._next_from(new.seat))
+
+    def to_json(self) -> dict:
+        """The answer of ``dealer-assist bet``: the seat to act, its legal actions, and why."""
+        opts = self.options()
+        out: dict = {"to_act": self.to_act}
+        if self.to_act is not None:
+            s = self.seat(self.to_act)
+            out["to_call"] = min(max(self.bet - s.committed, 0), s.stack)
+        out["actions"] = [a.to_json() for a in opts.legal]
+        if self.to_act is None:
+            out["why"] = {"round": opts.why[Kind.FOLD].to_json()}
+        else:
+            out["why"] = {k.value: opts.why[k].to_json() for k in Kind}
+        out["round_complete"] = self.to_act is None
+        if self.hand_over:
+            out["winner"] = self.live[0].seat
+        out.update({
+            "bet": self.bet,
+            "pot": self.pot,
+            "pot_total": self.pot_total,
+            "min_raise": self.min_raise,
+            "raises": self.raises,
+            "last_aggressor": self.last_aggressor,
+        })
+        out.update(self.structure.describe())
+        out["seats"] = [{"seat": x.seat, "stack": x.stack, "committed": x.committed,
+                         "folded": x.folded, "all_in": x.all_in} for x in self.seats]
+        return out
+
+
+# --------------------------------------------------------------------------- seats and the button
+
+def next_button(button: int, seats: Iterable[int]) -> int:
+    """Where the button goes for the next deal: the next seat clockwise.
+
+    >>> next_button(6, [1, 3, 6]), next_button(1, [1, 3, 6])
+    (1, 3)
+    """
+    ring = clockwise(button, seats)
+    if not ring:
+        raise RuleError("no seats for the button", field="seats")
+    return ring[0]
+
+
+
+
+def first_dealer(cards_by_seat: Mapping[int, Any]) -> int:
+    """The first dealer: the seat dealt the highest card, by rank, then by suit ♠ > ♥ > ♦ > ♣.
+
+    >>> first_dealer({1: "Kd", 2: "Ks", 3: "Qs"})
+    2
+    >>> first_dealer({1: "2c", 2: "Ac"})
+    2
+    """
+    return _first_dealer(cards_by_seat)[0]
+
+
+def _first_dealer(cards_by_seat: Mapping[int, Any]) -> tuple[int, Card, Reason]:
+    if not cards_by_seat:
+        raise RuleError("deal one card to each seat to find the first dealer", field="first_dealer")
+    cards: dict[int, Card] = {}
+    for seat, token in cards_by_seat.items():
+        seat = _seat_key(seat, "first_dealer")
+        try:
+            card = parse_card(token)
+        except CardError as exc:
+            raise RuleError(str(exc), field="first_dealer", seat=seat) from None
+        if card.is_joker:
+            raise RuleError("the joker does not count in the draw for the dealer: deal this seat "
+                            "another card", field="first_dealer", seat=seat)
+        cards[seat] = card
+    try:
+        check_unique({f"seat {s}": (c,) for s, c in cards.items()}, jokers_allowed=0)
+    except CardError as exc:
+        raise RuleError(str(exc), field="first_dealer") from None
+    seat = max(cards, key=lambda s: (cards[s].rank, cards[s].suit))
+    card = cards[seat]
+    same_rank = sorted(s for s, c in cards.items() if c.rank == card.rank and s != seat)
+    if same_rank:
+        en = (f"seat {seat} deals first: {card} is the highest card; the tie on rank "
+              f"{card.rank.symbol} is broken by suit (spades > hearts > diamonds > clubs)")
+        ja = (f"シート{seat}が最初のディーラー: {card.pretty()}が最も強い。同じランク{card.rank.symbol}は"
+              f"スートで決める（スペード＞ハート＞ダイヤ＞クラブ）")
+    else:
+        en = f"seat {seat} deals first: {card} is the highest card"
+        ja = f"シート{seat}が最初のディーラー: {card.pretty()}が最も強いカード"
+    return seat, card, Reason(en, ja)
+
+
+# --------------------------------------------------------------------------- JSON
+
+#: Betting rounds by name: which take the small bet (False) and which the big bet (True).
+STREETS: dict[str, bool] = {
+    "preflop": False, "flop": False, "turn": True, "river": True,
+    "third": False, "fourth": False, "fifth": True, "sixth": True, "seventh": True,
+    "predraw": False, "postdraw": True,
+}
+_FIRST_STREETS = {"preflop"}
+
+_STRUCTURE_NAMES = {
+    "fixed-limit": "fixed-limit", "fixed": "fixed-limit", "limit": "fixed-limit", "fl": "fixed-limit",
+    "spread-limit": "spread-limit", "spread": "spread-limit",
+    "pot-limit": "pot-limit", "pl": "pot-limit",
+    "no-limit": "no-limit", "nl": "no-limit",
+}
+
+
+def _list(items: Iterable[Any]) -> str:
+    return ", ".join(str(i) for i in items)
+
+
+def _check_amount(value: Any, field: str, seat: Optional[int] = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RuleError(f"expected a whole number of chips >= 0, got {value!r}", field=field, seat=seat)
+    return value
+
+
+def _check_seat(value: Any, field: str = "seat") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError(f"a seat is a whole number >= 1, got {value!r}", field=field)
+    return value
+
+
+def _seat_key(value: Any, field: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return _check_seat(value, field)
+
+
+def _blinds(value: Any) -> tuple[int, int]:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2):
+        raise RuleError(f"blinds are [small, big], e.g. [50, 100], got {value!r}", field="blinds")
+    sb, bb = (_check_amount(v, "blinds") for v in value)
+    if bb <= 0 or sb > bb:
+        raise RuleError(f"blinds are [small, big] with 0 <= small <= big and big > 0, got {list(value)}",
+                        field="blinds")
+    return sb, bb
+
+
+def _pair(text: str, sep: str, field: str) -> list[str]:
+    parts = text.split(sep)
+    if len(parts) != 2:
+        raise RuleError(f"cannot read {text!r}", field=field)
+    return parts
+
+
+def _limits(obj: Mapping[str, Any], kind: str) -> Any:
+    """``limits`` as [small, big] (fixed) or [[lo, hi], [lo, hi]] (spread); strings accepted."""
+    value = obj.get("limits")
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            halves = _pair(value.replace(" ", ""), "/", "limits")
+            if kind == "fixed-limit":
+                value = [int(h) for h in halves]
+            else:
+                value = [[int(x) for x in _pair(h, "-", "limits")] for h in halves]
+    except ValueError:
+        raise RuleError(f"cannot read {obj.get('limits')!r}: fixed limit is like \"10/20\", spread "
+                        f"limit like \"1-5/1-10\"", field="limits") from None
+    return value
+
+
+def structure_from_json(obj: Mapping[str, Any]) -> Structure:
+    """The structure of this round from the input's ``structure``, ``limits``/``bet``/``spread``,
+    ``street``, ``blinds``, ``min_bet`` and ``cap``.
+
+    >>> structure_from_json({"structure": "fixed-limit", "limits": "10/20", "street": "turn"})
+    FixedLimit(bet=20, cap=4)
+    >>> structure_from_json({"structure": "spread-limit", "limits": "1-5/1-10", "street": "flop", "cap": 3})
+    SpreadLimit(low=1, high=5, cap=3)
+    """
+    raw = obj.get("structure")
+    name = _STRUCTURE_NAMES.get(str(raw).strip().lower().replace("_", "-").replace(" ", "-"))
+    if raw is None or name is None:
+        raise RuleError(f"unknown structure {raw!r}: fixed-limit, spread-limit, pot-limit or no-limit",
+                        field="structure")
+    street = obj.get("street")
+    if street is not None and (not isinstance(street, str) or street not in STREETS):
+        raise RuleError(f"unknown street {street!r}: one of {_list(STREETS)}", field="street")
+    big = STREETS.get(street) if street is not None else None
+    cap = obj.get("cap", 4)
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+        raise RuleError(f"the cap is a number of raises >= 1, or null for none; got {cap!r}", field="cap")
+    if name == "fixed-limit":
+        if "bet" in obj:
+            bet = _check_amount(obj["bet"], "bet")
+        else:
+            limits = _limits(obj, name)
+            if limits is None:
+                raise RuleError("fixed limit needs \"limits\": [small bet, big bet] (e.g. \"10/20\") "
+                                "and the street, or \"bet\"", field="limits")
+            if not isinstance(limits, (list, tuple)) or len(limits) != 2:
+                raise RuleError(f"fixed limit: limits are [small bet, big bet], got {limits!r}",
+                                field="limits")
+            if big is None:
+                raise RuleError("fixed limit: say the street (which of small and big bet applies)",
+                                field="street")
+            bet = _check_amount(limits[1] if big else limits[0], "limits")
+        if bet <= 0:
+            raise RuleError("the bet must be more than 0", field="bet")
+        return FixedLimit(bet, cap)
+    if name == "spread-limit":
+        if "spread" in obj:
+            span = obj["spread"]
+        else:
+            limits = _limits(obj, name)
+            if limits is None:
+                raise RuleError("spread limit needs \"limits\": [[low, high], [low, high]] (e.g. "
+                                "\"1-5/1-10\") and the street, or \"spread\": [low, high]",
+                                field="limits")
+            if not isinstance(limits, (list, tuple)) or len(limits) != 2:
+                raise RuleError(f"spread limit: limits are [[low, high], [low, high]], got {limits!r}",
+                                field="limits")
+            if big is None:
+                raise RuleError("spread limit: say the street (which spread applies)", field="street")
+            span = limits[1] if big else limits[0]
+        if not isinstance(span, (list, tuple)) or len(span) != 2:
+            raise RuleError(f"a spread is [low, high], got {span!r}", field="spread")
+        low, high = (_check_amount(v, "spread") for v in span)
+        return SpreadLimit(low, high, cap)
+    min_bet = obj.get("min_bet")
+    if min_bet is None:
+        if obj.get("blinds") is None:
+            raise RuleError(f"{name} needs the minimum bet: \"blinds\": [small, big] or \"min_bet\"",
+                            field="min_bet")
+        min_bet = _blinds(obj["blinds"])[1]
+    min_bet = _check_amount(min_bet, "min_bet")
+    if min_bet <= 0:
+        raise RuleError("the minimum bet must be more than 0", field="min_bet")
+    return PotLimit(min_bet) if name == "pot-limit" else NoLimit(min_bet)
+
+
+def _action_from_json(item: Any, index: int) -> Action:
+    where = f"actions[{index}]"
+    if not isinstance(item, Mapping):
+        raise RuleError(f"an action is an object like {{\"seat\": 3, \"action\": \"raise\", \"to\": 300}}, "
+                        f"got {item!r}", field=where)
+    if "seat" not in item or "action" not in item:
+        raise RuleError("an action needs \"seat\" and \"action\"", field=where)
+    seat = _check_seat(item["seat"], where)
+    try:
+        kind = Kind.parse(item["action"])
+    except RuleError as exc:
+        raise RuleError(exc.reason, field=where, seat=seat) from None
+    to = item.get("to")
+    if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
+        raise RuleError(f"'to' must be a whole number of chips, got {to!r}", field=where, seat=seat)
+    return Action(seat, kind, to)
+
+
+def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
+    """The betting round an input describes, after replaying its ``actions``."""
+    if not isinstance(obj, Mapping):
+        raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+    structure = structure_from_json(obj)
+    seats_in = obj.get("seats")
+    if not isinstance(seats_in, list) or not seats_in:
+        raise RuleError("\"seats\" is a list like [{\"seat\": 1, \"stack\": 1000}, ...]", field="seats")
+    seen: set[int] = set()
+    snapshot = any(isinstance(x, Mapping) and ("committed" in x or "folded" in x or "acted_at" in x)
+                   for x in seats_in)
+    rows = []
+    for i, x in enumerate(seats_in):
+        if not isinstance(x, Mapping) or "seat" not in x:
+            raise RuleError(f"each seat is an object with \"seat\" and \"stack\", got {x!r}",
+                            field=f"seats[{i}]")
+        seat = _check_seat(x["seat"], f"seats[{i}].seat")
+        if seat in seen:
+            raise RuleError("this seat is listed twice", field="seat", seat=seat)
+        seen.add(seat)
+        if "stack" not in x:
+            raise RuleError("missing \"stack\" (chips not yet bet)", field="stack", seat=seat)
+        stack = _check_amount(x["stack"], "stack", seat)
+        committed = _check_amount(x.get("committed", 0), "committed", seat)
+        folded = x.get("folded", False)
+        if not isinstance(folded, bool):
+            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=seat)
+        acted = x.get("acted_at")
+        if acted is not None:
+            _check_amount(acted, "acted_at", seat)
+        rows.append(SeatState(seat, stack, committed, folded, acted))
+    pot = _check_amount(obj.get("pot", 0), "pot")
+    button = obj.get("button")
+    if button is not None:
+        _check_seat(button, "button")
+    first = obj.get("first")
+    if first is not None:
+        _check_seat(first, "first")
+    if snapshot:
+        rnd = _snapshot(obj, structure, rows, pot)
+    else:
+        street = obj.get("street")
+        blinds = obj.get("blinds") if street is None or street in _FIRST_STREETS else None
+        if blinds is not None:
+            blinds = _blinds(blinds)
+        rnd = BettingRound.start(structure, {r.seat: r.stack for r in rows}, button=button,
+                                 blinds=blinds, ante=_check_amount(obj.get("ante", 0), "ante"),
+                                 pot=pot, first=first)
+    actions = obj.get("actions", [])
+    if not isinstance(actions, list):
+        raise RuleError("\"actions\" is a list of actions in order", field="actions")
+    for i, item in enumerate(actions):
+        action = _action_from_json(item, i)
+        try:
+            rnd = rnd.apply(action)
+        except IllegalAction as exc:
+            raise RuleError(f"{action.kind.value}: {exc.why.en} / {exc.why.ja}",
+                            field=f"actions[{i}]", seat=action.seat) from None
+        except RuleError as exc:
+            raise RuleError(exc.reason, field=f"actions[{i}]", seat=action.seat) from None
+    return rnd
+
+
+def _snapshot(obj: Mapping[str, Any], structure: Structure, rows: list[SeatState],
+              pot: int) -> BettingRound:
+    """A round given by its current state: committed amounts, folds, who is to act."""
+    rows = sorted(rows, key=lambda r: r.seat)
+    if len(rows) < 2:
+        raise RuleError("a betting round needs at least two seats", field="seats")
+    top = max(r.committed for r in rows)
+    bet = _check_amount(obj.get("bet", top), "bet")
+    if bet < top:
+        raise RuleError(f"the bet ({bet}) is below a seat's committed chips ({top})", field="bet")
+    for r in rows:
+        if r.acted_at is not None and r.acted_at > bet:
+            raise RuleError(f"acted_at {r.acted_at} is above the bet {bet}", field="acted_at", seat=r.seat)
+    beyond_opening = bet > structure.opening
+    if "last_raise" in obj:
+        min_raise = _check_amount(obj["last_raise"], "last_raise")
+        if min_raise <= 0:
+            raise RuleError("the last raise must be more than 0", field="last_raise")
+    elif beyond_opening and not isinstance(structure, FixedLimit):
+        raise RuleError(f"the bet ({bet}) is above the opening bet: give \"last_raise\", the largest "
+                        f"bet or raise increment of this round (the minimum raise depends on it)",
+                        field="last_raise")
+    else:
+        min_raise = structure.opening
+    full_level = _check_amount(obj.get("full_level", bet), "full_level")
+    if full_level > bet:
+        raise RuleError(f"full_level {full_level} is above the bet {bet}", field="full_level")
+    if "raises" in obj:
+        raises = _check_amount(obj["raises"], "raises")
+    elif beyond_opening and structure.raise_cap is not None:
+        raise RuleError(f"the bet ({bet}) is above the opening bet and the cap is {structure.raise_cap}: "
+                        f"give \"raises\", the number of raises made this round", field="raises")
+    else:
+        raises = 0
+    to_act = obj.get("to_act")
+    rnd = BettingRound(structure, tuple(rows), None, pot=pot, bet=bet, min_raise=min_raise,
+                       full_level=full_level, raises=raises)
+    if to_act is None:
+        raise RuleError("a betting state with committed chips needs \"to_act\": the seat whose turn "
+                        "it is", field="to_act")
+    _check_seat(to_act, "to_act")
+    s = rnd.seat(to_act)
+    if s.folded:
+        raise RuleError("this seat has folded: it cannot be the seat to act", field="to_act", seat=to_act)
+    if s.stack == 0:
+        raise RuleError("this seat is all-in (stack 0): it cannot be the seat to act", field="to_act",
+                        seat=to_act)
+    if len(rnd.live) < 2:
+        raise RuleError("only one seat has not folded: the hand is over", field="seats")
+    if s.acted_at is not None and s.committed >= bet:
+        raise RuleError(f"this seat has acted and matched the bet of {bet}: it has nothing to do "
+                        f"until someone bets or raises", field="to_act", seat=to_act)
+    return replace(rnd, to_act=to_act)
+
+
+def bet_from_json(obj: Any) -> dict:
+    """``dealer-assist bet``: one input object in, one answer out (see docs/betting.md).
+
+    >>> out = bet_from_json({"structure": "no-limit", "blinds": [50, 100], "button": 1,
+    ...     "seats": [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000}, {"seat": 3, "stack": 650}],
+    ...     "actions": [{"seat": 1, "action": "call"}, {"seat": 2, "action": "call"}]})
+    >>> out["to_act"], out["actions"][1], out["actions"][2]
+    (3, {'action': 'check'}, {'action': 'raise', 'min_to': 200, 'max_to': 650})
+    >>> bet_from_json({"first_dealer": {"1": "Kd", "2": "Ks"}})["button"]
+    2
+    """
+    if not isinstance(obj, Mapping):
+        raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+    if "first_dealer" in obj:
+        draw = obj["first_dealer"]
+        if not isinstance(draw, Mapping):
+            raise RuleError("first_dealer maps each seat to the card it was dealt, e.g. "
+                            "{\"1\": \"Kd\", \"2\": \"Ks\"}", field="first_dealer")
+        seat, card, why = _first_dealer(draw)
+        return {"button": seat, "card": str(card), "why": why.to_json(),
+                "next_button": next_button(seat, [_seat_key(s, "first_dealer") for s in draw])}
+    rnd = round_from_json(obj)
+    out = rnd.to_json()
+    proposed = obj.get("propose")
+    if proposed is not None:
+        if not isinstance(proposed, Mapping):
+            raise RuleError("propose an action like {\"action\": \"raise\", \"to\": 300} (the seat "
+                            "defaults to the seat to act)", field="propose")
+        item = dict(proposed)
+        if item.get("seat") is None:
+            if rnd.to_act is None:
+                raise RuleError("the round is over: no seat is to act; name the seat", field="propose")
+            item["seat"] = rnd.to_act
+        try:
+            action = _action_from_json(item, 0)
+        except RuleError as exc:
+            raise RuleError(exc.reason, field="propose", seat=exc.seat) from None
+        why = rnd.check(action)
+        if why is None:
+            after = rnd.apply(action)
+            out["proposed"] = {"legal": True, "next_to_act": after.to_act,
+                               "round_complete": after.is_complete}
+        else:
+            out["proposed"] = {"legal": False, "why": why.to_json()}
+    return out
