@@ -1,0 +1,152 @@
+"""Writing a dataset of rendered scenes in the layout ultralytics' OBB trainer reads, plus the
+full JSON label of each frame.
+
+Layout under ``out_dir``: ``images/{split}/NNNNNN.jpg``, ``labels/{split}/NNNNNN.txt`` (one line
+``cls x1 y1 x2 y2 x3 y3 x4 y4``, corners normalised to 0..1, per face / back / joker worth
+detecting), ``meta/{split}/NNNNNN.json`` (the vision contract's schema) and ``data.yaml``.
+NNNNNN is the frame's seed. Writing is resumable: a frame whose three files exist is skipped;
+each file is written under a temporary name and renamed, the JSON last.
+"""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import cv2
+
+from dealer_assist.vision.synth.scene import SPLIT_CODE, VISIBLE_MIN, render_scene
+
+CLASS_NAMES = {0: "face", 1: "back", 2: "joker"}
+#: A card or back is put in the detector's labels when at least this fraction of it shows (a
+#: face-up card also when one of its corner indices is visible).
+DETECT_MIN_VISIBLE = 0.3
+
+
+def yolo_lines(label: dict) -> list[str]:
+    """The YOLO OBB label lines of a frame label (see the module doc for which objects count).
+
+    >>> lab = {"width": 100, "height": 50, "backs": [],
+    ...        "cards": [{"card": "JK", "polygon": [[10, 10], [30, 10], [30, 40], [10, 40]],
+    ...                   "visible_fraction": 1.0, "corners_visible": [True, True]}]}
+    >>> yolo_lines(lab)
+    ['2 0.100000 0.200000 0.300000 0.200000 0.300000 0.800000 0.100000 0.800000']
+    """
+    w, h = label["width"], label["height"]
+    lines = []
+
+    def fmt(cls: int, polygon) -> str:
+        coords = []
+        for x, y in polygon:
+            coords += [min(max(x / w, 0.0), 1.0), min(max(y / h, 0.0), 1.0)]
+        return f"{cls} " + " ".join(f"{v:.6f}" for v in coords)
+
+    for c in label["cards"]:
+        is_joker = c["card"] == "JK"
+        index_shows = any(c["corners_visible"]) and (not is_joker or c.get("joker_has_index", True))
+        if index_shows or c["visible_fraction"] >= DETECT_MIN_VISIBLE:
+            lines.append(fmt(2 if is_joker else 0, c["polygon"]))
+    for b in label["backs"]:
+        if b["visible_fraction"] >= DETECT_MIN_VISIBLE:
+            lines.append(fmt(1, b["polygon"]))
+    return lines
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"   # unique per process: two writers never share a temp file
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
+    stem = f"{seed:06d}"
+    return (os.path.join(out_dir, "images", split, stem + ".jpg"),
+            os.path.join(out_dir, "labels", split, stem + ".txt"),
+            os.path.join(out_dir, "meta", split, stem + ".json"))
+
+
+def write_frame(out_dir: str, split: str, seed: int) -> bool:
+    """Render and store one frame; False when it was already there."""
+    img_p, txt_p, json_p = _paths(out_dir, split, seed)
+    if all(os.path.exists(p) for p in (img_p, txt_p, json_p)):
+        return False
+    img, label = render_scene(seed, split, jpeg=False)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])
+    if not ok:
+        raise OSError(f"could not encode frame {seed}")
+    _write_atomic(img_p, buf.tobytes())
+    _write_atomic(txt_p, ("\n".join(yolo_lines(label)) + "\n").encode())
+    _write_atomic(json_p, json.dumps(label, separators=(",", ":")).encode())
+    return True
+
+
+def _write_many(args: tuple) -> int:
+    out_dir, split, seeds = args
+    return sum(write_frame(out_dir, split, s) for s in seeds)
+
+
+def _one_thread() -> None:
+    cv2.setNumThreads(1)  # the processes are the parallelism; OpenCV threads would fight them
+
+
+def write_data_yaml(out_dir: str) -> str:
+    root = os.path.abspath(out_dir)
+    val = "images/test" if os.path.isdir(os.path.join(root, "images", "test")) else "images/train"
+    text = (f"# written by dealer_assist.vision.synth (dealer-assist synth)\npath: {root}\n"
+            f"train: images/train\nval: {val}\nnames:\n"
+            + "".join(f"  {k}: {v}\n" for k, v in CLASS_NAMES.items()))
+    path = os.path.join(root, "data.yaml")
+    _write_atomic(path, text.encode())
+    return path
+
+
+def write_dataset(out_dir: str, n: int, split: str, seed0: int = 0, workers: int = 1,
+                  progress=None) -> int:
+    """Render frames with seeds ``seed0 .. seed0 + n - 1`` of ``split`` into ``out_dir``;
+    returns how many were newly written (existing frames are skipped). ``progress(done, n)`` is
+    called as chunks finish."""
+    if split not in SPLIT_CODE:
+        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    if n < 0 or workers < 1:
+        raise ValueError("n must be >= 0 and workers >= 1")
+    for sub in ("images", "labels", "meta"):
+        os.makedirs(os.path.join(out_dir, sub, split), exist_ok=True)
+    seeds = list(range(seed0, seed0 + n))
+    written = 0
+    if workers == 1:
+        for i, s in enumerate(seeds):
+            written += write_frame(out_dir, split, s)
+            if progress and (i + 1) % 50 == 0:
+                progress(i + 1, n)
+    else:
+        chunk = 20
+        jobs = [(out_dir, split, seeds[i:i + chunk]) for i in range(0, len(seeds), chunk)]
+        done = 0
+        with ProcessPoolExecutor(workers, initializer=_one_thread) as ex:
+            for k, cnt in zip(jobs, ex.map(_write_many, jobs)):
+                written += cnt
+                done += len(k[2])
+                if progress:
+                    progress(done, n)
+    write_data_yaml(out_dir)
+    return written
+
+
+def write_flat(out_dir: str, seeds, split: str = "test") -> list[str]:
+    """Write frames as ``{split}_{seed:06d}.jpg`` plus the JSON label beside it (the layout of
+    ``sample_frames/``); returns the image paths. The JSON's ``image`` names the JPEG file."""
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for seed in seeds:
+        img, label = render_scene(int(seed), split, jpeg=False)
+        stem = f"{split}_{int(seed):06d}"
+        label["image"] = stem + ".jpg"
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])
+        if not ok:
+            raise OSError(f"could not encode frame {seed}")
+        p = os.path.join(out_dir, stem + ".jpg")
+        _write_atomic(p, buf.tobytes())
+        _write_atomic(os.path.join(out_dir, stem + ".json"), json.dumps(label, indent=1).encode())
+        paths.append(p)
+    return paths

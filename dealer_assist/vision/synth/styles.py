@@ -1,0 +1,261 @@
+"""Card designs as data: deck styles (index font, pips, court art, colours), joker styles and
+back designs, each tagged with the split that may use it.
+
+The ``test`` split draws ONLY from styles tagged ``test``; ``train`` only from ``train``. The held
+out styles use index fonts, pip shapes, court art, joker art and back patterns that no training
+style uses, so test scores measure reading a deck the model has never seen.
+
+>>> sorted({s.split for s in DECK_STYLES.values()})
+['test', 'train']
+>>> train_fonts = {(s.font.kind, s.font.name) for s in styles_for("train", DECK_STYLES)}
+>>> any((s.font.kind, s.font.name) in train_fonts for s in styles_for("test", DECK_STYLES))
+False
+>>> len(styles_for("train", DECK_STYLES)), len(styles_for("test", DECK_STYLES))
+(44, 3)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dealer_assist.vision.synth.draw import FontSpec
+
+RED = (36, 28, 200)
+DARK_RED = (40, 30, 160)
+BLACK = (25, 22, 20)
+BLUE = (170, 80, 20)
+GREEN = (50, 130, 30)
+WHITE = (250, 250, 250)
+CREAM = (228, 242, 248)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckStyle:
+    """The look of a deck's 52 faces. Sizes are fractions of the card's height (``*_h``) or
+    width (``index_x``); the index (rank over suit) stays inside x 0.03-0.22, y 0.02-0.27 of the
+    card so the corner crops of :mod:`dealer_assist.vision.geometry` always hold it."""
+
+    name: str
+    split: str
+    font: FontSpec
+    pips: str                      # classic | fat | slim | glyph | angular
+    court: str                     # classic | flat | letter | bust | geo | line
+    rank_h: float = 0.12
+    suit_h: float = 0.075
+    rank_w: float = 0.15           # max rank width, fraction of card width
+    index_x: float = 0.05
+    index_y: float = 0.035
+    four_index: bool = False       # indices in all four corners (casino "4-index" decks)
+    ten: str = "10"
+    pip_w: float = 0.17            # centre pip width, fraction of card width
+    ace: str = "big"               # big | ornate | plain
+    paper: tuple = WHITE
+    border: tuple | None = None    # (colour, inset fraction, thickness px)
+    colors: tuple = (BLACK, RED, RED, BLACK)   # clubs, diamonds, hearts, spades
+    palette: tuple = ((40, 40, 190), (170, 90, 30), (40, 190, 230), (30, 30, 30))
+    jumbo: bool = False            # jumbo-index deck: few/small centre pips
+
+
+@dataclass(frozen=True, slots=True)
+class JokerStyle:
+    """A joker design. ``index`` is the corner mark: ``None`` (no corner index at all),
+    ``"word"`` (JOKER written down the corner) or ``"star"`` (a star under a J)."""
+
+    name: str
+    split: str
+    art: str                       # jester | star | mask | word | clown | bigword | harlequin | sun
+    index: str | None
+    font: FontSpec = FontSpec("ttf", "DejaVuSans-Bold.ttf")
+    color: tuple = BLACK
+    accent: tuple = RED
+    paper: tuple = WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class BackStyle:
+    """A back design: a pattern in ``colors`` inside a paper margin of ``margin`` (fraction of
+    the card width; 0 is a full-bleed back)."""
+
+    name: str
+    split: str
+    pattern: str                   # lattice | frame | dots | stripes | checker | waves | plaid |
+    #                                emblem | rosette | hex
+    colors: tuple = ((40, 40, 170), WHITE)
+    margin: float = 0.06
+    paper: tuple = WHITE
+    extra: tuple = field(default=())
+
+
+_SANS = FontSpec("ttf", "DejaVuSans.ttf")
+
+DECK_LIST: tuple[DeckStyle, ...] = (
+    DeckStyle("bicycle-like", "train", FontSpec("ttf", "DejaVuSerif-Bold.ttf"), "classic", "classic",
+              rank_h=0.115, rank_w=0.14, ace="ornate"),
+    DeckStyle("sans-bold", "train", FontSpec("ttf", "DejaVuSans-Bold.ttf"), "fat", "flat",
+              rank_h=0.125, rank_w=0.155, border=((60, 60, 60), 0.035, 1)),
+    DeckStyle("jumbo-casino", "train", FontSpec("ttf", "DejaVuSansCondensed-Bold.ttf"), "classic",
+              "letter", rank_h=0.15, suit_h=0.08, rank_w=0.16, index_y=0.025, four_index=True,
+              jumbo=True, pip_w=0.14),
+    DeckStyle("serif-cream", "train", FontSpec("ttf", "DejaVuSerif.ttf"), "slim", "classic",
+              paper=CREAM, palette=((30, 30, 150), (120, 60, 20), (60, 170, 210), (20, 20, 20))),
+    DeckStyle("four-colour", "train", FontSpec("ttf", "DejaVuSans-Bold.ttf", italic=False), "fat",
+              "letter", colors=(GREEN, BLUE, RED, BLACK), rank_h=0.13, four_index=True),
+    DeckStyle("mono", "train", FontSpec("ttf", "DejaVuSansMono-Bold.ttf"), "glyph", "flat",
+              rank_w=0.13, ace="plain"),
+    DeckStyle("hershey-simplex", "train", FontSpec("hershey", "simplex", 0.11), "classic", "flat",
+              border=((150, 40, 40), 0.04, 2)),
+    DeckStyle("hershey-duplex", "train", FontSpec("hershey", "duplex", 0.12), "slim", "classic",
+              rank_h=0.13),
+    DeckStyle("hershey-complex", "train", FontSpec("hershey", "complex", 0.1), "glyph", "letter",
+              paper=CREAM, ace="ornate"),
+    DeckStyle("stroke-plain", "train", FontSpec("stroke", "plain", 0.12), "classic", "flat",
+              rank_h=0.125),
+    DeckStyle("stroke-round-bold", "train", FontSpec("stroke", "round", 0.17), "fat", "classic",
+              rank_h=0.13, rank_w=0.16, colors=(BLACK, DARK_RED, DARK_RED, BLACK)),
+    DeckStyle("serif-bust", "train", FontSpec("ttf", "DejaVuSerif-Italic.ttf"), "classic", "bust",
+              rank_h=0.12, paper=CREAM),
+    DeckStyle("geo-modern", "train", FontSpec("ttf", "DejaVuSansCondensed.ttf", bold=0.02), "fat", "geo",
+              rank_h=0.13, palette=((60, 60, 200), (200, 140, 40), (40, 180, 230), (60, 40, 30))),
+    DeckStyle("sans-oblique", "train", FontSpec("ttf", "DejaVuSans-BoldOblique.ttf"), "slim", "letter",
+              rank_h=0.12, border=((40, 40, 40), 0.03, 1)),
+    # held out: fonts, pip shapes and court art that no training deck uses
+    DeckStyle("heldout-serif-condensed", "test", FontSpec("ttf", "DejaVuSerifCondensed-Bold.ttf"),
+              "angular", "line", rank_h=0.125, ace="ornate",
+              palette=((60, 60, 160), (150, 100, 40), (60, 150, 200), (40, 40, 40))),
+    DeckStyle("heldout-triplex", "test", FontSpec("hershey", "triplex", 0.1), "angular", "line",
+              rank_h=0.12, paper=CREAM, border=((40, 90, 40), 0.04, 2)),
+    DeckStyle("heldout-stroke-square", "test", FontSpec("stroke", "square", 0.13, italic=True),
+              "angular", "line", rank_h=0.125, four_index=True),
+)
+
+JOKER_LIST: tuple[JokerStyle, ...] = (
+    JokerStyle("jester-word", "train", "jester", "word"),
+    JokerStyle("star-noindex", "train", "star", None, accent=(30, 160, 230)),
+    JokerStyle("mask-noindex", "train", "mask", None, color=(120, 40, 120), accent=(40, 40, 200)),
+    JokerStyle("word-star", "train", "word", "star", FontSpec("ttf", "DejaVuSerif-Bold.ttf")),
+    JokerStyle("jester-red", "train", "jester", "word", FontSpec("hershey", "duplex", 0.12),
+               color=RED, accent=(160, 90, 30)),
+    JokerStyle("clown-noindex", "train", "clown", None, accent=(30, 120, 230)),
+    JokerStyle("bigword-word", "train", "bigword", "word", FontSpec("ttf", "DejaVuSans-Bold.ttf"),
+               color=(40, 40, 180), accent=(30, 150, 200)),
+    # held out
+    JokerStyle("harlequin-noindex", "test", "harlequin", None, accent=(40, 150, 40)),
+    JokerStyle("sun-word", "test", "sun", "word", FontSpec("ttf", "DejaVuSerifCondensed-Bold.ttf"),
+               color=(30, 60, 140), accent=(20, 180, 240)),
+)
+
+BACK_LIST: tuple[BackStyle, ...] = (
+    BackStyle("lattice-red", "train", "lattice", ((40, 40, 175), WHITE)),
+    BackStyle("lattice-blue", "train", "lattice", ((150, 70, 30), WHITE)),
+    BackStyle("frame-green", "train", "frame", ((60, 110, 30), (220, 235, 235))),
+    BackStyle("dots-black", "train", "dots", ((35, 35, 35), (200, 200, 200)), margin=0.0),
+    BackStyle("stripes-blue", "train", "stripes", ((140, 60, 20), (235, 225, 215))),
+    BackStyle("checker-red", "train", "checker", ((50, 50, 190), (30, 30, 120)), margin=0.05),
+    BackStyle("waves-green", "train", "waves", ((60, 120, 30), (230, 240, 235))),
+    BackStyle("plaid-red", "train", "plaid", ((40, 40, 170), (210, 225, 235)), margin=0.0),
+    BackStyle("emblem-navy", "train", "emblem", ((90, 40, 20), (200, 220, 230))),
+    # held out
+    BackStyle("rosette-purple", "test", "rosette", ((120, 40, 110), (230, 220, 235))),
+    BackStyle("hex-teal", "test", "hex", ((120, 120, 20), (225, 235, 225)), margin=0.0),
+)
+
+# --- generated training styles: seeded combinations of the TRAINING elements only -------------
+
+#: Index fonts training decks may use (kind, name). Held-out decks use fonts outside this set.
+TRAIN_FONTS = (
+    ("ttf", "DejaVuSans.ttf"), ("ttf", "DejaVuSans-Bold.ttf"), ("ttf", "DejaVuSans-Oblique.ttf"),
+    ("ttf", "DejaVuSans-BoldOblique.ttf"), ("ttf", "DejaVuSansCondensed.ttf"),
+    ("ttf", "DejaVuSansCondensed-Bold.ttf"), ("ttf", "DejaVuSansCondensed-Oblique.ttf"),
+    ("ttf", "DejaVuSerif.ttf"), ("ttf", "DejaVuSerif-Bold.ttf"), ("ttf", "DejaVuSerif-Italic.ttf"),
+    ("ttf", "DejaVuSerif-BoldItalic.ttf"), ("ttf", "DejaVuSansMono.ttf"), ("ttf", "DejaVuSansMono-Bold.ttf"),
+    ("hershey", "simplex"), ("hershey", "duplex"), ("hershey", "complex"),
+    ("stroke", "plain"), ("stroke", "round"),
+)
+TRAIN_PIPS = ("classic", "fat", "slim", "glyph")
+TRAIN_COURTS = ("classic", "flat", "letter", "bust", "geo")
+_PAPERS = (WHITE, CREAM, (240, 246, 246), (235, 238, 242), (245, 240, 235))
+_REDS = (RED, DARK_RED, (30, 20, 220), (50, 40, 180), (20, 60, 200))
+_BLACKS = (BLACK, (10, 10, 10), (50, 40, 35), (60, 30, 30))
+
+
+def _generated_decks(n: int, seed: int = 2024) -> tuple[DeckStyle, ...]:
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        kind, name = rnd.choice(TRAIN_FONTS)
+        weight = rnd.uniform(0.08, 0.17) if kind != "ttf" else 0.1
+        italic = kind != "ttf" and rnd.random() < 0.25
+        stretch = rnd.uniform(0.75, 1.2) if rnd.random() < 0.6 else 1.0
+        bold = rnd.choice([0.0, 0.0, 0.02, 0.035, -0.015]) if kind == "ttf" else 0.0
+        red, black = rnd.choice(_REDS), rnd.choice(_BLACKS)
+        colors = (black, red, red, black)
+        if rnd.random() < 0.12:
+            colors = (GREEN, BLUE, red, black)
+        jumbo = rnd.random() < 0.2
+        rank_h = rnd.uniform(0.14, 0.15) if jumbo else rnd.uniform(0.095, 0.135)
+        index_y = rnd.uniform(0.022, 0.04)
+        suit_h = min(rnd.uniform(0.055, 0.085), 0.262 - index_y - rank_h - 0.012)
+        border = None
+        if rnd.random() < 0.3:
+            border = (rnd.choice(_BLACKS + _REDS + (BLUE,)), rnd.uniform(0.025, 0.045), rnd.choice([1, 2]))
+        palette = tuple(tuple(rnd.randrange(20, 235) for _ in range(3)) for _ in range(4))
+        out.append(DeckStyle(
+            f"gen-{i:02d}", "train", FontSpec(kind, name, round(weight, 3), italic, round(stretch, 3), bold),
+            rnd.choice(TRAIN_PIPS), rnd.choice(TRAIN_COURTS), rank_h=round(rank_h, 3),
+            suit_h=round(suit_h, 3), rank_w=round(rnd.uniform(0.12, 0.16), 3),
+            index_x=round(rnd.uniform(0.035, 0.06), 3), index_y=round(index_y, 3),
+            four_index=rnd.random() < 0.25, pip_w=round(rnd.uniform(0.14, 0.2), 3),
+            ace=rnd.choice(["big", "ornate", "plain"]), paper=rnd.choice(_PAPERS), border=border,
+            colors=colors, palette=palette, jumbo=jumbo, ten="T" if rnd.random() < 0.12 else "10"))
+    return tuple(out)
+
+
+def _generated_jokers(n: int, seed: int = 2025) -> tuple[JokerStyle, ...]:
+    import random
+
+    rnd = random.Random(seed)
+    arts = sorted({s.art for s in JOKER_LIST if s.split == "train"})
+    out = []
+    for i in range(n):
+        kind, name = rnd.choice(TRAIN_FONTS)
+        out.append(JokerStyle(
+            f"gen-joker-{i:02d}", "train", rnd.choice(arts), rnd.choice([None, None, "word", "star"]),
+            FontSpec(kind, name, 0.12), color=rnd.choice(_BLACKS + _REDS + (BLUE, GREEN)),
+            accent=tuple(rnd.randrange(20, 240) for _ in range(3)), paper=rnd.choice(_PAPERS)))
+    return tuple(out)
+
+
+def _generated_backs(n: int, seed: int = 2026) -> tuple[BackStyle, ...]:
+    import random
+
+    rnd = random.Random(seed)
+    pats = sorted({s.pattern for s in BACK_LIST if s.split == "train"})
+    out = []
+    for i in range(n):
+        while True:  # pattern and ground must differ clearly, or the back reads as plain plastic
+            fg = tuple(rnd.randrange(10, 220) for _ in range(3))
+            bg = rnd.choice(_PAPERS + (tuple(rnd.randrange(60, 250) for _ in range(3)),))
+            if abs(sum(fg) - sum(bg)) >= 200:
+                break
+        out.append(BackStyle(f"gen-back-{i:02d}", "train", rnd.choice(pats), (fg, bg),
+                             margin=rnd.choice([0.0, 0.04, 0.06, 0.08]), paper=rnd.choice(_PAPERS)))
+    return tuple(out)
+
+
+DECK_LIST = DECK_LIST + _generated_decks(30)
+JOKER_LIST = JOKER_LIST + _generated_jokers(12)
+BACK_LIST = BACK_LIST + _generated_backs(12)
+
+DECK_STYLES: dict[str, DeckStyle] = {s.name: s for s in DECK_LIST}
+JOKER_STYLES: dict[str, JokerStyle] = {s.name: s for s in JOKER_LIST}
+BACK_STYLES: dict[str, BackStyle] = {s.name: s for s in BACK_LIST}
+
+SPLITS = ("train", "test")
+
+
+def styles_for(split: str, table: dict) -> list:
+    """The styles of ``table`` a split may use, in a fixed order (so seeded picks repeat)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    return [s for s in table.values() if s.split == split]

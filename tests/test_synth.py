@@ -1,0 +1,267 @@
+"""The synthetic data generator: determinism, exact labels, held-out styles, occlusion."""
+from __future__ import annotations
+
+import json
+import os
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dealer_assist.cards import parse_card
+from dealer_assist.cli import main
+from dealer_assist.vision.geometry import rectify_card
+from dealer_assist.vision.synth import (BACK_STYLES, DECK_STYLES, JOKER_STYLES, render_card,
+                                        render_scene, write_dataset, yolo_lines)
+from dealer_assist.vision.synth.faces import card_canvas
+from dealer_assist.vision.synth.scene import FRAME_H, FRAME_W, render_cards
+
+DECK = "bicycle-like"
+
+
+def _gray(img: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(img[..., :3], cv2.COLOR_BGR2GRAY).astype(np.float64)
+    return (g - g.mean()) / (g.std() + 1e-9)
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    return float((_gray(a) * _gray(b)).mean())
+
+
+def _signed_area(p) -> float:
+    p = np.asarray(p, float)
+    x, y = p[:, 0], p[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+# --- determinism --------------------------------------------------------------------------------
+
+def test_same_seed_same_frame_and_label():
+    a_img, a_lab = render_scene(11)
+    b_img, b_lab = render_scene(11)
+    assert np.array_equal(a_img, b_img)
+    assert a_lab == b_lab
+
+
+def test_other_seed_or_split_gives_another_frame():
+    img, lab = render_scene(11)
+    other, _ = render_scene(12)
+    test_img, test_lab = render_scene(11, "test")
+    assert not np.array_equal(img, other)
+    assert not np.array_equal(img, test_img)
+    assert test_lab["meta"]["split"] == "test"
+
+
+def test_bad_split_is_refused():
+    with pytest.raises(ValueError, match="split"):
+        render_scene(1, "val")
+
+
+# --- labels --------------------------------------------------------------------------------------
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), split=st.sampled_from(["train", "test"]))
+def test_scene_labels_are_consistent(seed, split):
+    img, lab = render_scene(seed, split)
+    assert img.shape == (FRAME_H, FRAME_W, 3)
+    names = [c["card"] for c in lab["cards"]]
+    non_jokers = [n for n in names if n != "JK"]
+    assert len(non_jokers) == len(set(non_jokers)), "a card appears twice in one frame"
+    assert names.count("JK") <= 2
+    for c in lab["cards"]:
+        assert str(parse_card(c["card"])) == c["card"]          # canonical notation
+        p = np.array(c["polygon"])
+        assert p.shape == (4, 2)
+        assert (p[:, 0] >= 0).all() and (p[:, 0] <= FRAME_W).all()
+        assert (p[:, 1] >= 0).all() and (p[:, 1] <= FRAME_H).all()
+        assert _signed_area(p) > 0, "polygon must run clockwise on screen (TL, TR, BR, BL)"
+        short = (np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[3])) / 2
+        long_ = (np.linalg.norm(p[3] - p[0]) + np.linalg.norm(p[2] - p[1])) / 2
+        assert 55 <= short <= 210
+        assert long_ >= 1.1 * short    # long side stays the card's height (geometry.py)
+        assert 0.0 <= c["visible_fraction"] <= 1.0
+        assert c["corners_visible"] == [f >= 0.7 for f in c["corner_fractions"]]
+        assert (c["joker_has_index"] is None) == (c["card"] != "JK")
+    styles = lab["meta"]
+    assert DECK_STYLES[styles["deck_style"]].split == split
+    assert JOKER_STYLES[styles["joker_style"]].split == split
+    assert BACK_STYLES[styles["back_style"]].split == split
+    assert 0 <= styles["tilt_deg"] <= 35
+    for line in yolo_lines(lab):
+        vals = line.split()
+        assert vals[0] in ("0", "1", "2") and len(vals) == 9
+        assert all(0.0 <= float(v) <= 1.0 for v in vals[1:])
+
+
+def test_label_polygon_sits_on_the_card_pixels():
+    """Cutting the frame along a fully visible card's polygon gives back that card's face; the
+    same cut moved by a tenth of a card does not."""
+    checked = 0
+    for seed in range(40):
+        img, lab = render_scene(seed)
+        style = lab["meta"]["deck_style"]
+        for c in lab["cards"]:
+            if c["visible_fraction"] < 0.999 or c["card"] == "JK":
+                continue
+            p = np.array(c["polygon"])
+            ref = render_card(c["card"], style, 64)
+            ref = ref[..., :3].copy()
+            ref[render_card(c["card"], style, 64)[..., 3] < 128] = 128
+            cut = rectify_card(img, p, 64)
+            good = _ncc(cut[4:-4, 4:-4], ref[4:-4, 4:-4])
+            shift = (p[1] - p[0]) * 0.1
+            bad = _ncc(rectify_card(img, p + shift, 64)[4:-4, 4:-4], ref[4:-4, 4:-4])
+            assert good > 0.6, (seed, c["card"], good)
+            assert good > bad + 0.15, (seed, c["card"], good, bad)
+            checked += 1
+        if checked >= 8:
+            break
+    assert checked >= 8
+
+
+def test_polygon_starts_at_the_printed_top_left():
+    """The 7 has one pip above the middle, so it is not point-symmetric: the label's TL corner
+    must be the card's true top-left, at any rotation and tilt."""
+    ref = render_card("7h", DECK, 64)[..., :3]
+    for angle, tilt in ((0, 0), (90, 20), (200, 35), (313, 10)):
+        img, lab = render_cards([{"card": "7h", "style": DECK, "center": (0, 0), "angle": angle,
+                                  "width": 120}], tilt_deg=tilt, yaw_deg=30)
+        p = np.array(lab["cards"][0]["polygon"])
+        upright = rectify_card(img, p, 64)
+        turned = rectify_card(img, p[[2, 3, 0, 1]], 64)
+        assert _ncc(upright, ref) > _ncc(turned, ref) + 0.05, (angle, tilt)
+
+
+def test_card_colour_differs_from_felt_inside_polygon():
+    img, lab = render_cards([{"card": "2c", "style": DECK, "center": (-200, 0), "angle": 30, "width": 150}])
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(np.array(lab["cards"][0]["polygon"])).astype(np.int32)], 1)
+    inside = img[mask.astype(bool)].mean(0)
+    outside = img[~mask.astype(bool)].mean(0)
+    assert inside.mean() > 200 and np.allclose(outside, (40, 110, 30), atol=1)
+    # the outline covers the card: pixels just outside the polygon are felt
+    dil = cv2.dilate(mask, np.ones((7, 7), np.uint8)) - mask
+    assert np.allclose(img[dil.astype(bool)].mean(0), (40, 110, 30), atol=25)
+
+
+# --- occlusion ----------------------------------------------------------------------------------
+
+def test_card_on_top_hides_the_corner_it_covers():
+    # B lies on A shifted right by 40% of a card: A's top-left index shows, its bottom-right not
+    img, lab = render_cards([
+        {"card": "Ah", "style": DECK, "center": (0, 0), "angle": 0, "width": 100},
+        {"card": "Kd", "style": DECK, "center": (40, 0), "angle": 0, "width": 100},
+    ])
+    a, b = lab["cards"]
+    assert (a["card"], b["card"]) == ("Ah", "Kd")
+    assert a["corners_visible"] == [True, False]
+    assert b["corners_visible"] == [True, True]
+    assert 0.37 <= a["visible_fraction"] <= 0.42       # 40 of 100 px of width remain
+    assert b["visible_fraction"] == 1.0
+
+
+def test_fanned_hand_turned_upside_down():
+    # the same overlap, the pair turned 180 degrees: still A's own top-left index shows
+    img, lab = render_cards([
+        {"card": "Qs", "style": DECK, "center": (0, 0), "angle": 180, "width": 120},
+        {"card": "Jc", "style": DECK, "center": (-60, 0), "angle": 180, "width": 120},
+    ], tilt_deg=25)
+    a, b = lab["cards"]
+    assert a["corners_visible"] == [True, False]
+    assert b["corners_visible"] == [True, True]
+
+
+def test_card_mostly_buried_shows_no_corner_and_is_not_a_detection_target():
+    _, lab = render_cards([
+        {"card": "9d", "style": DECK, "center": (0, 0), "angle": 0, "width": 100},
+        {"card": "BACK", "style": "lattice-red", "center": (0, -10), "angle": 0, "width": 100},
+        {"card": "BACK", "style": "lattice-red", "center": (0, 30), "angle": 0, "width": 100},
+    ])
+    buried = lab["cards"][0]
+    assert buried["corners_visible"] == [False, False]
+    assert buried["visible_fraction"] < 0.05
+    lines = yolo_lines(lab)
+    assert [ln.split()[0] for ln in lines] == ["1"]      # only the top back is a target
+    assert lab["backs"][0]["visible_fraction"] < 0.4 < lab["backs"][1]["visible_fraction"]
+
+
+# --- styles -------------------------------------------------------------------------------------
+
+def test_test_split_styles_are_held_out_of_training():
+    train = [s for s in DECK_STYLES.values() if s.split == "train"]
+    test = [s for s in DECK_STYLES.values() if s.split == "test"]
+    assert len(test) >= 1 and len(train) >= 8
+    train_fonts = {(s.font.kind, s.font.name) for s in train}
+    train_pips = {s.pips for s in train}
+    train_courts = {s.court for s in train}
+    for s in test:  # a whole deck style: index font, pip drawing and court art all unseen
+        assert (s.font.kind, s.font.name) not in train_fonts and s.pips not in train_pips and s.court not in train_courts
+    tj = {s.art for s in JOKER_STYLES.values() if s.split == "train"}
+    assert any(s.art not in tj for s in JOKER_STYLES.values() if s.split == "test")
+    tb = {s.pattern for s in BACK_STYLES.values() if s.split == "train"}
+    assert any(s.pattern not in tb for s in BACK_STYLES.values() if s.split == "test")
+    assert len([s for s in JOKER_STYLES.values() if s.split == "train"]) >= 4
+    assert any(s.index is None for s in JOKER_STYLES.values() if s.split == "train")
+    assert len([s for s in BACK_STYLES.values() if s.split == "train"]) >= 4
+
+
+def test_every_card_of_every_style_renders_with_its_index_in_the_corner_box():
+    for style in DECK_STYLES:
+        for card in ("As", "Td", "Kc", "7h"):
+            img = render_card(card, style, 63)
+            assert img.shape == (88, 63, 4)
+            # the corner box of geometry.py holds ink (the index), the card edge is transparent
+            box = img[int(0.02 * 88):int(0.27 * 88), int(0.03 * 63):int(0.22 * 63), :3]
+            assert box.min() < 150, (style, card)
+            assert img[0, 0, 3] < 64 and img[44, 31, 3] == 255
+            _, box = card_canvas(card, style)      # where the index was drawn, card fractions
+            x0, y0, x1, y1 = box
+            assert 0.03 <= x0 and x1 <= 0.22 and 0.02 <= y0 and y1 <= 0.27, (style, card, box)
+
+
+def test_red_and_black_suits_are_drawn_in_their_colours():
+    red = render_card("5h", DECK, 100)[..., :3].reshape(-1, 3).astype(int)
+    black = render_card("5s", DECK, 100)[..., :3].reshape(-1, 3).astype(int)
+    assert ((red[:, 2] - red[:, 0]) > 100).sum() > 200        # red ink present
+    assert ((black[:, 2] - black[:, 0]) > 100).sum() == 0    # no red ink on a spade
+
+
+def test_render_card_rejects_bad_input():
+    from dealer_assist.cards import CardError
+    with pytest.raises(CardError):
+        render_card("1x", DECK, 60)
+    with pytest.raises(ValueError, match="deck style"):
+        render_card("As", "no-such-deck", 60)
+
+
+# --- dataset and command --------------------------------------------------------------------------
+
+def test_write_dataset_layout_and_resume(tmp_path):
+    out = str(tmp_path / "ds")
+    assert write_dataset(out, 2, "train", seed0=5) == 2
+    img_p = os.path.join(out, "images", "train", "000005.jpg")
+    txt_p = os.path.join(out, "labels", "train", "000006.txt")
+    meta_p = os.path.join(out, "meta", "train", "000006.json")
+    assert cv2.imread(img_p).shape == (720, 1280, 3)
+    meta = json.load(open(meta_p))
+    assert meta["image"] == "000006.jpg" and meta["meta"]["seed"] == 6
+    assert open(txt_p).read().split("\n")[:-1] == yolo_lines(meta)
+    before = os.path.getmtime(img_p)
+    assert write_dataset(out, 3, "train", seed0=5) == 1        # resumes: only seed 7 is new
+    assert os.path.getmtime(img_p) == before
+    yaml = open(os.path.join(out, "data.yaml")).read()
+    assert "train: images/train" in yaml and "0: face" in yaml and "1: back" in yaml and "2: joker" in yaml
+    # the stored frame is the in-memory frame (same JPEG round trip)
+    mem, _ = render_scene(5)
+    disk = cv2.imread(img_p)
+    assert np.abs(mem.astype(int) - disk.astype(int)).mean() < 1.0
+
+
+def test_synth_command(tmp_path, capsys):
+    out = str(tmp_path / "d")
+    assert main(["synth", out, "--n", "1", "--split", "test", "--seed", "3", "--quiet"]) == 0
+    assert os.path.exists(os.path.join(out, "meta", "test", "000003.json"))
+    assert "1 new frames" in capsys.readouterr().out
+    assert main(["synth", out, "--n", "-1"]) == 2
+    assert "--n" in capsys.readouterr().err
