@@ -177,26 +177,85 @@ def _nonflush_key(counts: Sequence[int], mask: int) -> int:
     return _pack(Category.HIGH_CARD, tuple(singles[:5]))
 
 
+def _kicker_table(n: int) -> list[int]:
+    """For each 13-bit rank mask, its top ``n`` ranks packed 4 bits each (the low kickers)."""
+    out = []
+    for m in range(1 << 13):
+        v = 0
+        tops = _top_bits(m, n)
+        for r in tops:
+            v = (v << 4) | r
+        out.append(v << (4 * (n - len(tops))))
+    return out
+
+
+_K1, _K2, _K3, _K5 = (_kicker_table(n) for n in (1, 2, 3, 5))
+_STRAIGHT_KEY = [_pack(Category.STRAIGHT, _straight_ranks(t)) if t else 0 for t in _STRAIGHT]
+_CARD_BIT = [(1 << (i >> 2), i & 3) for i in range(52)]
+_QUADS, _FULL, _TRIPS, _TWO, _PAIR = (int(c) << 20 for c in (
+    Category.FOUR_OF_A_KIND, Category.FULL_HOUSE, Category.THREE_OF_A_KIND,
+    Category.TWO_PAIR, Category.ONE_PAIR))
+
+
 def evaluate_key(indices: Sequence[int]) -> int:
     """The strength of 5..7 cards given by their :attr:`Card.index` (no jokers): larger is better.
 
     This is the hot path (no objects, no validation): use :func:`evaluate` for a checked result.
+    It works on four 13-bit rank masks, one per suit: ranks held in two, three or four suits
+    come from ANDs of the masks, and every category is a table lookup or a few shifts.
 
     >>> evaluate_key([c.index for c in parse_cards("As Ks Qs Js Ts")]) > \\
     ...     evaluate_key([c.index for c in parse_cards("Ac Ad Ah As Kc")])
     True
     """
-    masks = [0, 0, 0, 0]
-    counts = [0] * 13
+    a = b = c = d = 0
     for i in indices:
-        r = i >> 2
-        counts[r] += 1
-        masks[i & 3] |= 1 << r
-    for m in masks:
-        if m.bit_count() >= 5:
-            # Five of one suit among at most seven cards leaves no room for quads or a full house.
-            return _FLUSH_KEY[m]
-    return _nonflush_key(counts, masks[0] | masks[1] | masks[2] | masks[3])
+        bit, s = _CARD_BIT[i]
+        if s == 0:
+            a |= bit
+        elif s == 1:
+            b |= bit
+        elif s == 2:
+            c |= bit
+        else:
+            d |= bit
+    # Five of one suit among at most seven cards leaves no room for quads or a full house.
+    if a.bit_count() >= 5:
+        return _FLUSH_KEY[a]
+    if b.bit_count() >= 5:
+        return _FLUSH_KEY[b]
+    if c.bit_count() >= 5:
+        return _FLUSH_KEY[c]
+    if d.bit_count() >= 5:
+        return _FLUSH_KEY[d]
+    ranks = a | b | c | d
+    ab, cd = a & b, c & d
+    two = ab | cd | ((a | b) & (c | d))            # ranks held at least twice
+    if not two:
+        return _STRAIGHT_KEY[ranks] or _K5[ranks]  # high card: category 0
+    three = (ab & (c | d)) | (cd & (a | b))        # ranks held at least three times
+    if three:
+        four = ab & cd
+        if four:
+            q = four.bit_length() + 1
+            return _QUADS | (q << 16) | (q << 12) | (q << 8) | (q << 4) | _K1[ranks ^ (1 << (q - 2))]
+        t = three.bit_length() + 1
+        pair = two ^ (1 << (t - 2))                 # a pair, or a second set of trips
+        if pair:
+            p = pair.bit_length() + 1
+            return _FULL | (t << 16) | (t << 12) | (t << 8) | (p << 4) | p
+        return _STRAIGHT_KEY[ranks] or (
+            _TRIPS | (t << 16) | (t << 12) | (t << 8) | _K2[ranks ^ (1 << (t - 2))])
+    straight = _STRAIGHT_KEY[ranks]
+    if straight:
+        return straight
+    p1 = two.bit_length() + 1
+    rest = two ^ (1 << (p1 - 2))
+    if rest:
+        p2 = rest.bit_length() + 1
+        return (_TWO | (p1 << 16) | (p1 << 12) | (p2 << 8) | (p2 << 4)
+                | _K1[ranks ^ (1 << (p1 - 2)) ^ (1 << (p2 - 2))])
+    return _PAIR | (p1 << 16) | (p1 << 12) | _K3[ranks ^ (1 << (p1 - 2))]
 
 
 @dataclass(frozen=True, slots=True, order=False)
