@@ -18,6 +18,11 @@ from dealer_assist.errors import UserError
 # Sub-command modules under dealer_assist/commands/, in the order of --help.
 COMMANDS = [
     "settle",
+    "synth",
+    "bet",
+    "daifugo",
+    "detect",
+    "enroll_deck",
 ]
 
 

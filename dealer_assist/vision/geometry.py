@@ -43,14 +43,15 @@ CROP_W = 36
 CROP_H = 56
 
 #: Region cut around the top-left index of the upright card, as fractions of the card's width
-#: (x) and height (y): (x0, y0, x1, y1). It reaches slightly outside the card so a detector box
-#: that is a little too small still shows the whole index. Index glyphs (rank over suit) must lie
-#: inside x in [0.03, 0.22], y in [0.02, 0.27] of the card for a reliable read.
-CORNER_REGION = (-0.03, -0.02, 0.25, 0.29)
+#: (x) and height (y): (x0, y0, x1, y1). It reaches outside the card so that a detector box that
+#: is somewhat off (the classifier is trained with :data:`JITTER`-like errors of this size) still
+#: shows the whole index. Index glyphs (rank over suit) must lie inside x in [0.03, 0.22],
+#: y in [0.02, 0.27] of the card for a reliable read.
+CORNER_REGION = (-0.05, -0.04, 0.27, 0.31)
 
 #: Default jitter a detector's box is assumed to have (used for training crops): centre shift and
 #: size change as fractions of the card's width/height, angle in degrees.
-JITTER = {"shift": 0.03, "scale": 0.04, "angle_deg": 3.0}
+JITTER = {"shift": 0.07, "scale": 0.08, "angle_deg": 6.0}
 
 
 def as_polygon(points: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
@@ -113,7 +114,7 @@ def order_card_polygon(points: Sequence[Sequence[float]] | np.ndarray) -> np.nda
     edge is higher on screen (ties: further left). Works for boxes and perspective quads alike.
 
     >>> order_card_polygon([[0, 0], [0, 10], [14, 10], [14, 0]]).tolist()   # anticlockwise, lying
-    [[14.0, 0.0], [14.0, 10.0], [0.0, 10.0], [0.0, 0.0]]
+    [[0.0, 10.0], [0.0, 0.0], [14.0, 0.0], [14.0, 10.0]]
     >>> order_card_polygon([[0, 0], [10, 0], [10, 14], [0, 14]]).tolist()   # already upright
     [[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]
     """
@@ -166,7 +167,7 @@ def corner_crops(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndar
 
     >>> img = np.zeros((100, 100), np.uint8); img[10:20, 10:15] = 255      # a mark near TL
     >>> tl, br = corner_crops(img, order_card_polygon([[10, 10], [60, 10], [60, 80], [10, 80]]))
-    >>> bool(tl.mean() > 50), bool(br.mean() == 0)
+    >>> bool(tl.mean() > 20), bool(br.mean() == 0)
     (True, True)
     """
     p = as_polygon(ordered)
@@ -217,7 +218,7 @@ def training_corner_crops(image: np.ndarray, true_polygon: Sequence[Sequence[flo
 
     >>> img = np.zeros((200, 200, 3), np.uint8)
     >>> [w for w, _ in training_corner_crops(img, [[110, 20], [110, 90], [60, 90], [60, 20]])]
-    ['br', 'tl']
+    ['tl', 'br']
     """
     true_p = as_polygon(true_polygon)
     obb = obb_from_polygon(true_p)

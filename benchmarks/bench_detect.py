@@ -1,0 +1,124 @@
+"""Speed of card detection per 1280x720 frame, end to end (letterbox, detector, NMS, corner crops,
+classifier, fusion), ONNX Runtime (the shipped runtime) against PyTorch (ultralytics + torch).
+
+    .venv/bin/python benchmarks/bench_detect.py                  # ONNX Runtime only
+    .venv-train/bin/python benchmarks/bench_detect.py --torch    # both, in the training venv
+
+Frames: the TEST split frames of runs/eval-test (rendered by eval_detect.py) or sample_frames/.
+Each path runs a warm-up, then every frame ``--repeat`` times; the median is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dealer_assist.vision.detector import CLASS_NAMES, CardDetector, read_image  # noqa: E402
+
+
+def frames_from(paths: list[Path], n: int) -> list[np.ndarray]:
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*") if q.suffix.lower() in {".jpg", ".png"})
+        elif p.is_file():
+            files.append(p)
+    return [read_image(f) for f in files[:n]]
+
+
+def time_it(fn, frames: list[np.ndarray], repeat: int) -> dict:
+    for f in frames[:3]:
+        fn(f)
+    ms = []
+    stage1 = []
+    for _ in range(repeat):
+        for f in frames:
+            t0 = time.perf_counter()
+            fn(f)
+            ms.append((time.perf_counter() - t0) * 1000.0)
+    return {"median_ms": round(statistics.median(ms), 1), "p90_ms": round(float(np.percentile(ms, 90)), 1),
+            "frames": len(ms), **({"stage1_median_ms": round(statistics.median(stage1), 1)} if stage1 else {})}
+
+
+class TorchDetector(CardDetector):
+    """The same pipeline with ultralytics' PyTorch model for stage 1 and the torch corner net."""
+
+    def __init__(self, model_dir: Path, obb_pt: Path, cls_pt: Path):
+        super().__init__(model_dir)
+        os.environ.setdefault("YOLO_OFFLINE", "1")
+        import torch
+        from ultralytics import YOLO
+
+        from dealer_assist.vision.train import build_corner_net
+
+        self.torch = torch
+        self.yolo = YOLO(str(obb_pt))
+        net = build_corner_net()
+        state = torch.load(str(cls_pt), map_location="cpu", weights_only=False)
+        net.load_state_dict(state["model"])
+        self.net = net.eval()
+        self.cls = self._classify
+
+    def _classify(self, crops: np.ndarray):
+        with self.torch.no_grad():
+            x = self.torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).float()
+            p, e = self.net.forward_export(x)
+        return p.numpy(), e.numpy()
+
+    def find_boxes(self, image: np.ndarray):
+        r = self.yolo.predict(image, imgsz=list(self.input_shape), conf=self.settings.conf,
+                              iou=self.settings.iou, verbose=False, device="cpu")[0]
+        if r.obb is None or len(r.obb) == 0:
+            return np.zeros((0, 5)), np.zeros((0, len(CLASS_NAMES)))
+        boxes = r.obb.xywhr.numpy().astype(np.float64)
+        scores = np.zeros((len(boxes), len(CLASS_NAMES)))
+        scores[np.arange(len(boxes)), r.obb.cls.numpy().astype(int)] = r.obb.conf.numpy()
+        return boxes, scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", nargs="*", default=None, help="images or folders (default: test frames)")
+    ap.add_argument("--n", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--models", default=str(ROOT / "models"))
+    ap.add_argument("--torch", action="store_true", help="also time the PyTorch path (training venv)")
+    ap.add_argument("--obb-pt", default=str(ROOT / "runs" / "obb" / "detector" / "weights" / "last.pt"))
+    ap.add_argument("--cls-pt", default=str(ROOT / "runs" / "cls" / "last.pt"))
+    ap.add_argument("--threads", type=int, default=0, help="ONNX Runtime / torch threads (0: all cores)")
+    args = ap.parse_args(argv)
+    srcs = [Path(p) for p in args.frames] if args.frames else \
+        [ROOT / "runs" / "eval-test" / "images" / "test", ROOT / "sample_frames"]
+    frames = frames_from([p for p in srcs if p.exists()], args.n)
+    if not frames:
+        print("no frames: run benchmarks/eval_detect.py first, or pass --frames", file=sys.stderr)
+        return 2
+    out: dict = {"cpu_count": os.cpu_count(), "frames": len(frames),
+                 "frame_size": [int(frames[0].shape[1]), int(frames[0].shape[0])]}
+    det = CardDetector(args.models)
+    out["onnxruntime"] = time_it(det.detect, frames, args.repeat)
+    out["onnxruntime"]["stage1_median_ms"] = time_it(det.find_boxes, frames, 1)["median_ms"]
+    print(f"ONNX Runtime: {json.dumps(out['onnxruntime'])}", flush=True)
+    if args.torch:
+        import torch
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        tdet = TorchDetector(Path(args.models), Path(args.obb_pt), Path(args.cls_pt))
+        out["pytorch"] = time_it(tdet.detect, frames, args.repeat)
+        out["pytorch"]["stage1_median_ms"] = time_it(tdet.find_boxes, frames, 1)["median_ms"]
+        print(f"PyTorch:      {json.dumps(out['pytorch'])}", flush=True)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""Accuracy of the shipped card detector on a held-out TEST split (styles never seen in training).
+
+    .venv/bin/python benchmarks/eval_detect.py --n 300            # renders runs/eval-test if missing
+
+Frames are rendered by :func:`dealer_assist.vision.synth.write_dataset` with split "test" (its
+held-out deck styles, fonts, joker styles and back designs) and seeds 3,000,000 + i, then read
+with :class:`dealer_assist.vision.detector.CardDetector` exactly as ``dealer-assist detect`` does.
+
+Matching: a predicted card and a labelled card are the same card when their outlines overlap
+with IoU >= 0.5 (greedy, best overlap first). Definitions:
+
+* a labelled card **counts** when at least one corner index is visible, or it is a joker with a
+  visible corner or at least half of it in view (the issue's definition);
+* **recall** = counted cards that are found AND named right / counted cards;
+* **precision** = named predictions (not ``??``) that sit on a labelled card of that name /
+  named predictions (a named box on a back, on nothing, or with the wrong name is an error);
+* **frame all-correct** = every counted card named right and no wrong named prediction;
+* by rotation (the card's in-plane angle, 8 sectors of 45 degrees) and by camera tilt:
+  recall of counted cards in that bucket; by card width in pixels likewise.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dealer_assist.vision.detector import CardDetector, read_image  # noqa: E402
+
+SEED0 = 3_000_000
+
+
+def poly_iou(a, b) -> float:
+    """IoU of two convex quadrilaterals.
+
+    >>> round(poly_iou([[0, 0], [2, 0], [2, 2], [0, 2]], [[1, 0], [3, 0], [3, 2], [1, 2]]), 3)
+    0.333
+    """
+    pa = np.asarray(a, np.float32)
+    pb = np.asarray(b, np.float32)
+    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(inter) / (area_a + area_b - float(inter) + 1e-9)
+
+
+def counts(card: dict) -> bool:
+    vis = card.get("corners_visible", [True, True])
+    if card["card"] == "JK":
+        return any(vis) or float(card.get("visible_fraction", 1.0)) >= 0.5
+    return any(vis)
+
+
+def match(preds: list, labels: list, thr: float = 0.5) -> dict[int, int]:
+    """Greedy one-to-one matching by IoU: {pred index: label index}."""
+    pairs = []
+    for i, p in enumerate(preds):
+        pc = np.mean(p["polygon"], axis=0)
+        for j, lab in enumerate(labels):
+            lp = np.asarray(lab["polygon"])
+            if np.linalg.norm(pc - lp.mean(axis=0)) > np.linalg.norm(lp[0] - lp[2]):
+                continue
+            iou = poly_iou(p["polygon"], lab["polygon"])
+            if iou >= thr:
+                pairs.append((iou, i, j))
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    for iou, i, j in sorted(pairs, reverse=True):
+        if i in out or j in used:
+            continue
+        out[i] = j
+        used.add(j)
+    return out
+
+
+def rotation_bucket(deg: float) -> str:
+    d = float(deg) % 360.0
+    lo = int(d // 45) * 45
+    return f"{lo:03d}-{lo + 45:03d}"
+
+
+def tilt_bucket(deg: float) -> str:
+    for hi in (10, 20, 30):
+        if deg < hi:
+            return f"{hi - 10:02d}-{hi:02d}"
+    return "30-35+"
+
+
+def width_bucket(poly) -> str:
+    p = np.asarray(poly)
+    w = min(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[1] - p[2]))
+    return "<80px" if w < 80 else "80-130px" if w < 130 else ">=130px"
+
+
+def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 20,
+             start: int = 0) -> dict:
+    metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
+    tot = defaultdict(int)
+    buckets: dict[str, dict[str, list[int]]] = {"rotation": defaultdict(lambda: [0, 0]),
+                                                "tilt": defaultdict(lambda: [0, 0]),
+                                                "width": defaultdict(lambda: [0, 0])}
+    ms: list[float] = []
+    confusions: list[dict] = []
+    for mp in metas:
+        meta = json.loads(mp.read_text(encoding="utf-8"))
+        image = read_image(data / "images" / split / meta["image"])
+        t0 = time.perf_counter()
+        res = det.detect(image)
+        ms.append((time.perf_counter() - t0) * 1000.0)
+        labels = meta["cards"]
+        m = match(res["cards"], labels)
+        tilt = float(meta.get("meta", {}).get("tilt_deg", 0.0))
+        frame_ok = True
+        hit_labels: dict[int, str] = {m[i]: res["cards"][i]["card"] for i in m}
+        for j, lab in enumerate(labels):
+            if not counts(lab):
+                continue
+            ok = hit_labels.get(j) == lab["card"]
+            tot["counted"] += 1
+            tot["counted_right"] += ok
+            if lab["card"] == "JK":
+                tot["jokers"] += 1
+                tot["jokers_right"] += ok
+                key = "jokers_noindex" if lab.get("joker_has_index") is False else "jokers_index"
+                tot[key] += 1
+                tot[key + "_right"] += ok
+            for name, b in (("rotation", rotation_bucket(lab.get("rotation_deg", 0.0))),
+                            ("tilt", tilt_bucket(tilt)), ("width", width_bucket(lab["polygon"]))):
+                buckets[name][b][0] += 1
+                buckets[name][b][1] += ok
+            if not ok:
+                frame_ok = False
+                if len(confusions) < failures:
+                    confusions.append({"frame": meta["image"], "true": lab["card"],
+                                       "got": hit_labels.get(j, "(not found)"),
+                                       "corners_visible": lab.get("corners_visible")})
+        for i, c in enumerate(res["cards"]):
+            if c["card"] == "??":
+                tot["unknown_preds"] += 1
+                continue
+            tot["named_preds"] += 1
+            j = m.get(i)
+            if j is not None and labels[j]["card"] == c["card"]:
+                tot["named_right"] += 1
+            else:
+                frame_ok = False
+                if len(confusions) < failures:
+                    confusions.append({"frame": meta["image"], "extra": c["card"],
+                                       "on": labels[j]["card"] if j is not None else "nothing/back"})
+        mb = match(res["backs"], meta.get("backs", []))
+        tot["backs"] += len(meta.get("backs", []))
+        tot["backs_found"] += len(mb)
+        tot["back_preds"] += len(res["backs"])
+        tot["frames"] += 1
+        tot["frames_ok"] += frame_ok
+
+    def ratio(a: str, b: str) -> float | None:
+        return round(tot[a] / tot[b], 4) if tot[b] else None
+
+    return {
+        "split": split, "frames": tot["frames"], "cards_counted": tot["counted"],
+        "recall": ratio("counted_right", "counted"), "precision": ratio("named_right", "named_preds"),
+        "joker_recall": ratio("jokers_right", "jokers"), "jokers": tot["jokers"],
+        "joker_recall_no_index": ratio("jokers_noindex_right", "jokers_noindex"),
+        "joker_recall_with_index": ratio("jokers_index_right", "jokers_index"),
+        "frames_all_correct": ratio("frames_ok", "frames"),
+        "back_recall": ratio("backs_found", "backs"), "back_precision": ratio("backs_found", "back_preds"),
+        "unknown_predictions": tot["unknown_preds"],
+        "median_ms": round(statistics.median(ms), 1) if ms else None,
+        "by_rotation": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["rotation"].items())},
+        "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},
+        "by_width": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["width"].items())},
+        "failures": confusions,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--n", type=int, default=300)
+    ap.add_argument("--seed0", type=int, default=SEED0)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--models", default=str(ROOT / "models"))
+    ap.add_argument("--deck", default=None)
+    ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
+    args = ap.parse_args(argv)
+    data = Path(args.data)
+    from dealer_assist.vision.synth import write_dataset
+    t0 = time.time()
+    write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers)
+    print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "
+          f"{time.time() - t0:.0f} s)")
+    det = CardDetector(args.models, deck=args.deck)
+    r = evaluate(det, data, args.split, args.n)
+    r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
+    for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
+              "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
+              "back_recall", "back_precision", "unknown_predictions", "median_ms"):
+        print(f"{k:>24}: {r[k]}")
+    for name in ("by_rotation", "by_tilt", "by_width"):
+        print(f"{name}: " + ", ".join(f"{k} {v['recall']:.3f} ({v['cards']})" for k, v in r[name].items()))
+    print("first failures:")
+    for f in r["failures"][:12]:
+        print("  ", json.dumps(f))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(r, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

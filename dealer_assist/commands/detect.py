@@ -1,0 +1,120 @@
+"""``dealer-assist detect [--json] [--deck NAME] [--annotate DIR] PATH...``: find and name cards.
+
+Each PATH is an image or a folder of images (its .jpg/.jpeg/.png/.bmp/.webp/.tif files, sorted).
+With ``--json``: one JSON object per image and line::
+
+    {"image": "sample_frames/x.jpg", "width": 1280, "height": 720, "ms": 41.2,
+     "cards": [{"card": "Ah", "confidence": 0.98, "center": [612.5, 301.0],
+                "polygon": [[580, 250], [645, 252], [643, 350], [578, 348]]}],
+     "backs": [{"center": [200.0, 310.0], "polygon": [[...]]}]}
+
+An image that cannot be read gives ``{"image": PATH, "error": "..."}`` and the others go on;
+the exit code is then 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from dealer_assist.errors import UserError
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "detect",
+        help="find and name the cards in camera frames",
+        description="Find every face-up card (named in RULINGS.md notation, JK for the joker, ?? "
+                    "when no index is readable) and every face-down card in each image.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="an image, or a folder of images")
+    p.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
+    p.add_argument("--annotate", metavar="DIR", help="write each image with its cards drawn and named")
+    p.add_argument("--models", metavar="DIR", default=None,
+                   help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
+    p.set_defaults(func=run)
+
+
+def model_dir(arg: str | None) -> Path:
+    from dealer_assist.vision.detector import default_model_dir
+
+    if arg:
+        return Path(arg)
+    env = os.environ.get("DEALER_ASSIST_MODELS")
+    return Path(env) if env else default_model_dir()
+
+
+def expand(paths: list[str]) -> list[tuple[str, str | None]]:
+    """(path, error) for each image named or found in a named folder."""
+    out: list[tuple[str, str | None]] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
+            if not found:
+                out.append((raw, f"{raw}: no images in this folder"))
+            out.extend((str(q), None) for q in found)
+        elif p.exists():
+            out.append((raw, None))
+        else:
+            out.append((raw, f"{raw}: no such file"))
+    return out
+
+
+def _table(res: dict) -> str:
+    lines = [f"{res['image']}  {res['width']}x{res['height']}  {res['ms']:.1f} ms  "
+             f"{len(res['cards'])} card(s), {len(res['backs'])} back(s)"]
+    for c in sorted(res["cards"], key=lambda c: (c["center"][1], c["center"][0])):
+        lines.append(f"  {c['card']:<4} {c['confidence']:5.2f}  at ({c['center'][0]:7.1f}, {c['center'][1]:6.1f})")
+    for b in res["backs"]:
+        lines.append(f"  back        at ({b['center'][0]:7.1f}, {b['center'][1]:6.1f})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image
+
+    detector = CardDetector(model_dir(args.models), deck=args.deck)
+    ann = Path(args.annotate) if args.annotate else None
+    if ann is not None:
+        try:
+            ann.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"--annotate {ann}: cannot create the folder: {exc.strerror or exc}") from None
+    code = 0
+    written: set[str] = set()
+    for path, err in expand(args.paths):
+        res = None
+        if err is None:
+            try:
+                res = detector.detect_file(path)
+            except UserError as exc:
+                err = str(exc)
+        if err is not None:
+            code = 2
+            if args.json:
+                print(json.dumps({"image": path, "error": err}, ensure_ascii=False), flush=True)
+            else:
+                print(f"dealer-assist detect: {err}", file=sys.stderr, flush=True)
+            continue
+        if args.json:
+            print(json.dumps(res, ensure_ascii=False), flush=True)
+        else:
+            print(_table(res), flush=True)
+        if ann is not None:
+            stem = Path(path).stem
+            name, n = f"{stem}.jpg", 1
+            while name in written:
+                name, n = f"{stem}-{n}.jpg", n + 1
+            written.add(name)
+            out = draw_annotations(read_image(path), res)
+            if not cv2.imwrite(str(ann / name), out):
+                raise UserError(f"--annotate: cannot write {ann / name}")
+    return code

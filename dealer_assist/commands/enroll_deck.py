@@ -1,0 +1,41 @@
+"""``dealer-assist enroll-deck NAME IMAGES...``: learn a particular deck (its jokers at least).
+
+Photos are named after their card (``JK.jpg``, ``JK-2.jpg``, ``Ah_front.png``), or carry a
+label sidecar (``PHOTO.json``), or ``--card CARD`` says what they all show. The deck goes to
+``calibration/decks/NAME/`` (or ``--root DIR``); ``dealer-assist detect --deck NAME`` uses it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "enroll-deck",
+        help="learn a deck's own cards (e.g. its jokers) from a few photos",
+        description="Learn deck NAME from photos of its cards so that detect --deck NAME reads "
+                    "it: whole-card looks (jokers without a corner index) and corner indices.",
+    )
+    p.add_argument("name", metavar="NAME", help="deck name (letters, digits, - _ .)")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photos of the deck's cards")
+    p.add_argument("--card", metavar="CARD", help="every photo shows this card (e.g. JK)")
+    p.add_argument("--append", action="store_true", help="add to the deck instead of replacing it")
+    p.add_argument("--root", metavar="DIR", help="decks folder (default calibration/decks)")
+    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default models/)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_assist.commands.detect import model_dir
+    from dealer_assist.vision.enroll import enroll_deck
+
+    summary = enroll_deck(args.name, args.images, model_dir(args.models), root=args.root,
+                          card=args.card, append=args.append)
+    for s in summary["skipped"]:
+        print(f"dealer-assist enroll-deck: skipped {s['image']}: {s['reason']}", file=sys.stderr)
+    views = ", ".join(f"{k} x{v}" for k, v in summary["views"].items())
+    print(f"enrolled deck {summary['name']!r} in {summary['folder']}: {views}")
+    print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"])}))
+    return 2 if summary["skipped"] else 0

@@ -1,0 +1,155 @@
+"""Stage 2: name a card from its two index corners (runtime: numpy + ONNX Runtime only).
+
+The corner classifier sees one :data:`~dealer_assist.vision.geometry.CROP_W` x
+:data:`~dealer_assist.vision.geometry.CROP_H` BGR crop cut by :mod:`geometry` and gives 54
+probabilities: ``0..51`` are the cards in :attr:`dealer_assist.cards.Card.index` order, ``52`` is
+the joker (a joker whose corner carries an index) and ``53`` is *none* (the corner is covered,
+out of the frame, or carries no index). It also outputs a unit-length embedding of the crop,
+which deck enrollment (:mod:`dealer_assist.vision.decks`) compares against a deck's own cards.
+
+:func:`fuse_card` combines the two corners of one card with the detector's face/joker scores, so
+a card whose two corners are both visible counts once, and a covered corner says nothing.
+
+>>> import numpy as np
+>>> p = np.full(54, 0.001); p[51] = 1.0; p /= p.sum()          # a corner that reads "As"
+>>> none = np.full(54, 0.001); none[NONE] = 1.0; none /= none.sum()
+>>> name, conf = fuse_card(np.stack([p, none]), face_score=0.9, joker_score=0.01)   # 0.9 x P(As)=0.95
+>>> name, round(conf, 2)
+('As', 0.86)
+>>> fuse_card(np.stack([none, none]), face_score=0.9, joker_score=0.01)[0]   # nothing readable
+'??'
+>>> fuse_card(np.stack([none, none]), face_score=0.1, joker_score=0.9)[0]    # joker by its look
+'JK'
+"""
+
+from __future__ import annotations
+
+import math  # noqa: F401  (used by doctests)
+from pathlib import Path
+
+import numpy as np
+
+from dealer_assist.cards import HIDDEN, Card
+from dealer_assist.errors import UserError
+
+#: Number of classifier outputs: 52 cards, the joker, none.
+NUM_CLASSES = 54
+#: Class of the joker (same as ``JOKER.index``).
+JK = 52
+#: Class "no index visible in this crop".
+NONE = 53
+
+#: A corner counts as readable when P(not none) is at least this.
+READABLE = 0.5
+
+
+def class_name(i: int) -> str:
+    """Notation of a classifier class: ``'2c'`` .. ``'As'``, ``'JK'``, ``'none'``.
+
+    >>> class_name(0), class_name(51), class_name(52), class_name(53)
+    ('2c', 'As', 'JK', 'none')
+    """
+    if i == NONE:
+        return "none"
+    return str(Card.from_index(int(i)))
+
+
+def class_of(card: str) -> int:
+    """Classifier class of a card name (``'JK'`` -> 52).
+
+    >>> class_of('As'), class_of('JK'), class_of('10h')
+    (51, 52, 34)
+    """
+    return Card.parse(card).index
+
+
+def load_session(path: str | Path, what: str):
+    """An ONNX Runtime session for a model file; :class:`UserError` naming the file when it is
+    missing or not a readable ONNX model."""
+    try:
+        import onnxruntime as ort
+    except ImportError:  # pragma: no cover - the runtime dependency is declared
+        raise UserError("onnxruntime is not installed: pip install onnxruntime") from None
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{what} model not found: {p} (train one with python -m "
+                        f"dealer_assist.vision.train, or use the shipped models/ folder)")
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(p), sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(f"{what} model {p} cannot be loaded (corrupt or not an ONNX model): "
+                        f"{first[:200]}") from None
+
+
+class CornerClassifier:
+    """The exported corner CNN (``corner-cls.onnx``): BGR uint8 crops in, probabilities and
+    embeddings out. The network normalises each crop itself, so the input is raw pixels."""
+
+    def __init__(self, path: str | Path):
+        self.session = load_session(path, "corner classifier")
+        self.input_name = self.session.get_inputs()[0].name
+        outs = [o.name for o in self.session.get_outputs()]
+        if len(outs) < 2:
+            raise UserError(f"corner classifier model {path}: expected outputs (probs, embedding), "
+                            f"got {outs}")
+        self.output_names = outs[:2]
+
+    def __call__(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``crops`` (N, H, W, 3) uint8 BGR -> (probs (N, 54), embeddings (N, D))."""
+        if len(crops) == 0:
+            return np.zeros((0, NUM_CLASSES), np.float32), np.zeros((0, 0), np.float32)
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        probs, emb = self.session.run(self.output_names, {self.input_name: x})
+        return probs, emb
+
+
+def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
+              min_identity: float = 0.5) -> tuple[str, float]:
+    """Name one card from its corners' probabilities (shape (k, 54), k = 1 or 2) and the
+    detector's class scores for this box.
+
+    Each corner votes with the weight P(readable) = 1 - P(none): a covered corner says nothing
+    and two visible corners of the same card reinforce one identity (they are one card, never
+    two). The detector's face/joker scores are the prior for "joker", so a joker is named by its
+    whole look even when it has no index; the corners can overrule it and vice versa. Returns
+    ``(name, confidence)``; ``name`` is ``'??'`` when no corner is readable and the card does not
+    look like a joker, or when the identity is too uncertain (below ``min_identity``).
+    Confidence = P(identity) x P(the box is a card).
+    """
+    p = np.asarray(corner_probs, np.float64).reshape(-1, NUM_CLASSES)
+    eps = 1e-6
+    vis = 1.0 - p[:, NONE]
+    q = p[:, :NONE] + eps
+    q /= q.sum(axis=1, keepdims=True)
+    # log-likelihood ratio against "uniform over 53", each corner weighted by its visibility
+    llr = (vis[:, None] * np.log(q * NONE)).sum(axis=0)
+    pj = joker_score / max(face_score + joker_score, eps)
+    pj = min(max(pj, 0.02), 0.98)
+    prior = np.full(NONE, (1.0 - pj) / (NONE - 1))
+    prior[JK] = pj
+    logpost = llr + np.log(prior)
+    logpost -= logpost.max()
+    post = np.exp(logpost)
+    post /= post.sum()
+    best = int(post.argmax())
+    det = min(1.0, max(face_score, joker_score))
+    readable = float(vis.max()) >= READABLE
+    if best != JK and not readable:
+        return HIDDEN, float(det * (1.0 - vis.max()))
+    if post[best] < min_identity:
+        return HIDDEN, float(det * post[best])
+    return class_name(best), float(det * post[best])
+
+
+def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax.
+
+    >>> [round(v, 3) for v in softmax(np.array([0.0, math.log(3.0)])).tolist()]
+    [0.25, 0.75]
+    """
+    z = x - x.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=axis, keepdims=True)

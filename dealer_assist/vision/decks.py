@@ -1,0 +1,203 @@
+"""Enrolled decks: what ``dealer-assist enroll-deck`` learned about one physical deck, and how
+``detect --deck NAME`` uses it (runtime: numpy + OpenCV only).
+
+A deck folder (``calibration/decks/NAME/``) holds
+
+* ``deck.json`` - the deck's name, the cards enrolled, how many views of each, the corner model
+  it was enrolled with (embeddings only compare within one model), the thresholds;
+* ``refs.npz`` - for every enrolled view of a card: the two corner embeddings of the corner
+  classifier (with the classifier's P(none) for each corner) and a whole-card appearance
+  template (:func:`card_template`: the card rectified upright, small, colour, zero-mean and
+  unit-norm, in both of its two ways up).
+
+At detection time (:meth:`Deck.adjust`):
+
+* **whole card** - a detected card whose template correlates with an enrolled card's template
+  at :data:`CARD_MATCH` or more is that card (this is how a joker with no corner index, drawn in
+  a style the model never saw, is named);
+* **corners** - a readable corner whose embedding is within cosine :data:`CORNER_MATCH` of an
+  enrolled corner takes that corner's card (fonts the generic classifier reads poorly).
+
+Anything that matches nothing is left to the generic classifier, so enrolling only the jokers
+is enough and harmless for the other 52 cards.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dealer_assist.cards import Card
+from dealer_assist.errors import UserError
+from dealer_assist.vision import geometry
+from dealer_assist.vision.classifier import JK, NONE, NUM_CLASSES, READABLE
+
+#: Whole-card template size (w, h) in pixels, and its blur (sigma, pixels): coarse on purpose, so
+#: that a detector box a little off still correlates with the enrolled view.
+TEMPLATE_W, TEMPLATE_H = 16, 22
+TEMPLATE_BLUR = 2.0
+#: Box size variants (width, height factors) tried when matching a detected card's template.
+MATCH_SCALES = (0.9, 1.0, 1.1)
+#: Normalised cross-correlation at or above which a card is taken to be an enrolled card.
+CARD_MATCH = 0.85
+#: Cosine similarity at or above which a readable corner is taken to be an enrolled corner.
+CORNER_MATCH = 0.92
+#: Probability given to an enrolled identity when a match overrules the classifier.
+MATCH_PROB = 0.97
+
+DECK_FILE = "deck.json"
+REFS_FILE = "refs.npz"
+
+
+def decks_root() -> Path:
+    """``calibration/decks`` of the checkout (beside the package), else of the working folder."""
+    here = Path(__file__).resolve().parent.parent.parent / "calibration" / "decks"
+    return here if here.parent.is_dir() else Path("calibration") / "decks"
+
+
+def deck_dir(name: str, root: str | Path | None = None) -> Path:
+    """Folder of a deck: ``name`` itself when it is an existing folder path, else ROOT/name.
+
+    >>> deck_dir("house-red", "/tmp/decks").as_posix()
+    '/tmp/decks/house-red'
+    >>> deck_dir("../x", "/tmp/decks")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: deck name '../x': use letters, digits, '-', '_' and '.' only
+    """
+    p = Path(name)
+    if p.is_dir() and (p / DECK_FILE).is_file():
+        return p
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or name.startswith("."):
+        raise UserError(f"deck name {name!r}: use letters, digits, '-', '_' and '.' only")
+    return (Path(root) if root is not None else decks_root()) / name
+
+
+def card_template(image: np.ndarray, ordered: np.ndarray) -> np.ndarray:
+    """Whole-card appearance: the card rectified upright to 16x22, blurred, colour, zero-mean,
+    unit-norm; shape (2, D) for the card's two ways up (the ordered polygon's top is arbitrary).
+
+    >>> img = np.zeros((200, 200, 3), np.uint8); img[20:60, 20:40] = 255
+    >>> t = card_template(img, geometry.order_card_polygon([[10, 10], [80, 10], [80, 108], [10, 108]]))
+    >>> t.shape, round(float(np.linalg.norm(t[0])), 3)
+    ((2, 1056), 1.0)
+    """
+    # sample at twice the size and shrink: a light anti-aliasing for small cards
+    big = geometry.rectify_card(image, ordered, width=TEMPLATE_W * 2)
+    big = cv2.resize(big, (TEMPLATE_W * 2, TEMPLATE_H * 2), interpolation=cv2.INTER_LINEAR)
+    small = cv2.resize(big, (TEMPLATE_W, TEMPLATE_H), interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = cv2.GaussianBlur(small, (0, 0), TEMPLATE_BLUR)
+    out = []
+    for v in (small, small[::-1, ::-1]):
+        x = v.reshape(-1) - v.mean()
+        out.append(x / (np.linalg.norm(x) + 1e-6))
+    return np.stack(out)
+
+
+def scaled_outlines(ordered: np.ndarray, scales: tuple[float, ...] = MATCH_SCALES) -> list[np.ndarray]:
+    """The card outline with its width and height each scaled about the centre (perspective
+    kept): the detector's box-size errors that template matching should absorb.
+
+    >>> outs = scaled_outlines(np.array([[0, 0], [10, 0], [10, 14], [0, 14]], float), (0.8, 1.0))
+    >>> len(outs), outs[0].round(1).tolist()
+    (4, [[1.0, 1.4], [9.0, 1.4], [9.0, 12.6], [1.0, 12.6]])
+    """
+    h = cv2.getPerspectiveTransform(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32),
+                                    np.asarray(ordered, np.float32))
+    out = []
+    for sw in scales:
+        for sh in scales:
+            unit = np.array([[0.5 - sw / 2, 0.5 - sh / 2], [0.5 + sw / 2, 0.5 - sh / 2],
+                             [0.5 + sw / 2, 0.5 + sh / 2], [0.5 - sw / 2, 0.5 + sh / 2]], np.float32)
+            out.append(cv2.perspectiveTransform(unit[None], h)[0].astype(np.float64))
+    return out
+
+
+@dataclass
+class Deck:
+    """An enrolled deck, loaded for detection."""
+
+    name: str
+    folder: Path
+    corner_emb: np.ndarray            # (K, D) unit vectors
+    corner_label: np.ndarray          # (K,) card index 0..52
+    corner_readable: np.ndarray       # (K,) bool: the classifier found an index there at enrollment
+    card_tmpl: np.ndarray             # (M, D2) unit vectors (one way up; queries try both)
+    card_label: np.ndarray            # (M,)
+    info: dict = field(default_factory=dict)
+
+    @property
+    def cards(self) -> list[str]:
+        return sorted({str(Card.from_index(int(i))) for i in self.card_label},
+                      key=lambda s: Card.parse(s).index)
+
+    def match_card(self, image: np.ndarray, ordered: np.ndarray) -> tuple[int, float]:
+        """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none."""
+        if len(self.card_label) == 0:
+            return -1, 0.0
+        q = np.concatenate([card_template(image, v) for v in scaled_outlines(ordered)])   # (2V, D)
+        sims = (self.card_tmpl @ q.T).max(axis=1)    # (M,)
+        j = int(sims.argmax())
+        return int(self.card_label[j]), float(sims[j])
+
+    def adjust(self, image: np.ndarray, ordered: np.ndarray, probs: np.ndarray, emb: np.ndarray,
+               joker_score: float) -> tuple[np.ndarray, float]:
+        """The classifier's corner probabilities (2, 54) and the detector's joker score, revised
+        by what this deck's enrolled cards look like."""
+        probs = np.array(probs, np.float64, copy=True)
+        label, sim = self.match_card(image, ordered)
+        if label >= 0 and sim >= CARD_MATCH:
+            if label == JK:
+                joker_score = max(joker_score, MATCH_PROB)
+            one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
+            one[label] = MATCH_PROB
+            probs[:] = one
+            return probs, joker_score
+        if len(self.corner_label):
+            ok = self.corner_readable
+            for k in range(len(probs)):
+                if probs[k, NONE] >= 1.0 - READABLE or not ok.any():
+                    continue
+                sims = self.corner_emb[ok] @ emb[k]
+                j = int(sims.argmax())
+                if sims[j] >= CORNER_MATCH:
+                    lab = int(self.corner_label[ok][j])
+                    one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
+                    one[lab] = MATCH_PROB
+                    probs[k] = one
+                    if lab == JK:
+                        joker_score = max(joker_score, 0.5)
+        return probs, joker_score
+
+
+def save_deck(folder: Path, info: dict, corner_emb: np.ndarray, corner_label: np.ndarray,
+              corner_readable: np.ndarray, card_tmpl: np.ndarray, card_label: np.ndarray) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(folder / REFS_FILE, corner_emb=corner_emb.astype(np.float32),
+                        corner_label=corner_label.astype(np.int16),
+                        corner_readable=corner_readable.astype(bool),
+                        card_tmpl=card_tmpl.astype(np.float32), card_label=card_label.astype(np.int16))
+    (folder / DECK_FILE).write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def load_deck(name: str, root: str | Path | None = None) -> Deck:
+    """Load an enrolled deck; :class:`UserError` naming what is missing."""
+    folder = deck_dir(name, root)
+    if not (folder / DECK_FILE).is_file():
+        raise UserError(f"deck {name!r} is not enrolled (no {folder / DECK_FILE}); "
+                        f"enroll it with: dealer-assist enroll-deck {name} IMAGES...")
+    try:
+        info = json.loads((folder / DECK_FILE).read_text(encoding="utf-8"))
+        z = np.load(folder / REFS_FILE)
+        return Deck(name=info.get("name", name), folder=folder,
+                    corner_emb=z["corner_emb"].astype(np.float32),
+                    corner_label=z["corner_label"].astype(np.int64),
+                    corner_readable=z["corner_readable"].astype(bool),
+                    card_tmpl=z["card_tmpl"].astype(np.float32),
+                    card_label=z["card_label"].astype(np.int64), info=info)
+    except (OSError, ValueError, KeyError) as exc:
+        raise UserError(f"deck {name!r} in {folder} is damaged ({exc}); enroll it again") from None

@@ -1,0 +1,345 @@
+"""The card detector at run time: numpy + OpenCV + ONNX Runtime, nothing from the training stack.
+
+Stage 1 (``cards-obb.onnx``, an ultralytics YOLOv8n-OBB exported to ONNX) looks at the frame
+letterboxed to a low resolution and finds oriented boxes of three classes: ``face`` (a face-up
+card, its whole outline even where partly covered), ``back`` (a face-down card) and ``joker``
+(a face-up joker, by its look). Stage 2 goes back to the FULL-resolution frame: each face/joker
+box is ordered (:func:`geometry.order_card_polygon`), its two index corners are cut
+(:func:`geometry.corner_crops`) and named by the corner classifier, and
+:func:`classifier.fuse_card` turns the two corners and the detector's scores into one name.
+
+Decisions a user can see (docs/vision.md):
+
+* A face-up card whose corners are both covered and that does not look like a joker is reported
+  with ``"card": "??"`` (RULINGS.md's unknown card): it is on the table, but unreadable.
+* Two overlapping boxes that read as the same card are one card seen twice: the weaker goes.
+  Two separate boxes with the same name are both kept (one deck holds each card once, so the
+  rules engine will refuse the table with a clear "duplicate card" error and the dealer looks);
+  the weaker one's confidence is halved so a consumer sorting by confidence sees the doubt.
+* ``--deck NAME`` (:mod:`decks`) lets an enrolled deck overrule the generic classifier where the
+  deck's own corners or joker art match closely.
+
+>>> import numpy as np
+>>> boxes = np.array([[100, 100, 60, 84, 0.0], [102, 101, 60, 84, 0.02], [300, 100, 60, 84, 0.0]])
+>>> nms_rotated(boxes, np.array([0.9, 0.8, 0.7]), iou_threshold=0.7).tolist()
+[0, 2]
+"""
+
+from __future__ import annotations
+
+import json
+import math  # noqa: F401  (used by doctests)
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dealer_assist.errors import UserError
+from dealer_assist.vision import geometry
+from dealer_assist.vision.classifier import NONE, CornerClassifier, fuse_card, load_session
+
+#: Detector classes (YOLO label ids).
+CLASS_NAMES = ("face", "back", "joker")
+FACE, BACK, JOKER_CLS = 0, 1, 2
+
+#: File names inside a model folder.
+OBB_FILE = "cards-obb.onnx"
+CLS_FILE = "corner-cls.onnx"
+META_FILE = "models.json"
+
+#: Letterbox grey (as ultralytics pads).
+PAD_VALUE = 114
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorSettings:
+    """Thresholds of the run-time pipeline (tuned on a validation split of the TRAIN styles)."""
+
+    conf: float = 0.25          # minimum detector score for a box
+    iou: float = 0.75           # rotated NMS threshold (Gaussian IoU)
+    min_identity: float = 0.5   # below this posterior a face card is reported as '??'
+    #: corner crops are also cut from the box scaled by these factors; per corner the most
+    #: confident reading wins (absorbs the detector's box-size errors at the cost of more crops)
+    tta_scales: tuple[float, ...] = (1.0,)
+    #: two boxes read as the same card that overlap at least this much (Gaussian IoU) are one
+    #: card seen twice (fragments of one outline): the weaker box is dropped
+    same_card_iou: float = 0.2
+
+
+def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to ``shape`` (h, w) like ultralytics does.
+
+    Returns the padded image, the scale and the (x, y) padding (left, top).
+
+    >>> out, r, pad = letterbox(np.zeros((720, 1280, 3), np.uint8), (256, 416))
+    >>> out.shape, round(r, 4), pad
+    ((256, 416, 3), 0.325, (0.0, 11.0))
+    """
+    h, w = image.shape[:2]
+    th, tw = shape
+    r = min(th / h, tw / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    # bilinear, as ultralytics resizes its (augmented) training images: the detector saw this
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    dw, dh = (tw - nw) / 2.0, (th - nh) / 2.0
+    top, left = int(round(dh - 0.1)), int(round(dw - 0.1))
+    out = cv2.copyMakeBorder(resized, top, th - nh - top, left, tw - nw - left, cv2.BORDER_CONSTANT,
+                             value=(PAD_VALUE, PAD_VALUE, PAD_VALUE))
+    return out, r, (float(left), float(top))
+
+
+def gaussian_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise similarity (0..1) of oriented boxes ``(cx, cy, w, h, angle)`` a (N, 5), b (M, 5),
+    each seen as a 2-D Gaussian (the box's uniform covariance): 1 - Hellinger distance from the
+    Bhattacharyya distance. Invariant to the 90/180-degree ambiguity of box angles, cheap to
+    vectorise, and close to polygon IoU for boxes of similar size.
+
+    >>> box = np.array([[0.0, 0.0, 10.0, 14.0, 0.0]])
+    >>> round(float(gaussian_iou(box, box)[0, 0]), 3)
+    1.0
+    >>> turned = np.array([[0.0, 0.0, 14.0, 10.0, math.pi / 2]])    # the same box, described turned
+    >>> round(float(gaussian_iou(box, turned)[0, 0]), 3)
+    1.0
+    >>> far = np.array([[100.0, 0.0, 10.0, 14.0, 0.0]])
+    >>> float(gaussian_iou(box, far)[0, 0]) < 0.01
+    True
+    """
+    def cov(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        va, vb = x[:, 2] ** 2 / 12.0, x[:, 3] ** 2 / 12.0
+        c, s = np.cos(x[:, 4]), np.sin(x[:, 4])
+        return va * c * c + vb * s * s, va * s * s + vb * c * c, (va - vb) * c * s
+
+    a = np.asarray(a, np.float64).reshape(-1, 5)
+    b = np.asarray(b, np.float64).reshape(-1, 5)
+    a1, b1, c1 = (v[:, None] for v in cov(a))
+    a2, b2, c2 = (v[None, :] for v in cov(b))
+    dx = a[:, 0][:, None] - b[:, 0][None, :]
+    dy = a[:, 1][:, None] - b[:, 1][None, :]
+    sa, sb, sc = (a1 + a2) / 2.0, (b1 + b2) / 2.0, (c1 + c2) / 2.0
+    det = sa * sb - sc * sc + 1e-9
+    maha = (sb * dx * dx + sa * dy * dy - 2.0 * sc * dx * dy) / det
+    det1 = np.clip(a1 * b1 - c1 * c1, 0, None)
+    det2 = np.clip(a2 * b2 - c2 * c2, 0, None)
+    bd = maha / 8.0 + 0.5 * np.log(det / (np.sqrt(det1 * det2) + 1e-9) + 1e-9)
+    bd = np.clip(bd, 0.0, 100.0)
+    return 1.0 - np.sqrt(np.clip(1.0 - np.exp(-bd), 0.0, 1.0))
+
+
+def nms_rotated(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """Greedy non-maximum suppression of oriented boxes; indices kept, best score first."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    if len(order) == 0:
+        return order
+    sim = gaussian_iou(boxes[order], boxes[order])
+    keep: list[int] = []
+    suppressed = np.zeros(len(order), bool)
+    for i in range(len(order)):
+        if suppressed[i]:
+            continue
+        keep.append(int(order[i]))
+        suppressed |= sim[i] > iou_threshold
+    return np.array(keep, dtype=np.int64)
+
+
+def _round_poly(poly: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in poly]
+
+
+class CardDetector:
+    """Both stages loaded from a model folder (``models/`` by default): ``cards-obb.onnx``,
+    ``corner-cls.onnx`` and ``models.json`` (input size, class names).
+
+    ``deck``: a deck enrolled with ``dealer-assist enroll-deck`` (a name under
+    ``calibration/decks/`` or a folder path); its cards overrule the generic classifier where
+    they match closely.
+    """
+
+    def __init__(self, model_dir: str | Path = "models", deck: str | None = None,
+                 settings: DetectorSettings = DetectorSettings(), decks_root: str | Path | None = None):
+        d = Path(model_dir)
+        if not d.is_dir():
+            raise UserError(f"model folder not found: {d}")
+        meta_path = d / META_FILE
+        meta: dict[str, Any] = {}
+        if meta_path.is_file():
+            try:
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise UserError(f"{meta_path}: not valid JSON ({exc})") from None
+        self.obb = load_session(d / OBB_FILE, "card detector")
+        self.cls = CornerClassifier(d / CLS_FILE)
+        inp = self.obb.get_inputs()[0]
+        shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
+        try:
+            self.input_shape = (int(shape[0]), int(shape[1]))
+        except (TypeError, ValueError):
+            raise UserError(f"card detector {d / OBB_FILE}: cannot tell its input size "
+                            f"(input shape {inp.shape}); write imgsz [h, w] in {meta_path}") from None
+        self.input_name = inp.name
+        self.settings = settings
+        self.deck = None
+        if deck is not None:
+            from dealer_assist.vision.decks import load_deck
+            self.deck = load_deck(deck, decks_root)
+            from dealer_assist.vision.enroll import file_sha256
+            if self.deck.info.get("corner_model") != file_sha256(d / CLS_FILE):
+                # corner embeddings only compare within one model; whole-card templates still do
+                self.deck.corner_readable[:] = False
+
+    # -- stage 1 -----------------------------------------------------------------------------
+    def find_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Oriented boxes (N, 5) ``cx, cy, w, h, angle`` in frame pixels and class scores (N, 3)."""
+        lb, r, (px, py) = letterbox(image, self.input_shape)
+        x = np.ascontiguousarray(lb[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        out = self.obb.run(None, {self.input_name: x})[0][0]  # (4 + nc + 1, anchors)
+        nc = len(CLASS_NAMES)
+        scores = out[4:4 + nc].T
+        conf = scores.max(axis=1)
+        sel = conf >= self.settings.conf
+        if not np.any(sel):
+            return np.zeros((0, 5)), np.zeros((0, nc))
+        xywh = out[:4, sel].T.astype(np.float64)
+        ang = out[4 + nc, sel].astype(np.float64)
+        sc = scores[sel].astype(np.float64)
+        boxes = np.column_stack([xywh, ang])
+        keep = nms_rotated(boxes, sc.max(axis=1), self.settings.iou)
+        boxes, sc = boxes[keep], sc[keep]
+        boxes[:, 0] = (boxes[:, 0] - px) / r
+        boxes[:, 1] = (boxes[:, 1] - py) / r
+        boxes[:, 2:4] /= r
+        return boxes, sc
+
+    # -- both stages -------------------------------------------------------------------------
+    def detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
+        """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise UserError("expected a colour (BGR) image")
+        boxes, scores = self.find_boxes(image)
+        polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
+        is_back = [bool(s.argmax() == BACK) for s in scores]
+        face_idx = [i for i, b in enumerate(is_back) if not b]
+        cards: list[dict[str, Any]] = []
+        if face_idx:
+            scales = self.settings.tta_scales
+            crops = []
+            for i in face_idx:
+                for sc in scales:
+                    b = boxes[i].copy()
+                    b[2:4] *= sc
+                    poly = polys[i] if sc == 1.0 else geometry.order_card_polygon(geometry.polygon_from_obb(b))
+                    crops.append(geometry.corner_crops(image, poly))
+            probs, emb = self.cls(np.concatenate(crops))
+            nv = len(scales)
+            probs = probs.reshape(len(face_idx), nv, 2, -1)
+            emb = emb.reshape(len(face_idx), nv, 2, -1)
+            for k, i in enumerate(face_idx):
+                # per corner, the variant that reads an index most surely
+                sure = (1.0 - probs[k, :, :, NONE]) * probs[k, :, :, :NONE].max(axis=-1)   # (nv, 2)
+                pick = sure.argmax(axis=0)
+                pk, ek = probs[k, pick, [0, 1]], emb[k, pick, [0, 1]]
+                face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
+                if self.deck is not None:
+                    pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
+                name, conf = fuse_card(pk, face_s, joker_s, self.settings.min_identity)
+                cards.append({"card": name, "confidence": round(conf, 3),
+                              "center": [round(float(boxes[i][0]), 1), round(float(boxes[i][1]), 1)],
+                              "polygon": _round_poly(polys[i])})
+        cards = _merge_same_name(cards, boxes[face_idx] if face_idx else np.zeros((0, 5)),
+                                 self.settings.same_card_iou)
+        _mark_duplicates(cards)
+        backs = [{"center": [round(float(boxes[i][0]), 1), round(float(boxes[i][1]), 1)],
+                  "polygon": _round_poly(polys[i])}
+                 for i, b in enumerate(is_back) if b]
+        return {"cards": cards, "backs": backs}
+
+    def detect_file(self, path: str | Path) -> dict[str, Any]:
+        """Read an image file and detect; the result carries ``image``, ``width``, ``height``,
+        ``ms`` (detection time, reading excluded) like ``detect --json``. :class:`UserError`
+        when the file cannot be read as an image."""
+        image = read_image(path)
+        t0 = time.perf_counter()
+        found = self.detect(image)
+        ms = (time.perf_counter() - t0) * 1000.0
+        return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
+                "ms": round(ms, 1), **found}
+
+
+def _merge_same_name(cards: list[dict[str, Any]], boxes: np.ndarray, threshold: float) -> list[dict[str, Any]]:
+    """Drop a named box that overlaps a stronger box of the same name (one card, two boxes).
+
+    >>> cards = [{"card": "Ah", "confidence": 0.9}, {"card": "Ah", "confidence": 0.5},
+    ...          {"card": "Ah", "confidence": 0.8}]
+    >>> boxes = np.array([[100, 100, 60, 84, 0.0], [110, 120, 60, 60, 0.1], [600, 300, 60, 84, 0.0]])
+    >>> [c["confidence"] for c in _merge_same_name(cards, boxes, 0.2)]
+    [0.9, 0.8]
+    """
+    if len(cards) < 2:
+        return cards
+    sim = gaussian_iou(boxes, boxes)
+    order = sorted(range(len(cards)), key=lambda i: -cards[i]["confidence"])
+    dropped: set[int] = set()
+    for a, i in enumerate(order):
+        if i in dropped or cards[i]["card"] == "??":
+            continue
+        for j in order[a + 1:]:
+            if j not in dropped and cards[j]["card"] == cards[i]["card"] and sim[i, j] >= threshold:
+                dropped.add(j)
+    return [c for k, c in enumerate(cards) if k not in dropped]
+
+
+def _mark_duplicates(cards: list[dict[str, Any]]) -> None:
+    """Keep every box but halve the confidence of all but the strongest of a repeated name."""
+    best: dict[str, int] = {}
+    for i, c in enumerate(cards):
+        if c["card"] == "??":
+            continue
+        j = best.get(c["card"])
+        if j is None or cards[j]["confidence"] < c["confidence"]:
+            best[c["card"]] = i
+    for i, c in enumerate(cards):
+        if c["card"] != "??" and best[c["card"]] != i:
+            c["confidence"] = round(c["confidence"] / 2.0, 3)
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """A BGR uint8 frame from an image file; :class:`UserError` when it is not one."""
+    p = Path(path)
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)
+    except OSError as exc:
+        raise UserError(f"cannot read {p}: {exc.strerror or exc}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise UserError(f"{p}: not a readable image")
+    return image
+
+
+def draw_annotations(image: np.ndarray, result: dict[str, Any]) -> np.ndarray:
+    """A copy of the frame with each card's outline and name, and backs outlined."""
+    out = image.copy()
+    for b in result.get("backs", []):
+        pts = np.round(np.array(b["polygon"])).astype(np.int32)
+        cv2.polylines(out, [pts], True, (200, 120, 0), 2, cv2.LINE_AA)
+        cv2.putText(out, "back", tuple(int(v) for v in pts[0]), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (200, 120, 0), 1, cv2.LINE_AA)
+    for c in result.get("cards", []):
+        pts = np.round(np.array(c["polygon"])).astype(np.int32)
+        colour = (0, 200, 255) if c["card"] == "??" else (0, 220, 0)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        label = f"{c['card']} {c['confidence']:.2f}"
+        org = (int(pts[0][0]), max(12, int(pts[0][1]) - 4))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def default_model_dir() -> Path:
+    """``models/`` of the checkout (beside the package), else ``./models``."""
+    here = Path(__file__).resolve().parent.parent.parent / "models"
+    return here if here.is_dir() else Path("models")
+
+
+

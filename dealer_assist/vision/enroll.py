@@ -1,0 +1,159 @@
+"""Deck enrollment: learn one physical deck from a few photos of its cards.
+
+Each photo goes through the same detector and geometry as detection (so the references look
+exactly like what detection will compare them with). Which card a photo shows comes from, in
+order:
+
+1. ``card=`` (the ``--card`` option): every photo shows that card (e.g. ``--card JK``);
+2. a label sidecar ``PHOTO.json`` in the dataset schema (docs/synth.md): each labelled card is
+   matched to the detection nearest its centre;
+3. the file name: ``JK.jpg``, ``JK-2.png``, ``Ah_front.jpg``, ``10h.jpg`` (the part before the
+   first ``-``, ``_`` or space), the photo's largest detected card being that card.
+
+Whole-card templates are kept only for cards that are fully in view (photos named by file or
+``--card``; labelled cards at least 90 % visible); corner embeddings for every corner whose index
+is visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dealer_assist.cards import Card, CardError
+from dealer_assist.errors import UserError
+from dealer_assist.vision import geometry
+from dealer_assist.vision.classifier import NONE, READABLE
+from dealer_assist.vision.decks import TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, save_deck
+from dealer_assist.vision.detector import BACK, CLS_FILE, CardDetector, read_image
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def card_from_filename(path: str | Path) -> Card:
+    """The card a photo is named after.
+
+    >>> str(card_from_filename("photos/JK-2.jpg")), str(card_from_filename("10h_front.png"))
+    ('JK', 'Th')
+    >>> card_from_filename("IMG_0042.jpg")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: IMG_0042.jpg: name the photo after its card (JK.jpg, Ah-2.jpg, 10h_front.png) or give --card
+    """
+    stem = Path(path).stem
+    token = re.split(r"[-_ ]", stem, maxsplit=1)[0]
+    try:
+        return Card.parse(token)
+    except CardError:
+        raise UserError(f"{Path(path).name}: name the photo after its card (JK.jpg, Ah-2.jpg, "
+                        f"10h_front.png) or give --card") from None
+
+
+def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | None) -> list[tuple[int, Card, bool]]:
+    """(detection number, card, fully visible) pairs to enroll from one photo."""
+    if not result_cards:
+        return []
+    sidecar = path.with_suffix(".json")
+    if card is None and sidecar.is_file():
+        try:
+            meta = json.loads(sidecar.read_text(encoding="utf-8"))
+            labelled = meta["cards"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{sidecar}: not a label file ({exc})") from None
+        centres = np.array([c["center"] for c in result_cards], np.float64)
+        out = []
+        for lab in labelled:
+            poly = np.asarray(lab["polygon"], np.float64)
+            d = np.linalg.norm(centres - poly.mean(axis=0), axis=1)
+            j = int(d.argmin())
+            size = float(np.linalg.norm(poly[0] - poly[1]))
+            if d[j] > 0.25 * size:
+                continue
+            vis = lab.get("corners_visible", [True, True])
+            if not any(vis) and lab["card"] != "JK":
+                continue
+            out.append((j, Card.parse(lab["card"]), float(lab.get("visible_fraction", 1.0)) >= 0.9))
+        return out
+    target = card if card is not None else card_from_filename(path)
+    areas = [abs(_area(np.array(c["polygon"]))) for c in result_cards]
+    return [(int(np.argmax(areas)), target, True)]
+
+
+def _area(p: np.ndarray) -> float:
+    x, y = p[:, 0], p[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root: str | Path | None = None,
+                card: str | None = None, append: bool = False) -> dict[str, Any]:
+    """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
+    Photos in which nothing usable is found are listed under ``"skipped"`` with the reason."""
+    folder = deck_dir(name, root)
+    fixed = Card.parse(card) if card else None
+    det = CardDetector(model_dir)
+    emb_l: list[np.ndarray] = []
+    lab_l: list[int] = []
+    read_l: list[bool] = []
+    tmpl_l: list[np.ndarray] = []
+    tlab_l: list[int] = []
+    skipped: list[dict[str, str]] = []
+    views: dict[str, int] = {}
+    for path in images:
+        p = Path(path)
+        try:
+            image = read_image(p)
+        except UserError as exc:
+            skipped.append({"image": str(p), "reason": str(exc)})
+            continue
+        boxes, scores = det.find_boxes(image)
+        faces = [i for i in range(len(boxes)) if int(scores[i].argmax()) != BACK]
+        polys = [geometry.order_card_polygon(geometry.polygon_from_obb(boxes[i])) for i in faces]
+        found = [{"center": boxes[i][:2].tolist(), "polygon": polys[k].tolist()} for k, i in enumerate(faces)]
+        targets = _targets(p, found, fixed)
+        if not targets:
+            skipped.append({"image": str(p), "reason": "no face-up card found in the photo"})
+            continue
+        for j, c, full in targets:
+            crops = geometry.corner_crops(image, polys[j])
+            probs, emb = det.cls(crops)
+            for k in range(2):
+                emb_l.append(emb[k])
+                lab_l.append(c.index)
+                read_l.append(bool(probs[k, NONE] < 1.0 - READABLE))
+            if full:
+                tmpl_l.append(card_template(image, polys[j])[0])
+                tlab_l.append(c.index)
+            views[str(c)] = views.get(str(c), 0) + 1
+    if append and (folder / "refs.npz").is_file():
+        old = np.load(folder / "refs.npz")
+        emb_l = list(old["corner_emb"]) + emb_l
+        lab_l = list(old["corner_label"]) + lab_l
+        read_l = list(old["corner_readable"]) + read_l
+        tmpl_l = list(old["card_tmpl"]) + tmpl_l
+        tlab_l = list(old["card_label"]) + tlab_l
+        try:
+            prev = json.loads((folder / "deck.json").read_text(encoding="utf-8")).get("views", {})
+        except (OSError, ValueError):
+            prev = {}
+        for k, v in prev.items():
+            views[k] = views.get(k, 0) + int(v)
+    if not lab_l:
+        reasons = "; ".join(f"{s['image']}: {s['reason']}" for s in skipped[:3])
+        raise UserError(f"nothing to enroll for deck {name!r}: {reasons}")
+    emb_dim = len(emb_l[0])
+    info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "views": dict(sorted(views.items(), key=lambda kv: Card.parse(kv[0]).index)),
+            "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
+            "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped}
+    save_deck(folder, info, np.array(emb_l, np.float32).reshape(-1, emb_dim), np.array(lab_l),
+              np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
+              np.array(tlab_l))
+    return {**info, "folder": str(folder)}

@@ -1,0 +1,256 @@
+"""The shipped card detector (models/*.onnx, run by ONNX Runtime; no torch needed) and the
+``detect`` / ``enroll-deck`` command contracts."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer_assist.cards import parse_card
+from dealer_assist.cli import main
+from dealer_assist.vision import classifier as C
+from dealer_assist.vision.detector import CardDetector, gaussian_iou, nms_rotated
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+SAMPLES = ROOT / "sample_frames"
+
+needs_models = pytest.mark.skipif(not (MODELS / "cards-obb.onnx").is_file(), reason="no shipped model")
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(MODELS)
+
+
+def sample_frames():
+    return sorted(p for p in SAMPLES.glob("*.jpg") if p.with_suffix(".json").is_file())
+
+
+def inside(point, polygon) -> bool:
+    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
+
+
+# ---------------------------------------------------------------------------------------------
+# fusion of the two corners (no model needed)
+# ---------------------------------------------------------------------------------------------
+def corner(name: str | None, p: float = 0.9) -> np.ndarray:
+    v = np.full(C.NUM_CLASSES, (1 - p) / (C.NUM_CLASSES - 1))
+    v[C.NONE if name is None else C.class_of(name)] = p
+    return v
+
+
+def test_two_visible_corners_of_one_card_name_it_once_and_more_surely():
+    one, _ = C.fuse_card(np.stack([corner("Qh"), corner(None)]), 0.9, 0.01)
+    name, both = C.fuse_card(np.stack([corner("Qh"), corner("Qh")]), 0.9, 0.01)
+    _, single = C.fuse_card(np.stack([corner("Qh"), corner(None)]), 0.9, 0.01)
+    assert one == name == "Qh"
+    assert both > single
+
+
+def test_a_covered_corner_does_not_outvote_a_visible_one():
+    assert C.fuse_card(np.stack([corner(None, 0.99), corner("7c", 0.8)]), 0.9, 0.01)[0] == "7c"
+
+
+def test_unreadable_card_is_reported_unknown_unless_it_looks_like_a_joker():
+    both_covered = np.stack([corner(None), corner(None)])
+    assert C.fuse_card(both_covered, 0.9, 0.05)[0] == "??"
+    assert C.fuse_card(both_covered, 0.1, 0.9)[0] == "JK"
+
+
+def test_corners_that_disagree_give_a_low_confidence():
+    name, conf = C.fuse_card(np.stack([corner("Ks", 0.6), corner("Kc", 0.6)]), 0.9, 0.01)
+    _, sure = C.fuse_card(np.stack([corner("Ks", 0.6), corner("Ks", 0.6)]), 0.9, 0.01)
+    assert conf < sure
+
+
+def test_nms_keeps_separate_cards_and_drops_duplicates():
+    boxes = np.array([[100, 100, 60, 84, 0.0], [101, 99, 61, 83, 0.01],      # the same card twice
+                      [130, 100, 60, 84, 0.2],                                  # overlapping neighbour
+                      [400, 300, 80, 110, 1.0]])
+    keep = nms_rotated(boxes, np.array([0.9, 0.8, 0.85, 0.7]), iou_threshold=0.7)
+    assert sorted(keep.tolist()) == [0, 2, 3]
+    sim = gaussian_iou(boxes, boxes)
+    assert np.allclose(sim, sim.T, atol=1e-6) and np.allclose(np.diag(sim), 1.0, atol=1e-3)
+
+
+# ---------------------------------------------------------------------------------------------
+# the shipped models on the project's labelled sample frames
+# ---------------------------------------------------------------------------------------------
+@needs_models
+def test_shipped_model_reads_the_sample_frames(detector):
+    frames = sample_frames()
+    if not frames:
+        pytest.skip("no labelled sample_frames/")
+    counted = right = named = named_right = 0
+    misses = []
+    for f in frames:
+        labels = json.loads(f.with_suffix(".json").read_text(encoding="utf-8"))
+        res = detector.detect_file(f)
+        for lab in labels["cards"]:
+            if not any(lab.get("corners_visible", [True, True])) and lab["card"] != "JK":
+                continue
+            counted += 1
+            hits = [c for c in res["cards"] if inside(c["center"], lab["polygon"])
+                    and inside(np.mean(lab["polygon"], axis=0), c["polygon"])]
+            if any(c["card"] == lab["card"] for c in hits):
+                right += 1
+            else:
+                misses.append((f.name, lab["card"], [c["card"] for c in hits]))
+        for c in res["cards"]:
+            if c["card"] == "??":
+                continue
+            named += 1
+            named_right += any(lab["card"] == c["card"] and inside(c["center"], lab["polygon"])
+                               for lab in labels["cards"])
+    assert counted > 20
+    # A regression guard at what the shipped model measures on these frames (recall 116/156 =
+    # 0.744, precision 116/118 = 0.983 when it shipped); the issue's targets (recall 0.99,
+    # precision 0.995) are NOT met yet: see models/MODEL_CARD.md.
+    assert right / counted >= 0.70, misses
+    assert named_right / named >= 0.95
+
+
+@needs_models
+def test_an_empty_table_has_no_cards(detector):
+    felt = np.zeros((720, 1280, 3), np.uint8)
+    felt[:] = (40, 110, 40)
+    noise = np.random.default_rng(0).normal(0, 6, felt.shape)
+    res = detector.detect(np.clip(felt + noise, 0, 255).astype(np.uint8))
+    assert res == {"cards": [], "backs": []}
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI contract
+# ---------------------------------------------------------------------------------------------
+@needs_models
+def test_detect_json_contract_and_unreadable_image(tmp_path, capsys):
+    frames = sample_frames()[:2] or pytest.skip("no sample frames")
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"not a jpeg")
+    code = main(["detect", "--json", str(frames[0]), str(bad), str(frames[-1])])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 2
+    assert len(out) == 3
+    objs = [json.loads(line) for line in out]
+    assert set(objs[1]) == {"image", "error"} and objs[1]["image"] == str(bad)
+    for o in (objs[0], objs[2]):
+        assert set(o) == {"image", "width", "height", "ms", "cards", "backs"}
+        assert (o["width"], o["height"]) == (1280, 720)
+        for c in o["cards"]:
+            assert set(c) == {"card", "confidence", "center", "polygon"}
+            assert c["card"] == "??" or str(parse_card(c["card"])) == c["card"]
+            assert 0.0 <= c["confidence"] <= 1.0
+            assert len(c["polygon"]) == 4 and all(len(p) == 2 for p in c["polygon"])
+            assert inside(c["center"], c["polygon"])
+        for b in o["backs"]:
+            assert set(b) == {"center", "polygon"}
+
+
+@needs_models
+def test_detect_folder_table_and_annotate(tmp_path, capsys):
+    frames = sample_frames()[:2] or pytest.skip("no sample frames")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for f in frames:
+        shutil.copy(f, folder / f.name)
+    code = main(["detect", "--annotate", str(tmp_path / "ann"), str(folder)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert text.count("card(s)") == len(frames)
+    written = sorted(p.name for p in (tmp_path / "ann").iterdir())
+    assert written == sorted(f.name for f in frames)
+    assert cv2.imread(str(tmp_path / "ann" / frames[0].name)).shape == (720, 1280, 3)
+
+
+def test_missing_or_corrupt_model_is_a_clear_one_line_error(tmp_path, capsys):
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), np.zeros((72, 128, 3), np.uint8))
+    assert main(["detect", "--models", str(tmp_path / "nowhere"), str(img)]) == 2
+    assert "model folder not found" in capsys.readouterr().err
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "cards-obb.onnx").write_bytes(b"\x00garbage" * 100)
+    (models / "corner-cls.onnx").write_bytes(b"\x00garbage" * 100)
+    assert main(["detect", "--models", str(models), str(img)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "cards-obb.onnx" in err and "cannot be loaded" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# deck enrollment with a joker style the model never saw
+# ---------------------------------------------------------------------------------------------
+def heldout_joker_style() -> str:
+    from dealer_assist.vision.synth import JOKER_STYLES
+    names = [n for n, s in JOKER_STYLES.items() if s.split == "test" and s.index is None]
+    return names[0] if names else pytest.skip("no held-out joker style without an index")
+
+
+def heldout_deck_style() -> str:
+    from dealer_assist.vision.synth import DECK_STYLES
+    names = [n for n, s in DECK_STYLES.items() if getattr(s, "split", "") == "test"]
+    return names[0] if names else pytest.skip("no held-out deck style")
+
+
+@needs_models
+def test_enrolled_deck_names_its_joker_without_an_index(tmp_path, capsys):
+    from dealer_assist.vision.synth.scene import render_cards
+
+    joker, deck = heldout_joker_style(), heldout_deck_style()
+    photos = []
+    for i, (angle, width) in enumerate([(0, 150), (25, 130)]):
+        img, _ = render_cards([{"card": "JK", "style": joker, "center": (0, 0), "angle": angle, "width": width}])
+        p = tmp_path / f"JK-{i}.png"
+        cv2.imwrite(str(p), img)
+        photos.append(str(p))
+    root = tmp_path / "decks"
+    assert main(["enroll-deck", "house", *photos, "--root", str(root)]) == 0
+    assert (root / "house" / "deck.json").is_file()
+    info = json.loads((root / "house" / "deck.json").read_text())
+    assert info["views"] == {"JK": 2}
+    capsys.readouterr()
+    # a table: the joker turned and smaller, beside ordinary cards of the held-out deck
+    table, labels = render_cards([
+        {"card": "JK", "style": joker, "center": (-200, 0), "angle": 160, "width": 110},
+        {"card": "Kh", "style": deck, "center": (50, -20), "angle": -20, "width": 110},
+        {"card": "7c", "style": deck, "center": (260, 40), "angle": 95, "width": 110},
+    ], tilt_deg=15)
+    frame = tmp_path / "table.png"
+    cv2.imwrite(str(frame), table)
+    det = CardDetector(MODELS, deck=str(root / "house"))
+    res = det.detect_file(frame)
+    joker_poly = labels["cards"][0]["polygon"]
+    at_joker = [c["card"] for c in res["cards"] if inside(c["center"], joker_poly)]
+    assert at_joker == ["JK"], res["cards"]
+    # enrolling the joker does not turn other cards into jokers
+    others = [c["card"] for c in res["cards"] if not inside(c["center"], joker_poly)]
+    assert "JK" not in others
+
+
+def test_enroll_unknown_photo_name_is_a_clear_error(tmp_path, capsys):
+    if not (MODELS / "cards-obb.onnx").is_file():
+        pytest.skip("no shipped model")
+    p = tmp_path / "IMG_0001.png"
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = (40, 110, 40)
+    cv2.rectangle(img, (600, 300), (700, 440), (250, 250, 250), -1)
+    cv2.imwrite(str(p), img)
+    code = main(["enroll-deck", "house", str(p), "--root", str(tmp_path / "decks")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "IMG_0001.png" in err
+
+
+def test_deck_names_cannot_escape_the_decks_folder(tmp_path):
+    from dealer_assist.errors import UserError
+    from dealer_assist.vision.decks import load_deck
+
+    with pytest.raises(UserError, match="letters, digits"):
+        load_deck("../../etc", tmp_path)
+    with pytest.raises(UserError, match="not enrolled"):
+        load_deck("house", tmp_path)
