@@ -5,6 +5,8 @@ import argparse
 import json
 import sys
 
+from dealer_assist.commands import add_json_io
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -16,8 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and maximum amounts, and why, in English and Japanese. With \"first_dealer\" "
                     "(seat -> card dealt), name the first dealer instead. See docs/betting.md.",
     )
-    p.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
-    p.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    add_json_io(p)
     p.set_defaults(func=run)
 
 

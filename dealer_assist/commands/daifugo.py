@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from dealer_assist.commands import add_json_io
 from dealer_assist.commands.settle import read_json
 
 
@@ -29,8 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and write {\"legal\", \"reason\", \"reason_ja\", \"state\", ...}. "
                     "An illegal play is a normal answer (exit 0).",
     )
-    c.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
-    c.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    add_json_io(c)
     c.set_defaults(func=run_check)
     q = actions.add_parser(
         "payout",
@@ -39,8 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "from FILE or stdin and write the antes, card payments, rake, payouts (signed "
                     "change per seat) and the next game's leader.",
     )
-    q.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
-    q.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    add_json_io(q)
     q.set_defaults(func=run_payout)
 
 

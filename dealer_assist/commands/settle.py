@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from dealer_assist.commands import add_json_io
 from dealer_assist.errors import UserError
 
 
@@ -16,8 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "ruling(s) as JSON: payouts, pots, hands, showdown order and the explanation "
                     "in English and Japanese.",
     )
-    p.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
-    p.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    add_json_io(p)
     p.set_defaults(func=run)
 
 

@@ -245,12 +245,16 @@ class ShowdownGame:
                 raise RuleError(str(exc), field=field, seat=seat) from None
         return tuple(out)
 
-    def read_seat(self, s: Any, position: int) -> SeatInput:
+    def read_seat_number(self, s: Any, position: int) -> int:
+        """The seat number of seat entry ``position`` (0-based), checking the entry is an object."""
         if not isinstance(s, Mapping):
             raise RuleError(f"seat entry {position + 1} is not an object", field="seats")
         if "seat" not in s:
             raise RuleError(f"seat entry {position + 1} has no \"seat\" number", field="seat")
-        number = self.read_int(s["seat"], "seat", None, minimum=1)
+        return self.read_int(s["seat"], "seat", None, minimum=1)
+
+    def read_seat(self, s: Any, position: int) -> SeatInput:
+        number = self.read_seat_number(s, position)
         unknown = sorted(set(s) - {"seat", "hole", "committed", "folded", *self.seat_extra_fields()})
         if unknown:
             raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)

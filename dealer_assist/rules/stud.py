@@ -176,11 +176,7 @@ class Stud7(WildCards, _StudHigh):
             raise
 
     def read_seat(self, s: Any, position: int) -> SeatInput:
-        if not isinstance(s, Mapping):
-            raise RuleError(f"seat entry {position + 1} is not an object", field="seats")
-        if "seat" not in s:
-            raise RuleError(f"seat entry {position + 1} has no \"seat\" number", field="seat")
-        number = self.read_int(s["seat"], "seat", None, minimum=1)
+        number = self.read_seat_number(s, position)
         if "hole" in s:
             raise RuleError("stud seats give \"down\" (the 3 face-down cards) and \"up\" (the 4 "
                             "face-up cards, in the order dealt), not \"hole\"", field="hole", seat=number)
