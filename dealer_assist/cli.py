@@ -23,6 +23,9 @@ COMMANDS = [
     "daifugo",
     "detect",
     "enroll_deck",
+    "run",
+    "calibrate",
+    "review",
 ]
 
 

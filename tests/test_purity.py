@@ -9,7 +9,8 @@ RULES = pathlib.Path(__file__).resolve().parent.parent / "dealer_assist" / "rule
 
 def test_rules_engine_imports_nothing_impure():
     offenders = []
-    for path in sorted(RULES.rglob("*.py")):
+    live = RULES.parent / "live"
+    for path in sorted(RULES.rglob("*.py")) + [live / "tracker.py", live / "handflow.py"]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []

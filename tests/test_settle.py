@@ -61,6 +61,18 @@ def test_everyone_else_folded_wins_without_showdown_and_without_showing():
     assert "without a showdown" in " ".join(out["explanation"])
 
 
+@pytest.mark.parametrize("board", ["", "2c 7d 9h", "2c 7d 9h Jc"])
+def test_a_hand_won_before_the_river_settles_on_the_board_it_reached(board):
+    t = table(board, [(1, None, 20, "folded"), (2, None, 60), (3, None, 60, "folded")])
+    assert settle(t)["payouts"] == {"1": 0, "2": 140, "3": 0}
+
+
+def test_a_showdown_still_needs_the_whole_board():
+    t = table("2c 7d 9h Jc", [(1, "As Ad", 50), (2, "Kd Kc", 50)])
+    with pytest.raises(RuleError, match="needs 5 board cards"):
+        settle(t)
+
+
 # ------------------------------------------------------------------ odd chips (TDA 20A)
 
 def test_odd_chip_goes_to_first_winner_left_of_the_button():

@@ -1,5 +1,8 @@
 """``dealer-assist synth OUT --n N --split train|test --seed S [--workers W]``: render a
-synthetic dataset of labelled table frames (see docs/synth.md)."""
+synthetic dataset of labelled table frames (see docs/synth.md).
+
+``dealer-assist synth --clip SCENARIO --out DIR``: render a scripted clip (a video, its per-frame
+labels and its exact calibration) from a scenario YAML (docs/synth.md, "Sample clip")."""
 from __future__ import annotations
 
 import argparse
@@ -18,16 +21,28 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Frames already there are kept (resumable). The test split uses only held-out "
                     "card designs.",
     )
-    p.add_argument("out", metavar="OUT", help="dataset folder")
-    p.add_argument("--n", type=int, required=True, help="number of frames")
+    p.add_argument("out", metavar="OUT", nargs="?", help="dataset folder (or the clip's folder)")
+    p.add_argument("--n", type=int, help="number of frames (required for a dataset)")
     p.add_argument("--split", choices=("train", "test"), default="train")
     p.add_argument("--seed", type=int, default=0, help="first seed (frame i has seed S+i)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
+                   "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
+    p.add_argument("--out", dest="out_opt", metavar="DIR", help="output folder (same as OUT)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out and args.out_opt and args.out != args.out_opt:
+        raise UserError("give the output folder once (OUT or --out)")
+    args.out = args.out or args.out_opt
+    if not args.out:
+        raise UserError("name the output folder (OUT or --out DIR)")
+    if args.clip:
+        return run_clip(args)
+    if args.n is None:
+        raise UserError("--n is required (the number of frames to render)")
     if args.n < 0:
         raise UserError("--n must be 0 or more")
     if args.workers < 1:
@@ -52,4 +67,23 @@ def run(args: argparse.Namespace) -> int:
     rate = f", {el / written * 1000:.0f} ms per frame" if written else ""
     print(f"synth: {written} new frames ({args.n - written} already there) in {args.out} "
           f"[{args.split}] in {el:.1f} s{rate}")
+    return 0
+
+
+def run_clip(args: argparse.Namespace) -> int:
+    from dealer_assist.vision.synth.clip import load_scenario, write_clip
+
+    t0 = time.time()
+    sc = load_scenario(args.clip)
+
+    def progress(done: int, n: int) -> None:
+        if not args.quiet:
+            print(f"synth: {done}/{n} frames, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+
+    try:
+        info = write_clip(sc, args.out, progress=progress)
+    except OSError as exc:
+        raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
+    print(f"synth: {info['frames']} frames ({info['frames'] / sc.fps:.1f} s at {sc.fps:g} fps) -> {info['video']} "
+          f"({info['bytes'] / 1e6:.2f} MB), {info['labels']}, {info['calibration']} in {time.time() - t0:.1f} s")
     return 0

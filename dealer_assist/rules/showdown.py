@@ -182,9 +182,6 @@ class ShowdownGame:
             raise RuleError(f"unknown field(s) {', '.join(unknown)} for game {self.name!r}; "
                             f"known: {', '.join(sorted(known))}", field=unknown[0])
         board = self.read_cards(obj.get("board"), field="board", seat=None, allow_none=self.board_count == 0)
-        if len(board) != self.board_count:
-            raise RuleError(f"a {self.name} showdown needs {self.board_count} board cards, "
-                            f"got {len(board)}: {format_cards(board)}", field="board")
         seats_obj = obj.get("seats")
         if not isinstance(seats_obj, list) or not seats_obj:
             raise RuleError("expected a non-empty list of seats", field="seats")
@@ -210,6 +207,10 @@ class ShowdownGame:
         table = Table(self.name, board, button, tuple(sorted(seats, key=lambda s: s.seat)), last, extra)
         if not table.live:
             raise RuleError("every seat has folded: one seat must still be in the hand", field="folded")
+        if len(board) > self.board_count or (len(table.live) > 1 and len(board) != self.board_count):
+            # a hand won without a showdown may end on any street; a showdown needs the full board
+            raise RuleError(f"a {self.name} showdown needs {self.board_count} board cards, "
+                            f"got {len(board)}: {format_cards(board)}", field="board")
         if len(table.live) > 1:
             for s in table.live:
                 if s.hole is None:

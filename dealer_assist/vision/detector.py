@@ -218,6 +218,12 @@ class CardDetector:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise UserError("expected a colour (BGR) image")
         boxes, scores = self.find_boxes(image)
+        # a box whose centre lies outside the frame is a card at least half out of view (its
+        # index corners too) or a ghost along the edge: nothing a dealer could act on
+        h_img, w_img = image.shape[:2]
+        inside = ((boxes[:, 0] >= 0) & (boxes[:, 0] < w_img) & (boxes[:, 1] >= 0) & (boxes[:, 1] < h_img)
+                  if len(boxes) else np.zeros(0, bool))
+        boxes, scores = boxes[inside], scores[inside]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         is_back = [bool(s.argmax() == BACK) for s in scores]
         face_idx = [i for i, b in enumerate(is_back) if not b]

@@ -1,0 +1,171 @@
+"""``dealer-assist calibrate``: map a camera's view of the table to the table layout.
+
+Three uses::
+
+    # a calibration from a frame of the camera and the image positions of the layout's four
+    # reference points (or the four printed ArUco markers, ids 0-3, lying on those points)
+    dealer-assist calibrate --layout calibration/layouts/joker-nlh-6.yaml --image FRAME.jpg \\
+        (--points "x1,y1 x2,y2 x3,y3 x4,y4" | --aruco) [--seats N] --out calibration/my-table.yaml \\
+        [--preview preview.png]
+
+    # a printable A4 sheet of the four markers
+    dealer-assist calibrate --print-markers calibration/markers/aruco-0-3.png
+
+    # check a calibration file, list its zones, draw it over a frame
+    dealer-assist calibrate --check calibration/my-table.yaml [--image FRAME.jpg] [--preview out.png]
+
+See docs/calibration.md.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dealer_assist.errors import UserError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="map the camera image to the table layout (zones: board, burn, muck, seats)",
+        description="Make a table calibration from a camera frame and four reference points "
+                    "(clicked positions or printed ArUco markers), check one, or print the markers.",
+        epilog="Points are the image positions of the layout's reference_points, in the layout's "
+               "order (far-left, far-right, near-right, near-left for the bundled layouts).",
+    )
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--layout", metavar="FILE", help="table layout (calibration/layouts/*.yaml)")
+    mode.add_argument("--check", metavar="FILE", help="check a calibration file and list its zones")
+    mode.add_argument("--print-markers", metavar="OUT.png",
+                      help="write a printable A4 sheet (300 dpi) of ArUco markers 0-3")
+    p.add_argument("--image", metavar="FRAME", help="a frame from the camera (jpg/png)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--points", metavar='"x1,y1 x2,y2 x3,y3 x4,y4"',
+                     help="image positions (pixels) of the layout's four reference points, in order")
+    how.add_argument("--aruco", action="store_true",
+                     help="find the four reference points as ArUco markers 0-3 (DICT_4X4_50) in the image")
+    p.add_argument("--seats", type=int, metavar="N", help="seats at this table (default: the layout's)")
+    p.add_argument("--name", help="a name for this calibration (default: the layout's)")
+    p.add_argument("--out", metavar="FILE", help="where to write the calibration (YAML)")
+    p.add_argument("--preview", metavar="PNG", help="also write the frame with the zones drawn over it")
+    p.add_argument("--marker-size", type=float, default=60.0, metavar="MM",
+                   help="printed side of each marker in mm (default 60)")
+    p.set_defaults(func=run)
+
+
+def _read_image(path: str):
+    import cv2
+
+    if not Path(path).is_file():
+        raise UserError(f"--image {path}: no such file")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"--image {path}: cannot read it as an image")
+    return image
+
+
+def _write_image(path: str, image, what: str) -> None:
+    import cv2
+
+    out = Path(path)
+    if out.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp"):
+        raise UserError(f"{what} {path}: give a .png or .jpg file name")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{what} {path}: {exc.strerror or exc}") from None
+    ok = cv2.imwrite(str(out), image)
+    if not ok:
+        raise UserError(f"{what} {path}: cannot write it")
+
+
+def _zone_table(cal) -> str:
+    vis = cal.visible_zones()
+    lines = [f"{cal.name}: {cal.seats} seats, {len(cal.zones)} zones, frames "
+             f"{cal.image_size[0]}x{cal.image_size[1]}, table units {cal.units}"]
+    for name, poly in cal.zones.items():
+        c = cal.to_image([poly.mean(axis=0)])[0]
+        lo, hi = poly.min(axis=0), poly.max(axis=0)
+        where = f"centre at ({c[0]:7.1f}, {c[1]:6.1f}) px" if all(v == v for v in c) else "beyond the horizon"
+        note = "" if vis[name] == 1.0 else ("  OUT OF VIEW" if vis[name] == 0.0 else "  partly out of view")
+        lines.append(f"  {name:<8} {hi[0] - lo[0]:6.0f} x {hi[1] - lo[1]:<6.0f} {cal.units}  {where}{note}")
+    return "\n".join(lines)
+
+
+def _scale_note(cal) -> str:
+    """How big a card (63 x 88 mm) looks at the board, as a hint on whether it can be read."""
+    if cal.units != "mm":
+        return ""
+    b = cal.zones["board3"].mean(axis=0)
+    pts = cal.to_image([[b[0] - 31.5, b[1]], [b[0] + 31.5, b[1]]])
+    w = float(((pts[1] - pts[0]) ** 2).sum() ** 0.5)
+    if not w == w:
+        return ""
+    hint = "" if w >= 60 else "  (small: move the camera closer or use a higher resolution)"
+    return f"a card on the board is about {w:.0f} px wide{hint}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_assist.live import calibration as calib
+
+    if args.print_markers:
+        if args.marker_size <= 0 or args.marker_size > 90:
+            raise UserError(f"--marker-size must be from 1 to 90 mm (two per A4 row), got {args.marker_size:g}")
+        sheet = calib.marker_sheet(dpi=300, marker_mm=args.marker_size)
+        _write_image(args.print_markers, sheet, "--print-markers")
+        print(f"wrote {args.print_markers}: ArUco {calib.ARUCO_DICT} ids 0-3, {args.marker_size:g} mm, "
+              f"A4 at 300 dpi; print at 100 % and check the 100 mm bar")
+        return 0
+
+    if args.check:
+        if args.preview and not args.image:
+            raise UserError("--preview needs --image (a frame from this camera)")
+        image = _read_image(args.image) if args.image else None
+        size = (image.shape[1], image.shape[0]) if image is not None else None
+        cal = calib.load_calibration(args.check, image_size=size)
+        print(_zone_table(cal))
+        note = _scale_note(cal)
+        if note:
+            print(note)
+        if args.preview:
+            _write_image(args.preview, calib.draw_preview(image, cal), "--preview")
+            print(f"wrote the preview {args.preview}")
+        elif args.image:
+            print(f"{args.image} matches the calibration's frame size")
+        return 0
+
+    # a new calibration from a layout
+    if not args.image:
+        raise UserError("--layout needs --image FRAME (a frame from the camera)")
+    if not args.points and not args.aruco:
+        raise UserError("--layout needs --points \"x1,y1 x2,y2 x3,y3 x4,y4\" or --aruco")
+    if not args.out:
+        raise UserError("--layout needs --out FILE (where to write the calibration)")
+    layout = calib.load_layout(args.layout)
+    points = calib.parse_points(args.points) if args.points else None
+    image = _read_image(args.image)
+    h, w = image.shape[:2]
+    if points is None:
+        points = calib.marker_points(image)
+    else:
+        outside = [k + 1 for k, (x, y) in enumerate(points) if not (0 <= x <= w and 0 <= y <= h)]
+        if outside:
+            raise UserError(f"--points: point {', '.join(map(str, outside))} lies outside the "
+                            f"{w}x{h} image")
+    d = calib.calibration_dict(layout, points, (w, h), seats=args.seats, name=args.name)
+    calib.save_calibration(d, args.out)
+    cal = calib.load_calibration(args.out, image_size=(w, h))
+    how = "ArUco markers 0-3" if args.aruco else "the given points"
+    print(f"wrote {args.out} (from {how})")
+    print(_zone_table(cal))
+    note = _scale_note(cal)
+    if note:
+        print(note)
+    if args.preview:
+        _write_image(args.preview, calib.draw_preview(image, cal), "--preview")
+        print(f"wrote the preview {args.preview}: check every zone lies where it should")
+    out_of_view = [n for n, v in cal.visible_zones().items() if v == 0.0]
+    if out_of_view:
+        print(f"warning: zone(s) {', '.join(out_of_view)} are not in the camera's view", file=sys.stderr)
+    return 0

@@ -1,0 +1,1 @@
+"""The live table: frame sources, calibration, tracking, the Joker NLH hand flow and the hand log."""

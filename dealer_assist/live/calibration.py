@@ -1,0 +1,699 @@
+"""Table calibration: camera pixels <-> table units, and the zones cards are dealt into.
+
+A calibration file (YAML, format 1) names four reference points on the table twice: where they
+are on the table (``table``, in table units, usually mm) and where the camera sees them
+(``image``, in pixels). Those four pairs fix a homography, the exact mapping between the camera
+image of the (flat) table and the table itself. Zones (board slots, burn, muck, the hole-card
+area of each seat) are polygons in table units, so they stay right even though the camera looks
+at the table at a slant.
+
+>>> cal = calibration_from_dict({
+...     "version": 1, "name": "doc", "image_size": [640, 480], "units": "mm", "seats": 2,
+...     "table_points": {"image": [[0, 0], [640, 0], [640, 480], [0, 480]],
+...                      "table": [[0, 0], [1280, 0], [1280, 960], [0, 960]]},
+...     "zones": {**{f"board{i}": [[100 * i, 0], [100 * i + 90, 0], [100 * i + 90, 120],
+...                                [100 * i, 120]] for i in range(1, 6)},
+...               "burn": [[0, 0], [90, 0], [90, 120], [0, 120]],
+...               "muck": [[700, 0], [900, 0], [900, 200], [700, 200]],
+...               "seat1": [[0, 500], [400, 500], [400, 900], [0, 900]],
+...               "seat2": [[800, 500], [1200, 500], [1200, 900], [800, 900]],
+...               "rail": [[0, 400], [1280, 400], [1280, 960], [0, 960]]}})
+>>> cal.to_table([[320, 240]]).round(3).tolist()
+[[640.0, 480.0]]
+>>> cal.zone_at((60, 30)), cal.zone_at((100, 350)), cal.zone_at((320, 150)), cal.zone_at((-5, 9))
+('board1', 'seat1', None, None)
+
+``seat1`` lies inside ``rail``: the smallest zone that holds the point wins.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from dealer_assist.errors import UserError
+
+#: The board slots, in dealing order: flop = board1..3, turn = board4, river = board5.
+BOARD_ZONES = tuple(f"board{i}" for i in range(1, 6))
+MAX_SEATS = 10
+#: ArUco dictionary of the printed markers (ids 0..3 = the four reference points, in order).
+ARUCO_DICT = "DICT_4X4_50"
+MARKER_IDS = (0, 1, 2, 3)
+_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+def required_zones(seats: int) -> list[str]:
+    """The zones every calibration must have for a table of ``seats`` seats.
+
+    >>> required_zones(3)
+    ['board1', 'board2', 'board3', 'board4', 'board5', 'burn', 'muck', 'seat1', 'seat2', 'seat3']
+    """
+    return [*BOARD_ZONES, "burn", "muck", *(f"seat{i}" for i in range(1, seats + 1))]
+
+
+# ---------------------------------------------------------------------------------------------
+# geometry
+# ---------------------------------------------------------------------------------------------
+def _apply_h(h: np.ndarray, pts: Any) -> np.ndarray:
+    """Map (n, 2) points through a homography; points that fall on or beyond the horizon are NaN."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    q = np.hstack([p, np.ones((len(p), 1))]) @ h.T
+    w = q[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = q[:, :2] / w
+    out[(w[:, 0] <= 1e-12) | ~np.isfinite(out).all(axis=1)] = np.nan
+    return out
+
+
+def polygon_area(poly: Any) -> float:
+    """Unsigned area of a simple polygon (shoelace).
+
+    >>> polygon_area([[0, 0], [4, 0], [4, 3], [0, 3]])
+    12.0
+    """
+    p = np.asarray(poly, dtype=np.float64)
+    x, y = p[:, 0], p[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
+
+
+def point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
+    """Whether (x, y) lies inside ``poly`` or on its edge (even-odd ray cast).
+
+    >>> sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
+    >>> point_in_polygon(5, 5, sq), point_in_polygon(10, 5, sq), point_in_polygon(10.01, 5, sq)
+    (True, True, False)
+    """
+    n = len(poly)
+    inside = False
+    for i in range(n):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % n]
+        # on the edge (within a tiny tolerance): counts as inside
+        cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+        if abs(cross) <= 1e-9 * max(1.0, abs(x2 - x1) + abs(y2 - y1)) and \
+                min(x1, x2) - 1e-9 <= x <= max(x1, x2) + 1e-9 and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9:
+            return True
+        if (y1 > y) != (y2 > y):
+            xs = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+            if xs > x:
+                inside = not inside
+    return inside
+
+
+def _quad_problem(pts: np.ndarray) -> str | None:
+    """Why four points in order cannot be a view of a flat quadrilateral (None if they can)."""
+    scale = float(np.ptp(pts, axis=0).max())
+    if scale <= 0:
+        return "all four points are the same"
+    crosses = []
+    for i in range(4):
+        a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
+        ab, bc = b - a, c - b
+        crosses.append(float(ab[0] * bc[1] - ab[1] * bc[0]))
+    tol = 1e-3 * scale * scale
+    for i, cr in enumerate(crosses):
+        if abs(cr) <= tol:
+            trio = ", ".join(str(k % 4 + 1) for k in (i, i + 1, i + 2))
+            return f"points {trio} lie on one line (or two points coincide)"
+    if not (all(c > 0 for c in crosses) or all(c < 0 for c in crosses)):
+        return "the points do not go round the quadrilateral in order (its sides cross, or it is not convex)"
+    return None
+
+
+def homography_from_points(image_pts: Any, table_pts: Any) -> np.ndarray:
+    """The 3x3 homography image px -> table units from four point pairs (in the same order).
+
+    Raises :class:`UserError` when the points cannot be a camera view of four table points.
+
+    >>> h = homography_from_points([[0, 0], [10, 0], [10, 10], [0, 10]],
+    ...                            [[0, 0], [20, 0], [20, 20], [0, 20]])
+    >>> ((h / h[2, 2]).round(6) + 0.0).tolist()
+    [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> homography_from_points([[0, 0], [5, 0], [10, 0], [0, 10]], [[0, 0], [1, 0], [1, 1], [0, 1]])
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: table_points: the image points are degenerate: points 1, 2, 3 lie on one line (or two points coincide)
+    """
+    img = np.asarray(image_pts, dtype=np.float64).reshape(-1, 2)
+    tab = np.asarray(table_pts, dtype=np.float64).reshape(-1, 2)
+    if len(img) != 4 or len(tab) != 4:
+        raise UserError(f"table_points: need exactly 4 image and 4 table points, got {len(img)} and {len(tab)}")
+    for what, pts in (("image", img), ("table", tab)):
+        why = _quad_problem(pts)
+        if why:
+            raise UserError(f"table_points: the {what} points are degenerate: {why}")
+    # Direct linear transform, normalised for conditioning (no OpenCV needed for 4 points).
+    def norm(p):
+        c = p.mean(axis=0)
+        s = math.sqrt(2) / max(float(np.sqrt(((p - c) ** 2).sum(axis=1)).mean()), 1e-12)
+        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+    ti, tt = norm(img), norm(tab)
+    a = _apply_h(ti, img)
+    b = _apply_h(tt, tab)
+    rows = []
+    for (x, y), (u, v) in zip(a, b):
+        rows.append([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
+        rows.append([0, 0, 0, -x, -y, -1, v * x, v * y, v])
+    _, sv, vt = np.linalg.svd(np.asarray(rows))
+    hn = vt[-1].reshape(3, 3)
+    h = np.linalg.inv(tt) @ hn @ ti
+    if abs(np.linalg.det(h)) < 1e-12 * (np.abs(h).max() ** 3) or not np.isfinite(h).all():
+        raise UserError("table_points: the points give a mapping that cannot be inverted")
+    # sign so that the reference points have w > 0 (points beyond the horizon map to NaN)
+    w = np.hstack([img, np.ones((4, 1))]) @ h[2]
+    if np.all(w < 0):
+        h = -h
+        w = -w
+    if not np.all(w > 0):
+        raise UserError("table_points: the horizon runs between the reference points; "
+                        "the image and table points do not match (check their order)")
+    h = h / np.abs(h).max()
+    back = _apply_h(h, img)
+    err = float(np.abs(back - tab).max())
+    if not np.isfinite(err) or err > 1e-6 * max(1.0, float(np.abs(tab).max())):
+        raise UserError("table_points: the points give no consistent mapping (check their order)")
+    return h
+
+
+# ---------------------------------------------------------------------------------------------
+# the calibration
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """One camera's view of one table (see the module docstring).
+
+    Build one with :func:`load_calibration` or :func:`calibration_from_dict`.
+    """
+
+    name: str
+    image_size: tuple[int, int]
+    seats: int
+    zones: dict[str, np.ndarray]
+    homography: np.ndarray
+    units: str = "mm"
+    image_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    table_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        inv = np.linalg.inv(self.homography)
+        object.__setattr__(self, "_inverse", inv / np.abs(inv).max())
+        # smallest zone first: the first that holds a point is the one it belongs to
+        order = sorted(self.zones, key=lambda n: (polygon_area(self.zones[n]), n))
+        object.__setattr__(self, "_order", tuple(order))
+        boxes = {n: (self.zones[n].min(axis=0), self.zones[n].max(axis=0)) for n in order}
+        object.__setattr__(self, "_boxes", boxes)
+
+    def to_table(self, pts_px: Any) -> np.ndarray:
+        """(n, 2) image pixels -> (n, 2) table units (NaN for points beyond the table's horizon)."""
+        return _apply_h(self.homography, pts_px)
+
+    def to_image(self, pts_table: Any) -> np.ndarray:
+        """(n, 2) table units -> (n, 2) image pixels (NaN for points behind the camera)."""
+        return _apply_h(self._inverse, pts_table)  # type: ignore[attr-defined]
+
+    def zone_of_table_point(self, xy: Any) -> str | None:
+        """The zone containing a point given in table units (the smallest if several)."""
+        x, y = float(xy[0]), float(xy[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return None
+        for name in self._order:  # type: ignore[attr-defined]
+            lo, hi = self._boxes[name]  # type: ignore[attr-defined]
+            if lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1] and point_in_polygon(x, y, self.zones[name]):
+                return name
+        return None
+
+    def zone_at(self, xy_px: Any) -> str | None:
+        """The zone containing an image point (pixels); the smallest wins if zones overlap."""
+        t = self.to_table([xy_px])[0]
+        return self.zone_of_table_point(t)
+
+    def zones_image(self) -> dict[str, np.ndarray]:
+        """Zone polygons in image pixels, for drawing (a homography keeps straight edges straight)."""
+        return {name: self.to_image(poly) for name, poly in self.zones.items()}
+
+    def visible_zones(self) -> dict[str, float]:
+        """For each zone, the fraction of its corners inside the camera frame (0.0 .. 1.0)."""
+        w, h = self.image_size
+        out = {}
+        for name, poly in self.zones_image().items():
+            ok = np.isfinite(poly).all(axis=1) & (poly[:, 0] >= 0) & (poly[:, 0] <= w) \
+                & (poly[:, 1] >= 0) & (poly[:, 1] <= h)
+            out[name] = float(ok.mean())
+        return out
+
+    def to_dict(self) -> dict:
+        """The calibration as the plain dict that :func:`save_calibration` writes."""
+        d = {"version": 1, "name": self.name, "image_size": list(self.image_size), "units": self.units,
+             "table_points": {"image": self.image_points.tolist(), "table": self.table_points.tolist()},
+             "seats": self.seats,
+             "zones": {n: p.tolist() for n, p in self.zones.items()}}
+        d.update(self.extra)
+        return d
+
+
+def _where(source: str | None) -> str:
+    return f"{source}: " if source else ""
+
+
+def _points(value: Any, what: str, where: str, *, count: int | None = None, at_least: int = 1) -> np.ndarray:
+    bad = f"{where}{what} must be a list of [x, y] number pairs"
+    if not isinstance(value, (list, tuple)):
+        raise UserError(bad)
+    out = []
+    for p in value:
+        if not isinstance(p, (list, tuple)) or len(p) != 2 or \
+                any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in p):
+            raise UserError(f"{bad}; got {p!r}")
+        if not all(math.isfinite(float(v)) for v in p):
+            raise UserError(f"{bad}; got {p!r} (not a finite number)")
+        out.append([float(p[0]), float(p[1])])
+    if count is not None and len(out) != count:
+        raise UserError(f"{where}{what} needs exactly {count} points, got {len(out)}")
+    if len(out) < at_least:
+        raise UserError(f"{where}{what} needs at least {at_least} points, got {len(out)}")
+    return np.asarray(out, dtype=np.float64)
+
+
+def _whole(value: Any, what: str, where: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise UserError(f"{where}{what} must be a whole number from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def calibration_from_dict(d: Any, *, source: str | None = None,
+                          image_size: tuple[int, int] | None = None) -> Calibration:
+    """Check a calibration dict (format 1) and build the :class:`Calibration`.
+
+    ``source`` names the file in error messages; ``image_size`` (w, h), if given, must match.
+    """
+    where = _where(source)
+    if not isinstance(d, Mapping):
+        raise UserError(f"{where}not a calibration: expected a YAML mapping with version, image_size, "
+                        f"table_points, seats and zones")
+    version = d.get("version")
+    if version != 1:
+        raise UserError(f"{where}unsupported calibration version {version!r} (this program reads version 1)")
+    for key in ("image_size", "table_points", "seats", "zones"):
+        if key not in d:
+            raise UserError(f"{where}missing field {key!r}")
+    size = d["image_size"]
+    if not isinstance(size, (list, tuple)) or len(size) != 2 or \
+            any(isinstance(v, bool) or not isinstance(v, int) or not 16 <= v <= 20000 for v in size):
+        raise UserError(f"{where}image_size must be [width, height] in pixels, got {size!r}")
+    size_t = (int(size[0]), int(size[1]))
+    if image_size is not None and tuple(int(v) for v in image_size) != size_t:
+        w, h = (int(v) for v in image_size)
+        raise UserError(f"{where}this calibration is for {size_t[0]}x{size_t[1]} frames but the frames "
+                        f"are {w}x{h}: calibrate this camera (dealer-assist calibrate)")
+    name = d.get("name", Path(source).stem if source else "table")
+    if not isinstance(name, (str, int, float)):
+        raise UserError(f"{where}name must be text, got {name!r}")
+    units = d.get("units", "mm")
+    if not isinstance(units, str) or not units:
+        raise UserError(f"{where}units must be text such as mm, got {units!r}")
+    tp = d["table_points"]
+    if not isinstance(tp, Mapping) or "image" not in tp or "table" not in tp:
+        raise UserError(f"{where}table_points must have 'image' (pixels) and 'table' ({units}) point lists")
+    img = _points(tp["image"], "table_points.image", where, count=4)
+    tab = _points(tp["table"], "table_points.table", where, count=4)
+    try:
+        hom = homography_from_points(img, tab)
+    except UserError as exc:
+        raise UserError(f"{where}{exc}") from None
+    seats = _whole(d["seats"], "seats", where, 2, MAX_SEATS)
+    zones_raw = d["zones"]
+    if not isinstance(zones_raw, Mapping) or not zones_raw:
+        raise UserError(f"{where}zones must be a mapping of zone name -> polygon")
+    zones: dict[str, np.ndarray] = {}
+    for zname, poly in zones_raw.items():
+        if not isinstance(zname, str) or not _NAME_RE.match(zname):
+            raise UserError(f"{where}bad zone name {zname!r} (letters, digits, _ and -)")
+        m = re.fullmatch(r"seat(\d+)", zname)
+        if m and not 1 <= int(m.group(1)) <= seats:
+            raise UserError(f"{where}zone {zname} but the table has seats 1..{seats}")
+        p = _points(poly, f"zone {zname}", where, at_least=3)
+        if polygon_area(p) <= 1e-9 * max(1.0, float(np.ptp(p, axis=0).max()) ** 2):
+            raise UserError(f"{where}zone {zname} has no area (its points lie on one line)")
+        zones[zname] = p
+    missing = [z for z in required_zones(seats) if z not in zones]
+    if missing:
+        raise UserError(f"{where}missing zones: {', '.join(missing)} "
+                        f"(every calibration needs board1..board5, burn, muck and seat1..seat{seats})")
+    cal_probe = _apply_h(np.linalg.inv(hom), np.vstack(list(zones.values())))
+    if not np.isfinite(cal_probe).all():
+        raise UserError(f"{where}some zones lie beyond the camera's horizon: the table points are wrong")
+    extra = {k: v for k, v in d.items()
+             if k not in ("version", "name", "image_size", "units", "table_points", "seats", "zones")}
+    return Calibration(name=str(name), image_size=size_t, seats=seats, zones=zones, homography=hom,
+                       units=units, image_points=img, table_points=tab, extra=extra)
+
+
+def _read_yaml(path: str | os.PathLike, what: str) -> Any:
+    import yaml
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{what} {path}: no such file") from None
+    except IsADirectoryError:
+        raise UserError(f"{what} {path}: is a folder, not a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{what} {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "bad YAML"
+        raise UserError(f"{what} {path}: not valid YAML{at} ({problem})") from None
+
+
+def load_calibration(path: str | os.PathLike, image_size: tuple[int, int] | None = None) -> Calibration:
+    """Read and check a calibration file; ``image_size`` (w, h) of the frames, if known, must match."""
+    data = _read_yaml(path, "calibration")
+    return calibration_from_dict(data, source=str(path), image_size=image_size)
+
+
+def _num(v: float) -> str:
+    if float(v).is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return f"{float(v):.2f}".rstrip("0").rstrip(".")
+
+
+def _pts_text(pts: Iterable) -> str:
+    return "[" + ", ".join(f"[{_num(p[0])}, {_num(p[1])}]" for p in pts) + "]"
+
+
+def dump_calibration(cal_dict: Mapping) -> str:
+    """The YAML text of a calibration dict (checked first; see :func:`save_calibration`)."""
+    import yaml
+
+    cal = calibration_from_dict(cal_dict)
+
+    def q(s: str) -> str:
+        return yaml.safe_dump(s, allow_unicode=True, default_style='"').strip().removesuffix("...").strip()
+
+    lines = ["# Table calibration (dealer-assist calibrate); table units: " + cal.units,
+             "version: 1",
+             f"name: {q(cal.name)}",
+             f"image_size: [{cal.image_size[0]}, {cal.image_size[1]}]",
+             f"units: {q(cal.units)}",
+             "table_points:",
+             f"  image: {_pts_text(cal.image_points)}",
+             f"  table: {_pts_text(cal.table_points)}",
+             f"seats: {cal.seats}",
+             "zones:"]
+    for zname, poly in cal.zones.items():
+        lines.append(f"  {zname}: {_pts_text(poly)}")
+    if cal.extra:
+        lines.append(yaml.safe_dump(cal.extra, allow_unicode=True, sort_keys=False,
+                                    default_flow_style=None).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def save_calibration(cal_dict: Mapping, path: str | os.PathLike) -> Path:
+    """Check ``cal_dict`` and write it as a calibration file (atomically: all or nothing)."""
+    text = dump_calibration(cal_dict)
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    try:
+        if p.parent and not p.parent.exists():
+            p.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, p)
+    except OSError as exc:
+        raise UserError(f"cannot write the calibration {path}: {exc.strerror or exc}") from None
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# layouts (calibration/layouts/*.yaml) and building a calibration from a layout
+# ---------------------------------------------------------------------------------------------
+def load_layout(path: str | os.PathLike) -> dict:
+    """Read and check a table layout: ``units``, ``seats``, ``zones``, ``reference_points``.
+
+    A calibration file is also accepted: its ``table_points.table`` are the reference points, so
+    a table calibrated once can be calibrated again after its camera moved.
+    """
+    d = _read_yaml(path, "layout")
+    where = _where(str(path))
+    if not isinstance(d, Mapping):
+        raise UserError(f"{where}not a layout: expected a YAML mapping with seats, zones, reference_points")
+    if "reference_points" not in d and isinstance(d.get("table_points"), Mapping) \
+            and "table" in d["table_points"]:
+        # a calibration file serves as the layout of its own table (re-calibrating a moved camera)
+        ref = d["table_points"]["table"]
+        d = {k: v for k, v in d.items() if k not in ("table_points", "image_size", "version")}
+        d["reference_points"] = ref
+    for key in ("seats", "zones", "reference_points"):
+        if key not in d:
+            raise UserError(f"{where}missing field {key!r}")
+    _points(d["reference_points"], "reference_points", where, count=4)
+    # check the zones the same way as a calibration does, with a dummy mapping
+    probe = {"version": 1, "name": "probe", "image_size": [100, 100], "units": d.get("units", "mm"),
+             "seats": d["seats"], "zones": d["zones"],
+             "table_points": {"image": d["reference_points"], "table": d["reference_points"]}}
+    calibration_from_dict(probe, source=str(path))
+    out = dict(d)
+    out.setdefault("name", Path(path).stem)
+    out.setdefault("units", "mm")
+    return out
+
+
+def calibration_dict(layout: Mapping, image_points: Any, image_size: tuple[int, int], *,
+                     seats: int | None = None, name: str | None = None) -> dict:
+    """A calibration dict (format 1) from a layout and the image positions of its reference points.
+
+    ``seats`` (fewer than the layout's) keeps only seat1..seatN.
+    """
+    n = int(layout["seats"]) if seats is None else seats
+    if isinstance(n, bool) or not 2 <= n <= int(layout["seats"]):
+        raise UserError(f"--seats must be from 2 to {layout['seats']} for the layout "
+                        f"{layout.get('name', '')}, got {seats}")
+    zones = {}
+    for zname, poly in layout["zones"].items():
+        m = re.fullmatch(r"seat(\d+)", str(zname))
+        if m and int(m.group(1)) > n:
+            continue
+        zones[zname] = [[float(x), float(y)] for x, y in poly]
+    d = {"version": 1, "name": name or str(layout.get("name", "table")),
+         "image_size": [int(image_size[0]), int(image_size[1])], "units": str(layout.get("units", "mm")),
+         "table_points": {"image": np.asarray(image_points, dtype=np.float64).round(2).tolist(),
+                          "table": [[float(x), float(y)] for x, y in layout["reference_points"]]},
+         "seats": n, "zones": zones}
+    if "outline" in layout:
+        d["outline"] = layout["outline"]
+    calibration_from_dict(d)
+    return d
+
+
+def parse_points(text: str) -> np.ndarray:
+    """``"x1,y1 x2,y2 x3,y3 x4,y4"`` -> a (4, 2) array.
+
+    >>> parse_points("10,20 30.5,20 30,40 10,40").tolist()
+    [[10.0, 20.0], [30.5, 20.0], [30.0, 40.0], [10.0, 40.0]]
+    >>> parse_points("10,20 30,20 30,40")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: --points needs the image positions of 4 reference points ("x1,y1 x2,y2 x3,y3 x4,y4"), got 3
+    """
+    parts = text.replace(";", " ").split()
+    pts = []
+    for part in parts:
+        xy = part.split(",")
+        try:
+            if len(xy) != 2:
+                raise ValueError
+            x, y = float(xy[0]), float(xy[1])
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise ValueError
+        except ValueError:
+            raise UserError(f"--points: {part!r} is not a point x,y (e.g. 412,188)") from None
+        pts.append([x, y])
+    if len(pts) != 4:
+        raise UserError(f"--points needs the image positions of 4 reference points "
+                        f"(\"x1,y1 x2,y2 x3,y3 x4,y4\"), got {len(pts)}")
+    return np.asarray(pts, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# ArUco markers, previews
+# ---------------------------------------------------------------------------------------------
+def _aruco_dict():
+    import cv2
+
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Centres (pixels) of the ArUco markers (DICT_4X4_50) found in ``image``, by id."""
+    import cv2
+
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(_aruco_dict(), params)
+    corners, ids, _ = detector.detectMarkers(gray)
+    out: dict[int, np.ndarray] = {}
+    if ids is None:
+        return out
+    for c, i in zip(corners, ids.reshape(-1)):
+        quad = np.asarray(c, dtype=np.float64).reshape(4, 2)
+        # the centre is where the diagonals cross (exact under perspective, unlike the mean)
+        centre = _diagonal_crossing(quad)
+        if int(i) in out:   # the same id twice: keep neither, say so at the caller
+            out[int(i)] = np.array([np.nan, np.nan])
+        else:
+            out[int(i)] = centre
+    return out
+
+
+def _diagonal_crossing(q: np.ndarray) -> np.ndarray:
+    p, r = q[0], q[2] - q[0]
+    s0, s = q[1], q[3] - q[1]
+    den = r[0] * s[1] - r[1] * s[0]
+    if abs(den) < 1e-12:
+        return q.mean(axis=0)
+    t = ((s0[0] - p[0]) * s[1] - (s0[1] - p[1]) * s[0]) / den
+    return p + t * r
+
+
+def marker_points(image: np.ndarray) -> np.ndarray:
+    """Image positions of the reference points from ArUco markers 0..3 (UserError naming missing ids)."""
+    found = find_markers(image)
+    dup = [i for i in MARKER_IDS if i in found and not np.isfinite(found[i]).all()]
+    if dup:
+        raise UserError(f"ArUco marker id {', '.join(map(str, dup))} seen more than once: "
+                        f"remove the extra copies from the table")
+    missing = [i for i in MARKER_IDS if i not in found]
+    if missing:
+        seen = sorted(i for i in found if i in MARKER_IDS)
+        seen_txt = f"found {', '.join(map(str, seen))}" if seen else "found none of them"
+        raise UserError(f"ArUco markers not found: id {', '.join(map(str, missing))} "
+                        f"({seen_txt}; markers 0-3 must all be in view, flat and unobstructed)")
+    return np.array([found[i] for i in MARKER_IDS])
+
+
+def _stadium(outline: Mapping, n: int = 48) -> np.ndarray | None:
+    try:
+        (lx, ly), (rx, ry) = outline["centre_left"], outline["centre_right"]
+        r = float(outline["radius"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    a = np.linspace(-math.pi / 2, math.pi / 2, n)
+    right = np.stack([rx + r * np.cos(a), ry + r * np.sin(a)], axis=1)
+    left = np.stack([lx - r * np.cos(a), ly - r * np.sin(a)], axis=1)
+    return np.vstack([right, left])
+
+
+ZONE_COLOURS = {"board": (60, 200, 255), "burn": (80, 80, 255), "muck": (180, 120, 255),
+                "seat": (120, 230, 120), "other": (220, 220, 220)}
+
+
+def _colour(name: str) -> tuple[int, int, int]:
+    for key, col in ZONE_COLOURS.items():
+        if name.startswith(key):
+            return col
+    return ZONE_COLOURS["other"]
+
+
+def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np.ndarray:
+    """``image`` with the zones drawn over it (translucent fill, outline, name) and the reference
+    points marked, for the dealer to check a calibration by eye."""
+    import cv2
+
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    fill = out.copy()
+    h, w = out.shape[:2]
+    scale = max(0.4, min(w, h) / 1400)
+    lines = []
+    outline = _stadium(cal.extra.get("outline", {})) if isinstance(cal.extra.get("outline"), Mapping) else None
+    if outline is not None:
+        ipoly = cal.to_image(outline)
+        if np.isfinite(ipoly).all():
+            lines.append((np.round(ipoly).astype(np.int32), (255, 255, 255)))
+    for name, poly in cal.zones.items():
+        ipoly = cal.to_image(poly)
+        if not np.isfinite(ipoly).all():
+            continue
+        pts = np.round(ipoly).astype(np.int32)
+        col = _colour(name)
+        cv2.fillPoly(fill, [pts], col, lineType=cv2.LINE_AA)
+        lines.append((pts, col))
+    out = cv2.addWeighted(fill, alpha, out, 1 - alpha, 0)
+    for pts, col in lines:
+        cv2.polylines(out, [pts], True, col, max(1, int(round(2 * scale))), lineType=cv2.LINE_AA)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for name, poly in cal.zones.items():
+        c = cal.to_image([poly.mean(axis=0)])[0]
+        if not np.isfinite(c).all():
+            continue
+        label = name
+        (tw, th), _ = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
+        ipoly = cal.to_image(poly)
+        if tw > 0.95 * float(np.ptp(ipoly[:, 0])):       # too wide for the zone: B1, S3, ...
+            label = name[0].upper() + "".join(ch for ch in name if ch.isdigit())
+            (tw, th), _ = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
+        org = (int(c[0] - tw / 2), int(c[1] + th / 2))
+        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (0, 0, 0), max(3, int(4 * scale)), cv2.LINE_AA)
+        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (255, 255, 255), 1, cv2.LINE_AA)
+    for k, p in enumerate(cal.image_points):
+        x, y = int(round(p[0])), int(round(p[1]))
+        r = max(6, int(10 * scale))
+        cv2.drawMarker(out, (x, y), (0, 0, 255), cv2.MARKER_CROSS, 2 * r, max(2, int(2 * scale)), cv2.LINE_AA)
+        cv2.putText(out, str(k + 1), (x + r, y - r), font, 0.7 * scale * 1.6, (0, 0, 255),
+                    max(1, int(2 * scale)), cv2.LINE_AA)
+    return out
+
+
+def marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
+    """A printable A4 page (portrait, ``dpi``) with ArUco markers 0..3, ids, cut lines, a scale bar.
+
+    Print at 100 % (no "fit to page"): each black square is then ``marker_mm`` mm wide.
+    """
+    import cv2
+
+    mm = dpi / 25.4
+    page_w, page_h = int(round(210 * mm)), int(round(297 * mm))
+    page = np.full((page_h, page_w), 255, np.uint8)
+    side = int(round(marker_mm * mm))
+    cell_w, cell_h = page_w // 2, (page_h - int(40 * mm)) // 2
+    top = int(25 * mm)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    fs = dpi / 300
+    labels = {0: "far left", 1: "far right", 2: "near right", 3: "near left"}
+    for k in MARKER_IDS:
+        img = cv2.aruco.generateImageMarker(_aruco_dict(), k, side)
+        cx = cell_w // 2 + (k % 2) * cell_w
+        cy = top + cell_h // 2 + (k // 2) * cell_h
+        x0, y0 = cx - side // 2, cy - side // 2
+        page[y0:y0 + side, x0:x0 + side] = img
+        # the centre dot is the reference point: a tiny grey cross helps to lay it on the mark
+        text = f"id {k}  ({labels[k]})"
+        (tw, _), _ = cv2.getTextSize(text, font, 1.6 * fs, max(1, int(3 * fs)))
+        cv2.putText(page, text, (cx - tw // 2, y0 + side + int(12 * mm)), font, 1.6 * fs, 0,
+                    max(1, int(3 * fs)), cv2.LINE_AA)
+    # dashed cut lines between the four cells
+    dash = int(4 * mm)
+    for x in range(0, page_w, 2 * dash):
+        cv2.line(page, (x, top + cell_h), (min(x + dash, page_w - 1), top + cell_h), 0, max(1, int(2 * fs)))
+    for y in range(top, top + 2 * cell_h, 2 * dash):
+        cv2.line(page, (cell_w, y), (cell_w, min(y + dash, top + 2 * cell_h)), 0, max(1, int(2 * fs)))
+    title = f"dealer-assist table markers  ArUco {ARUCO_DICT}  {marker_mm:g} mm  print at 100%"
+    cv2.putText(page, title, (int(12 * mm), int(14 * mm)), font, 1.2 * fs, 0, max(1, int(2 * fs)), cv2.LINE_AA)
+    # a 100 mm scale bar to check the print size
+    y = page_h - int(10 * mm)
+    x0 = int(12 * mm)
+    cv2.line(page, (x0, y), (x0 + int(round(100 * mm)), y), 0, max(1, int(3 * fs)))
+    for xx in (x0, x0 + int(round(100 * mm))):
+        cv2.line(page, (xx, y - int(3 * mm)), (xx, y + int(3 * mm)), 0, max(1, int(3 * fs)))
+    cv2.putText(page, "100 mm: measure this line after printing", (x0 + int(round(105 * mm)), y + int(2 * mm)),
+                font, 1.0 * fs, 0, max(1, int(2 * fs)), cv2.LINE_AA)
+    return page

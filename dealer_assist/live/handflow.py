@@ -1,0 +1,633 @@
+"""The hand flow of a live table: stable cards in zones -> hand start, streets, showdown, rulings.
+
+:class:`LiveTable` joins the :class:`~dealer_assist.live.tracker.Tracker` (stable cards) and the
+flow of one hold'em hand after another; it is pure (no camera, no files).  What differs between
+games lives in the named hooks of a small rules class (:class:`JokerHoldemFlow`; plain hold'em is
+:class:`HoldemFlow`, the same without the joker), as python-chess variants override hooks.
+
+The flow of one hand (docs/live.md tells it for dealers):
+
+* **waiting** -> ``hand_start`` once face-down cards lie stable in two or more seat zones (the seats
+  dealt in; dealing is over when each holds its two cards, or after the seats stayed unchanged for
+  ``deal_wait`` frames); a seat getting cards later, before any board card, joins silently;
+* ``board`` events as slots 1-3 (flop), 4 (turn), 5 (river) hold readable cards; a joker turned
+  in a board slot raises ``joker_on_board`` with the burn-swap procedure and the street waits for
+  the card that replaces it;
+* a seat whose cards leave its zone while the hand goes on has folded; one seat left wins
+  without a showdown;
+* face-up cards in a seat zone give ``hole``; after the river, once every live seat has shown or
+  mucked, ``showdown`` with the rules engine's ruling; corrections and late chips re-rule;
+* the table cleared -> ``hand_end`` with the final ruling.
+
+>>> from dealer_assist.live.tracker import Observation
+>>> table = LiveTable(seats=6)
+>>> backs = [Observation("BACK", f"seat{s}", (s * 200.0 + dx, 0.0), 1.0) for s in (2, 5) for dx in (0, 60)]
+>>> events = [e for f in range(3) for e in table.step(f, f / 15, backs)]
+>>> [(e["type"], e["frame"], e["seats"], e["button"]) for e in events]
+[('hand_start', 2, [2, 5], 2)]
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from dealer_assist.cards import CardError
+from dealer_assist.errors import UserError
+from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
+                                        canonical_card)
+from dealer_assist.rules.holdem import BURN_SWAP, BURN_SWAP_JA
+
+__all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "FLOWS", "BOARD_SLOTS", "STREETS"]
+
+BOARD_SLOTS = ("board1", "board2", "board3", "board4", "board5")
+#: street name -> how many board cards the board has once it is out
+STREETS = (("flop", 3), ("turn", 4), ("river", 5))
+STREET_JA = {"flop": "フロップ", "turn": "ターン", "river": "リバー"}
+_STREET_OF_SLOT = {1: "flop", 2: "flop", 3: "flop", 4: "turn", 5: "river"}
+
+#: alerts that follow the cards on the table (re-checked every frame)
+CARD_CODES = frozenset({"duplicate_card", "sixth_board_card", "wrong_street", "unreadable_card",
+                        "joker_on_board"})
+#: alerts about the hand (raised by the flow, closed with the hand)
+HAND_CODES = frozenset({"chips_missing", "ruling_error", "no_showdown_seen"})
+
+
+class JokerHoldemFlow:
+    """Joker NLH (seed 000): the game-specific hooks of the hand flow.
+
+    >>> en, ja = JokerHoldemFlow().joker_on_board(4)
+    >>> en.split(": ")[0], "the next burn card" in en, "次のバーンカード" in ja
+    ('the joker is in board4 (the turn)', True, True)
+    """
+
+    game = "joker-holdem"   # the rules engine's game name (settle)
+    jokers = 1              # jokers in the deck
+    hole_count = 2          # hole cards per seat
+
+    def blocks_board(self, card: str) -> bool:
+        """A card that may not stay in a board slot (the street waits for its replacement)."""
+        return card == "JK" and self.jokers > 0
+
+    def joker_on_board(self, slot: int) -> tuple[str, str]:
+        """The dealer's instruction for the joker turned in board slot ``slot`` (RULINGS rule 5)."""
+        street = _STREET_OF_SLOT[slot]
+        return (f"the joker is in board{slot} (the {street}): {BURN_SWAP}",
+                f"board{slot}（{STREET_JA[street]}）にJOKER: {BURN_SWAP_JA}")
+
+
+class HoldemFlow(JokerHoldemFlow):
+    """Texas hold'em: Joker NLH without the joker (a joker read anywhere is a misread)."""
+
+    game = "holdem"
+    jokers = 0
+
+
+FLOWS: dict[str, type] = {"joker-holdem": JokerHoldemFlow, "holdem": HoldemFlow}
+
+
+def _seat_no(zone: Optional[str]) -> Optional[int]:
+    if zone and zone.startswith("seat") and zone[4:].isdigit():
+        return int(zone[4:])
+    return None
+
+
+def _ordinal(seats) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+class LiveTable:
+    """A live Joker NLH (or hold'em) table: ``step`` each frame, ``apply`` each dealer input.
+
+    Both return the events they cause (dicts, see docs/live.md); :meth:`state` is a JSON-ready
+    snapshot for the desk display.
+    """
+
+    def __init__(self, seats: int = 6, game: str = "joker-holdem",
+                 settings: Optional[TrackerSettings] = None):
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 12:
+            raise UserError(f"a live table has 2 to 12 seats, got {seats!r}")
+        if game not in FLOWS:
+            raise UserError(f"the live table knows the games {', '.join(FLOWS)}, not {game!r}")
+        self.seats = seats
+        self.game = game
+        self.rules = FLOWS[game]()
+        self.settings = settings or TrackerSettings()
+        self.tracker = Tracker(self.settings)
+        self.zones = frozenset(BOARD_SLOTS + ("burn", "muck") + tuple(f"seat{s}" for s in range(1, seats + 1)))
+        self._active: dict[tuple, dict] = {}
+        self._hands = 0
+        self._prev_button: Optional[int] = None
+        self._next_button: Optional[int] = None
+        self._deal_sig: Optional[tuple] = None
+        self._deal_since = 0
+        self._frame = 0
+        self._t = 0.0
+        self._new_hand_state()
+        self.hand: Optional[int] = None
+
+    def _new_hand_state(self) -> None:
+        self.hand = None
+        self.dealt: list[int] = []
+        self.button: Optional[int] = None
+        self.folded: set[int] = set()
+        self.committed: dict[int, int] = {}
+        self.last_aggressor: Optional[int] = None
+        self.board_rec: list[Optional[str]] = [None] * 5
+        self.board_out = 0                    # board cards announced (0, 3, 4, 5)
+        self.board_emitted: list[str] = []
+        self.hole_rec: dict[int, list[str]] = {}
+        self._restate: set[int] = set()
+        self.won: Optional[int] = None
+        self.showdown_done = False
+        self.ruling: Optional[dict] = None
+        self._settle_input: Optional[dict] = None
+        self._showdown_ruling: Optional[dict] = None
+        self.corrections = 0
+
+    # ===================================================================== public interface
+    def step(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
+        """One frame's observations; returns the events it causes, in order."""
+        self._frame, self._t = frame, float(t)
+        self.tracker.update(frame, t, observations)
+        return self._evaluate()
+
+    def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list[dict]:
+        """A dealer's input (see docs/live.md); returns the events it causes.
+
+        >>> LiveTable().apply({"type": "fold", "seat": 2}, 0, 0.0)
+        Traceback (most recent call last):
+        ...
+        dealer_assist.errors.UserError: fold: no hand is in progress
+        >>> LiveTable().apply({"type": "shuffle"}, 0, 0.0)
+        Traceback (most recent call last):
+        ...
+        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, fold, last_aggressor, correct
+        """
+        self._frame, self._t = frame, float(t)
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise UserError("a dealer action is an object with a \"type\"")
+        kind = action["type"]
+        handler = {"button": self._act_button, "committed": self._act_committed, "fold": self._act_fold,
+                   "last_aggressor": self._act_last_aggressor, "correct": self._act_correct}.get(kind)
+        if handler is None:
+            raise UserError(f"unknown dealer action {kind!r}; known: button, committed, fold, "
+                            f"last_aggressor, correct")
+        allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "fold": {"seat"},
+                   "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"}}[kind]
+        extra = sorted(set(action) - allowed - {"type", "frame"})
+        if extra:
+            raise UserError(f"{kind}: unknown field(s) {', '.join(extra)}")
+        handler(action)
+        return self._evaluate()
+
+    def state(self) -> dict:
+        """A JSON-ready snapshot of the table (for the desk display and the pipeline)."""
+        tr = self.tracker
+        board = []
+        for i, slot in enumerate(BOARD_SLOTS):
+            card = self._slot_card(slot)
+            if card is None and self.hand is not None and i < self.board_out:
+                card = self.board_rec[i]
+            if card is not None:
+                board.append(card)
+        seats = {}
+        for s in range(1, self.seats + 1):
+            cards = [c for c in (tr.identity(t) for t in self._zone_tracks(f"seat{s}")) if c is not None]
+            seats[str(s)] = {"cards": cards, "folded": s in self.folded,
+                             "dealt": s in self.dealt, "committed": self.committed.get(s)}
+        if self.hand is None:
+            street = "waiting"
+        elif self.won is not None:
+            street = "won"
+        elif self.showdown_done:
+            street = "showdown"
+        else:
+            street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[self.board_out]
+        return {
+            "hand": self.hand, "street": street, "button": self.button, "board": board,
+            "seats": seats,
+            "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
+            "muck": len(self._zone_tracks("muck")),
+            "alerts": [dict(a) for a in self._active.values()],
+            "ruling": self.ruling, "tracks": tr.snapshot(),
+        }
+
+    # ===================================================================== dealer actions
+    def _seat_arg(self, action: Mapping[str, Any], kind: str) -> int:
+        seat = action.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
+            raise UserError(f"{kind}: \"seat\" must be a seat number 1..{self.seats}, got {seat!r}")
+        return seat
+
+    def _in_hand(self, kind: str) -> None:
+        if self.hand is None:
+            raise UserError(f"{kind}: no hand is in progress")
+
+    def _dealt_seat(self, action: Mapping[str, Any], kind: str) -> int:
+        self._in_hand(kind)
+        seat = self._seat_arg(action, kind)
+        if seat not in self.dealt:
+            raise UserError(f"{kind}: seat {seat} is not dealt in hand {self.hand} "
+                            f"(seats {_ordinal(self.dealt)})")
+        return seat
+
+    def _act_button(self, action: Mapping[str, Any]) -> None:
+        seat = self._seat_arg(action, "button")
+        if self.hand is None:
+            self._next_button = seat
+        else:
+            self.button = seat
+
+    def _act_committed(self, action: Mapping[str, Any]) -> None:
+        seat = self._dealt_seat(action, "committed")
+        amount = action.get("amount")
+        if isinstance(amount, float) and amount.is_integer():
+            amount = int(amount)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise UserError(f"committed: \"amount\" must be a whole number of chips >= 0, got {amount!r}")
+        self.committed[seat] = amount
+
+    def _act_fold(self, action: Mapping[str, Any]) -> None:
+        seat = self._dealt_seat(action, "fold")
+        if seat in self.folded:
+            return
+        live = [s for s in self.dealt if s not in self.folded]
+        if live == [seat]:
+            raise UserError(f"fold: seat {seat} is the last seat in the hand; it cannot fold")
+        if self.won is not None:
+            raise UserError(f"fold: the hand is already won by seat {self.won}")
+        self.folded.add(seat)
+
+    def _act_last_aggressor(self, action: Mapping[str, Any]) -> None:
+        self.last_aggressor = self._dealt_seat(action, "last_aggressor")
+
+    def _act_correct(self, action: Mapping[str, Any]) -> None:
+        self._in_hand("correct")
+        zone = action.get("zone")
+        if zone not in self.zones:
+            raise UserError(f"correct: \"zone\" must be one of board1..board5, burn, muck, "
+                            f"seat1..seat{self.seats}; got {zone!r}")
+        card = canonical_card(action.get("card"), what="correct: card")
+        if card == BACK:
+            raise UserError("correct: \"card\" is the face-up card as read (or \"??\"), not BACK")
+        to = action.get("to")
+        if to is not None:
+            to = canonical_card(to, what="correct: to")
+            if to in (BACK, UNREADABLE):
+                raise UserError(f"correct: \"to\" must be a card (or null to remove it), not {to}")
+        hits = self.tracker.correct(zone, card, to)
+        if zone in BOARD_SLOTS:
+            i = BOARD_SLOTS.index(zone)
+            if self.board_rec[i] == card:
+                self.board_rec[i] = to
+                hits += 1
+        seat = _seat_no(zone)
+        if seat in self.hole_rec and card in self.hole_rec[seat]:
+            self.hole_rec[seat] = [to if c == card else c for c in self.hole_rec[seat] if c != card or to]
+            self._restate.add(seat)
+            hits += 1
+        if not hits:
+            seen = [self.tracker.identity(t) for t in self._zone_tracks(zone)]
+            seen = [c for c in seen if c is not None]
+            raise UserError(f"correct: no {card} is read in {zone} (it holds "
+                            f"{' '.join(seen) if seen else 'nothing'})")
+        self.corrections += 1
+
+    # ===================================================================== reading the table
+    def _zone_tracks(self, zone: str) -> list:
+        tracks = [t for t in self.tracker.stable(zone)]
+        tracks.sort(key=lambda t: (t.xy[0], t.xy[1]))
+        return tracks
+
+    def _slot_card(self, slot: str) -> Optional[str]:
+        """The card in a board slot now: its stable track seen most recently (newest on ties)."""
+        best = None
+        for t in self.tracker.stable(slot):
+            if self.tracker.identity(t) is None:
+                continue
+            if best is None or (t.missing, -t.id) < (best.missing, -best.id):
+                best = t
+        return None if best is None else self.tracker.identity(best)
+
+    def _seat_has_cards(self, seat: int) -> bool:
+        return bool(self.tracker.stable(f"seat{seat}"))
+
+    def _table_empty(self) -> bool:
+        return not any(t.zone in BOARD_SLOTS or _seat_no(t.zone) is not None for t in self.tracker.stable())
+
+    # ===================================================================== alerts
+    def _event(self, kind: str, **fields: Any) -> dict:
+        ev = {"t": round(self._t, 3), "frame": self._frame, "type": kind, "hand": self.hand}
+        ev.update(fields)
+        return ev
+
+    def _raise(self, out: list, key: tuple, code: str, message: str, message_ja: str,
+               keep: bool = True, **extra: Any) -> None:
+        ev = self._event("alert", code=code, message=message, message_ja=message_ja, **extra)
+        ev["cleared"] = False
+        if keep:
+            self._active[key] = ev
+        out.append(ev)
+
+    def _clear(self, out: list, key: tuple) -> None:
+        old = self._active.pop(key)
+        fields = {k: v for k, v in old.items() if k not in ("t", "frame", "type", "hand", "cleared")}
+        ev = self._event("alert", **fields)
+        ev["cleared"] = True
+        out.append(ev)
+
+    def _card_alerts(self) -> dict[tuple, tuple]:
+        """The alerts the cards on the table call for now: key -> (code, message, ja, extra)."""
+        tr = self.tracker
+        want: dict[tuple, tuple] = {}
+        # one card name in two places (the joker: more than the deck has)
+        places: dict[str, list[str]] = {}
+        for t in tr.stable():
+            if t.zone is None or not t.face or not tr.present(t):
+                continue
+            card = tr.identity(t)
+            if card is None or card == UNREADABLE:
+                continue
+            places.setdefault(card, []).append(t.zone)
+        for card, zones in places.items():
+            limit = self.rules.jokers if card == "JK" else 1
+            if len(zones) > limit:
+                where = " and ".join(sorted(zones))
+                if card == "JK":
+                    have = "no joker" if limit == 0 else "one joker"
+                    msg = (f"a joker is seen in {where}, but the deck has {have}: check the cards and "
+                           f"correct the misread one")
+                    ja = f"JOKERが{where}に見えますが、デッキのJOKERは{limit}枚です。カードを確認し、誤認識を訂正してください"
+                else:
+                    msg = (f"{card} is seen in two places ({where}): one is misread or from another deck; "
+                           f"check both and correct the misread one")
+                    ja = f"{card}が2か所（{where}）にあります。誤認識か別デッキのカードです。両方を確認し、誤認識を訂正してください"
+                want[("duplicate_card", card)] = ("duplicate_card", msg, ja, {"card": card, "zone": sorted(zones)[0]})
+        live_hand = self.hand is not None and self.won is None and not self.showdown_done
+        if live_hand:
+            for slot in BOARD_SLOTS:
+                n = sum(1 for t in tr.stable(slot) if tr.present(t))
+                if n > 1:
+                    want[("sixth_board_card", slot)] = (
+                        "sixth_board_card",
+                        f"{slot} holds {n} cards: a board slot takes one card; remove the extra card",
+                        f"{slot}に{n}枚あります。ボードの1か所は1枚です。余分なカードを取り除いてください",
+                        {"zone": slot})
+            filled = [self._slot_card(slot) is not None for slot in BOARD_SLOTS]
+            # a slot with a card still being accepted is coming: the whole board turned at once
+            coming = [f or any(t.face for t in tr.pending(slot)) for f, slot in zip(filled, BOARD_SLOTS)]
+            for k in (4, 5):
+                if filled[k - 1] and self.board_out < k and not all(coming[:k - 1]):
+                    street = _STREET_OF_SLOT[k]
+                    before = "the flop" if k == 4 else "the turn"
+                    want[("wrong_street", f"board{k}")] = (
+                        "wrong_street",
+                        f"board{k} (the {street}) has a card before {before} is out: check the order of the board",
+                        f"{'フロップ' if k == 4 else 'ターン'}より先にboard{k}（{STREET_JA[street]}）にカードがあります。ボードの順番を確認してください",
+                        {"zone": f"board{k}"})
+        for i, slot in enumerate(BOARD_SLOTS, 1):
+            if self._slot_card(slot) == "JK" and self.rules.blocks_board("JK"):
+                msg, ja = self.rules.joker_on_board(i)
+                want[("joker_on_board", slot)] = ("joker_on_board", msg, ja, {"zone": slot, "card": "JK"})
+        for t in tr.stable():
+            if t.zone is None or t.unreadable_since is None or tr.identity(t) != UNREADABLE:
+                continue
+            if self._t - t.unreadable_since >= self.settings.unreadable_s:
+                want[("unreadable_card", t.id)] = (
+                    "unreadable_card",
+                    f"a face-up card in {t.zone} cannot be read: straighten it under the camera, "
+                    f"or enter it as a correction (card \"??\")",
+                    f"{t.zone}の表向きのカードが読めません。カメラの下で整えるか、訂正（card \"??\"）で入力してください",
+                    {"zone": t.zone, "card": UNREADABLE})
+        return want
+
+    # ===================================================================== the flow
+    def _evaluate(self) -> list[dict]:
+        out: list[dict] = []
+        want = self._card_alerts()
+        for key in [k for k in self._active if k[0] in CARD_CODES and k not in want]:
+            self._clear(out, key)
+        if self.hand is None:
+            self._maybe_start(out)
+        else:
+            self._flow(out)
+        for key, (code, msg, ja, extra) in want.items():
+            if key not in self._active:
+                self._raise(out, key, code, msg, ja, **extra)
+        return out
+
+    def _maybe_start(self, out: list) -> None:
+        tr = self.tracker
+        backs: dict[int, int] = {}
+        coming: set[int] = set()
+        for t in tr.tracks():
+            seat = _seat_no(t.zone)
+            if seat is None or seat > self.seats or t.face:
+                continue
+            if t.stable:
+                backs[seat] = backs.get(seat, 0) + 1
+            else:
+                coming.add(seat)
+        pending = bool(coming - set(backs))     # a seat's first card still being accepted
+        if len(backs) < 2:
+            self._deal_sig = None
+            return
+        sig = tuple(sorted(backs.items()))
+        if sig != self._deal_sig:
+            self._deal_sig, self._deal_since = sig, tr._step
+        dealt_done = all(n >= self.rules.hole_count for n in backs.values()) and not pending
+        if not dealt_done and tr._step - self._deal_since < self.settings.deal_wait:
+            return
+        self._deal_sig = None
+        self._hands += 1
+        self.hand = self._hands
+        self.dealt = sorted(backs)
+        if self._next_button is not None:
+            self.button = self._next_button
+        elif self._prev_button is None:
+            self.button = self.dealt[0]
+        else:
+            later = [s for s in self.dealt if s > self._prev_button]
+            self.button = later[0] if later else self.dealt[0]
+        self._next_button = None
+        out.append(self._event("hand_start", seats=list(self.dealt), button=self.button))
+
+    def _live(self) -> list[int]:
+        return [s for s in self.dealt if s not in self.folded]
+
+    def _flow(self, out: list) -> None:
+        decided = self.won is not None or self.showdown_done
+        has = {s: self._seat_has_cards(s) for s in range(1, self.seats + 1)}
+        # board slots: remember each slot's card; an announced card stays while the table is cleared
+        for i, slot in enumerate(BOARD_SLOTS):
+            card = self._slot_card(slot)
+            if card is not None:
+                self.board_rec[i] = card
+            elif i >= self.board_out:
+                self.board_rec[i] = None
+        board_on_table = any(self.tracker.stable(slot) for slot in BOARD_SLOTS)
+        # late seats: cards dealt to a seat after the hand started, before any board card
+        if not decided and self.board_out == 0 and not board_on_table:
+            for s, h in has.items():
+                if h and s not in self.dealt and any(not t.face for t in self.tracker.stable(f"seat{s}")):
+                    self.dealt = sorted(self.dealt + [s])
+        # folds: a seat's cards leave its zone while the hand goes on
+        if not decided:
+            live = self._live()
+            lost = [s for s in live if not has[s] and s not in self.hole_rec]
+            if lost:
+                others = board_on_table or any(has[s] for s in self.dealt if s not in lost)
+                if others and len(live) > len(lost):
+                    self.folded.update(lost)
+        live = self._live()
+        # streets
+        if self.won is None:
+            self._streets(out)
+        # face-up hole cards
+        for s in live:
+            cards = [self.tracker.identity(t) for t in self._zone_tracks(f"seat{s}") if t.face]
+            cards = [c for c in cards if c is not None]
+            if len(cards) != self.rules.hole_count or UNREADABLE in cards:
+                continue
+            if sorted(cards) != sorted(self.hole_rec.get(s, [])):
+                self.hole_rec[s] = cards
+                self._restate.discard(s)
+                out.append(self._event("hole", seat=s, cards=list(cards)))
+        for s in sorted(self._restate):     # corrected shown cards: restate them
+            if len(self.hole_rec.get(s, ())) == self.rules.hole_count:
+                out.append(self._event("hole", seat=s, cards=list(self.hole_rec[s])))
+        self._restate.clear()
+        # one seat left: won without a showdown
+        if len(live) == 1 and self.won is None and not self.showdown_done:
+            self.won = live[0]
+        if self.won is not None:
+            self._rule_won(out, final=False)
+        elif self.board_out == 5 and len(live) >= 2 and all(s in self.hole_rec for s in live):
+            self._rule_showdown(out)
+        # the table cleared: the hand is over
+        if self._table_empty():
+            self._end(out)
+
+    def _streets(self, out: list) -> None:
+        rec = self.board_rec
+
+        def ok(card: Optional[str]) -> bool:
+            return card is not None and card != UNREADABLE and not self.rules.blocks_board(card)
+
+        if self.board_out and all(ok(c) for c in rec[:self.board_out]) and rec[:self.board_out] != self.board_emitted:
+            # a corrected (or re-read) board card: restate the board
+            self.board_emitted = list(rec[:self.board_out])
+            street = {3: "flop", 4: "turn", 5: "river"}[self.board_out]
+            out.append(self._event("board", street=street, cards=list(self.board_emitted)))
+        for street, n in STREETS:
+            if n <= self.board_out:
+                continue
+            if not all(ok(c) for c in rec[:n]):
+                break
+            self.board_out = n
+            self.board_emitted = list(rec[:n])
+            out.append(self._event("board", street=street, cards=list(self.board_emitted)))
+
+    # ----------------------------------------------------------------------- rulings
+    def _settle_table(self, chips: bool) -> dict:
+        live = self._live()
+        button = self.button if self.button is not None else self.dealt[0]
+        if button not in self.dealt:
+            # a dead button: the last dealt seat before it plays the button's part
+            before = [s for s in self.dealt if s < button]
+            button = before[-1] if before else self.dealt[-1]
+        seats = []
+        for s in self.dealt:
+            entry: dict[str, Any] = {"seat": s}
+            if s in live and s in self.hole_rec and self.won is None:
+                entry["hole"] = list(self.hole_rec[s])
+            entry["committed"] = self.committed.get(s, 0) if chips else 1
+            entry["folded"] = s not in live
+            seats.append(entry)
+        table: dict[str, Any] = {"game": self.rules.game, "board": list(self.board_emitted),
+                                 "button": button, "seats": seats}
+        if self.last_aggressor is not None:
+            table["last_aggressor"] = self.last_aggressor
+        return table
+
+    def _settle(self, out: list, table: dict, chips: bool) -> Optional[dict]:
+        from dealer_assist.rules.settle import settle
+
+        key = ("ruling_error",)
+        try:
+            ruling = settle(table)
+        except (UserError, CardError) as exc:
+            text = str(exc)
+            old = self._active.get(key)
+            if old is not None and old["message"] != text:
+                self._clear(out, key)
+            if key not in self._active:
+                self._raise(out, key, "ruling_error", text, f"裁定できません: {text}")
+            return None
+        if key in self._active:
+            self._clear(out, key)
+        ruling["chips_entered"] = chips
+        return ruling
+
+    def _chips_ok(self) -> tuple[bool, list[int]]:
+        missing = [s for s in self._live() if s not in self.committed]
+        return not missing, missing
+
+    def _rule_showdown(self, out: list) -> None:
+        chips, missing = self._chips_ok()
+        table = self._settle_table(chips)
+        if table == self._settle_input:
+            return
+        self._settle_input = table
+        key = ("chips_missing",)
+        ruling = self._settle(out, table, chips)
+        if ruling is None:
+            self.ruling = None
+            return
+        if not chips and key not in self._active:
+            self._raise(out, key, "chips_missing",
+                        f"no committed chips entered for seat(s) {_ordinal(missing)}: the winners are "
+                        f"shown as if each seat put in 1 chip; enter each seat's committed chips for the payouts",
+                        f"シート{_ordinal(missing)}のベット額が未入力です。勝者は各シート1チップとして表示しています。"
+                        f"配当には各シートのベット額を入力してください",
+                        seat=missing[0])
+        elif chips and key in self._active:
+            self._clear(out, key)
+        self.ruling = ruling
+        self.showdown_done = True
+        if ruling != self._showdown_ruling:
+            self._showdown_ruling = ruling
+            out.append(self._event("showdown", ruling=ruling, table=table))
+
+    def _rule_won(self, out: list, final: bool) -> None:
+        chips = bool(self.committed)
+        table = self._settle_table(chips)
+        if table == self._settle_input and not final:
+            return
+        self._settle_input = table
+        ruling = self._settle(out, table, chips)
+        self.ruling = ruling
+        if final and ruling is not None and not chips:
+            self._raise(out, ("chips_missing",), "chips_missing",
+                        f"no committed chips were entered: seat {self.won} wins without a showdown; "
+                        f"the payouts are shown as if each seat put in 1 chip",
+                        f"ベット額が未入力です。シート{self.won}がショーダウンなしで獲得。配当は各シート1チップとして表示しています",
+                        keep=False, seat=self.won)
+
+    def _end(self, out: list) -> None:
+        live = self._live()
+        if self.won is not None:
+            self._rule_won(out, final=True)
+        elif not self.showdown_done and len(live) >= 2:
+            self._raise(out, ("no_showdown_seen",), "no_showdown_seen",
+                        f"the table was cleared with seats {_ordinal(live)} still in the hand and no showdown "
+                        f"seen: no ruling for hand {self.hand}; settle it from the hand log if it is disputed",
+                        f"シート{_ordinal(live)}が残ったままテーブルが片付けられ、ショーダウンが見えませんでした。"
+                        f"第{self.hand}ハンドの裁定はありません。争いがあればハンドログから裁定してください",
+                        keep=False)
+        out.append(self._event("hand_end", ruling=self.ruling, board=list(self.board_emitted),
+                               won_without_showdown=self.won, corrections=self.corrections))
+        for key in [k for k in self._active if k[0] in HAND_CODES]:
+            del self._active[key]     # they belong to the hand that is over
+        self._prev_button = self.button
+        self.tracker.clear_corrections()
+        self._new_hand_state()

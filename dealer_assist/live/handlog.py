@@ -1,0 +1,593 @@
+"""The hand log: every hand, its events, the ruling, the dealer's corrections and JPEG snapshots,
+in one SQLite file, written as the table plays and read back to settle disputes.
+
+Durability is the point: the file is in WAL mode with ``synchronous=FULL`` and every
+:meth:`HandLog.record` is its own committed transaction, so a process killed at any moment
+(power cut, crash, ``kill -9``) leaves every event it had recorded readable and the file intact.
+
+One ``run`` is one *session*; a hand row is opened by its ``hand_start`` event (or by the first
+event naming a hand the log has not seen) and closed by ``hand_end``. A hand that never ends
+stays ``open`` with every event already recorded. Events with no hand (alerts between hands)
+are kept with hand NULL.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "hands.sqlite")
+>>> log = HandLog(path, source="camera 0", game="joker-holdem")
+>>> log.record({"t": 0.5, "frame": 7, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1})
+1
+>>> log.record({"t": 4.0, "frame": 60, "type": "board", "hand": 1, "street": "flop",
+...             "cards": ["Ks", "Js", "6s"]}, snapshot_jpeg=b"\\xff\\xd8 a frame \\xff\\xd9")
+2
+>>> log.close()
+>>> [(h["hand"], h["status"], h["board"], h["events"]) for h in list_hands(path)]
+[(1, 'open', ['Ks', 'Js', '6s'], 2)]
+>>> hand = load_hand(path, list_hands(path)[0]["id"])
+>>> [e["type"] for e in hand["events"]], hand["snapshots"][0]["event_type"]
+(['hand_start', 'board'], 'board')
+>>> load_snapshot(path, hand["snapshots"][0]["id"])[:2]
+b'\\xff\\xd8'
+"""
+from __future__ import annotations
+
+import bisect
+import datetime as _dt
+import json
+import math
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Optional
+
+from dealer_assist import __version__
+from dealer_assist.errors import UserError
+
+__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners"]
+
+#: The schema this code writes (``PRAGMA user_version``). A file with a higher number was written
+#: by a newer dealer-assist and is refused rather than misread; lower numbers are migrated up.
+SCHEMA_VERSION = 1
+
+_APP_ID = 0x44414C47  # "DALG": PRAGMA application_id, marks the file as a dealer-assist hand log
+
+_SCHEMA_V1 = """
+CREATE TABLE schema_versions (
+    version     INTEGER PRIMARY KEY,
+    applied     REAL NOT NULL,            -- unix time
+    app_version TEXT NOT NULL
+);
+CREATE TABLE sessions (
+    id          INTEGER PRIMARY KEY,
+    started     REAL NOT NULL,            -- unix time
+    ended       REAL,                     -- set by close(); NULL if the process died
+    source      TEXT NOT NULL,
+    game        TEXT NOT NULL,
+    calibration TEXT,
+    models      TEXT NOT NULL DEFAULT '{}',   -- JSON: model name -> version
+    app_version TEXT NOT NULL
+);
+CREATE TABLE hands (
+    id            INTEGER PRIMARY KEY,
+    session       INTEGER NOT NULL REFERENCES sessions(id),
+    hand          INTEGER NOT NULL,       -- hand number within the session
+    started_t     REAL,                   -- clip/stream time of hand_start (s)
+    ended_t       REAL,
+    started_frame INTEGER,
+    ended_frame   INTEGER,
+    started_wall  REAL NOT NULL,          -- unix time
+    ended_wall    REAL,
+    status        TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'ended')),
+    seats         TEXT,                   -- JSON list of seats dealt in
+    button        INTEGER,
+    ruling        TEXT,                   -- JSON: the latest ruling (final once ended)
+    board         TEXT NOT NULL DEFAULT '[]',   -- JSON list of cards
+    won_without_showdown INTEGER,
+    UNIQUE (session, hand)
+);
+CREATE TABLE events (
+    id       INTEGER PRIMARY KEY,
+    session  INTEGER NOT NULL REFERENCES sessions(id),
+    hand     INTEGER REFERENCES hands(id),      -- NULL: between hands
+    seq      INTEGER NOT NULL,                  -- order within the session, 1, 2, ...
+    t        REAL,
+    frame    INTEGER,
+    type     TEXT NOT NULL,
+    wall     REAL NOT NULL,
+    json     TEXT NOT NULL,                     -- the event exactly as emitted
+    UNIQUE (session, seq)
+);
+CREATE INDEX events_by_hand ON events(hand, seq);
+CREATE TABLE corrections (
+    id       INTEGER PRIMARY KEY,
+    session  INTEGER NOT NULL REFERENCES sessions(id),
+    hand     INTEGER REFERENCES hands(id),
+    t        REAL,
+    frame    INTEGER,
+    zone     TEXT,
+    card     TEXT,
+    to_card  TEXT,                              -- NULL: the card was removed
+    after_seq INTEGER NOT NULL,                 -- events.seq of the last event recorded before it
+    wall     REAL NOT NULL,
+    json     TEXT NOT NULL                      -- the dealer's action as given
+);
+CREATE INDEX corrections_by_hand ON corrections(hand, id);
+CREATE TABLE snapshots (
+    id       INTEGER PRIMARY KEY,
+    event    INTEGER NOT NULL REFERENCES events(id),
+    frame    INTEGER,
+    t        REAL,
+    jpeg     BLOB,                              -- NULL when same_as holds the same image
+    same_as  INTEGER REFERENCES snapshots(id)   -- several events of one frame share one image
+);
+CREATE INDEX snapshots_by_event ON snapshots(event);
+"""
+
+#: Migrations: version -> SQL that takes a file from version-1 to version.
+_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1}
+
+_TABLES = ("schema_versions", "sessions", "hands", "events", "corrections", "snapshots")
+
+
+# -- opening ---------------------------------------------------------------------------------------
+def _describe(exc: BaseException) -> str:
+    return str(exc).rstrip(".") or type(exc).__name__
+
+
+def _not_a_log(path: str, why: str) -> UserError:
+    return UserError(f"{path} is not a readable dealer-assist hand log ({why}); "
+                     f"it was left untouched: give another --db")
+
+
+def _check_schema(con: sqlite3.Connection, path: str) -> int:
+    """The file's schema version after checks; raises UserError for anything else than a hand log."""
+    try:
+        # one read transaction: a consistent view even while another process sets the file up
+        con.execute("BEGIN")
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+            app_id = con.execute("PRAGMA application_id").fetchone()[0]
+        finally:
+            if con.in_transaction:
+                con.execute("COMMIT")
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_log(path, _describe(exc)) from None
+    if version > SCHEMA_VERSION:
+        raise UserError(f"{path} was written by a newer dealer-assist (hand-log schema {version}; "
+                        f"this version {__version__} reads up to {SCHEMA_VERSION}): update dealer-assist "
+                        f"or give another --db")
+    if version == 0:
+        if tables:
+            raise _not_a_log(path, "an SQLite database with other tables: "
+                                   + ", ".join(sorted(tables)[:5]))
+        return 0
+    if app_id != _APP_ID or not set(_TABLES) <= tables:
+        raise _not_a_log(path, "an SQLite database of another program")
+    return version
+
+
+def _migrate(con: sqlite3.Connection, path: str, version: int) -> None:
+    """Bring the file up to SCHEMA_VERSION, one committed step per version."""
+    while version < SCHEMA_VERSION:
+        version += 1
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            if con.execute("PRAGMA user_version").fetchone()[0] >= version:
+                con.execute("COMMIT")      # another process set the file up meanwhile
+                continue
+            for stmt in _split_sql(_MIGRATIONS[version]):
+                con.execute(stmt)
+            con.execute(f"PRAGMA application_id = {_APP_ID}")
+            con.execute(f"PRAGMA user_version = {version}")
+            con.execute("INSERT INTO schema_versions (version, applied, app_version) VALUES (?, ?, ?)",
+                        (version, time.time(), __version__))
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise UserError(f"cannot set up the hand log {path}: {_describe(exc)}") from None
+
+
+def _split_sql(script: str) -> list[str]:
+    """Statements of a schema script (no semicolons inside strings in ours)."""
+    lines = [ln.split("--", 1)[0] for ln in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def _check_folder(path: str, *, for_writing: bool) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot open the hand log {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"the hand log {path} is a folder; give a file name such as {path}/hand-log.sqlite")
+    if for_writing:
+        # WAL mode keeps two side files (-wal, -shm) next to the log: the folder must be writable.
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError(f"cannot write the hand log {path}: the folder {folder} is read-only")
+        if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+            raise UserError(f"cannot write the hand log {path}: the file is read-only")
+
+
+def _json(obj: Any, what: str) -> str:
+    try:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the hand log stores JSON; this {what} is not JSON-ready: {exc}") from None
+
+
+def _num(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _int(value: Any) -> Optional[int]:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return int(value)
+
+
+class HandLog:
+    """The writer: one session of one ``run``. Every call commits before it returns.
+
+    ``source`` and ``game`` describe the session; ``calibration`` (a name or path) and ``models``
+    (model name -> version) are kept with it so a dispute can tell what recognised the cards.
+    Raises :class:`UserError` when the file cannot be a hand log (not SQLite, corrupt, another
+    program's database, a newer schema) or its folder is missing or read-only; such a file is
+    never modified.
+    """
+
+    def __init__(self, path: str | os.PathLike, source: str = "", game: str = "joker-holdem", *,
+                 calibration: Optional[str] = None, models: Optional[Mapping[str, Any]] = None):
+        self.path = os.fspath(path)
+        _check_folder(self.path, for_writing=True)
+        existed = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        try:
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per record.
+            self._con: Optional[sqlite3.Connection] = sqlite3.connect(
+                self.path, timeout=10.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise UserError(f"cannot open the hand log {self.path}: {_describe(exc)}") from None
+        try:
+            version = _check_schema(self._con, self.path)
+            if existed:
+                try:
+                    ok = self._con.execute("PRAGMA quick_check").fetchone()[0]
+                except sqlite3.DatabaseError as exc:
+                    ok = _describe(exc)
+                if ok != "ok":
+                    raise _not_a_log(self.path, f"damaged: {ok}")
+            try:
+                mode = self._con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                self._con.execute("PRAGMA synchronous = FULL")
+                self._con.execute("PRAGMA foreign_keys = ON")
+            except sqlite3.Error as exc:
+                raise UserError(f"cannot write the hand log {self.path}: {_describe(exc)}") from None
+            if str(mode).lower() != "wal":
+                raise UserError(f"cannot write the hand log {self.path}: the file system refuses "
+                                f"SQLite's write-ahead log (journal mode {mode})")
+            _migrate(self._con, self.path, version)
+            self._session = self._insert(
+                "INSERT INTO sessions (started, source, game, calibration, models, app_version) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (time.time(), str(source), str(game), None if calibration is None else str(calibration),
+                 _json(dict(models or {}), "models mapping"), __version__))
+        except BaseException:
+            self._con.close()
+            raise
+        self._seq = 0
+        self._hands: dict[int, int] = {}        # hand number -> hands.id, this session
+        self._last_jpeg: Optional[tuple[bytes, Optional[int], int]] = None   # (bytes, frame, snapshot id)
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    @property
+    def session(self) -> int:
+        """This session's id in the log."""
+        return self._session
+
+    def _insert(self, sql: str, params: tuple) -> int:
+        with self._tx():
+            return int(self._con.execute(sql, params).lastrowid)
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One committed transaction; an SQLite failure becomes a UserError (nothing half-written)."""
+        if self._con is None:
+            raise ValueError("the hand log is closed")
+        con = self._con
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            yield
+            con.execute("COMMIT")
+        except BaseException as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise UserError(f"cannot write the hand log {self.path}: {_describe(exc)}") from None
+            raise
+
+    def _hand_row(self, number: int, ev: Mapping[str, Any], wall: float) -> int:
+        """The hands.id of hand ``number`` of this session, created if new (inside a transaction)."""
+        row = self._hands.get(number)
+        if row is not None:
+            return row
+        cur = self._con.execute(
+            "INSERT INTO hands (session, hand, started_t, started_frame, started_wall) VALUES (?, ?, ?, ?, ?)",
+            (self._session, number, _num(ev.get("t")), _int(ev.get("frame")), wall))
+        row = int(cur.lastrowid)
+        return row
+
+    # -- writing ----------------------------------------------------------------------------------
+    def record(self, event: Mapping[str, Any], snapshot_jpeg: Optional[bytes] = None) -> int:
+        """Commit one event (and the JPEG of its frame); returns its sequence number in the session.
+
+        ``hand_start`` opens the hand's row, ``board`` and ``showdown`` update its board and ruling,
+        ``hand_end`` closes it with the final ruling.
+        """
+        if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
+            raise TypeError("an event is a mapping with a string \"type\"")
+        if snapshot_jpeg is not None:
+            snapshot_jpeg = bytes(snapshot_jpeg)
+            if not snapshot_jpeg.startswith(b"\xff\xd8"):
+                raise ValueError("snapshot_jpeg must be JPEG bytes (starting FF D8)")
+        text = _json(dict(event), f"{event['type']} event")
+        kind = event["type"]
+        number = _int(event.get("hand"))
+        t, frame = _num(event.get("t")), _int(event.get("frame"))
+        wall = time.time()
+        seq = self._seq + 1
+        new_hand = None
+        with self._tx():
+            hand_row = None
+            if number is not None:
+                hand_row = self._hands.get(number)
+                if hand_row is None:
+                    hand_row = new_hand = self._hand_row(number, event, wall)
+            con = self._con
+            if kind == "hand_start" and hand_row is not None:
+                con.execute("UPDATE hands SET seats = ?, button = ?, started_t = ?, started_frame = ? "
+                            "WHERE id = ?", (_json(list(event.get("seats") or []), "seats list"),
+                                             _int(event.get("button")), t, frame, hand_row))
+            elif kind == "board" and hand_row is not None and isinstance(event.get("cards"), list):
+                con.execute("UPDATE hands SET board = ? WHERE id = ?",
+                            (_json(event["cards"], "board"), hand_row))
+            elif kind == "showdown" and hand_row is not None and event.get("ruling") is not None:
+                con.execute("UPDATE hands SET ruling = ? WHERE id = ?",
+                            (_json(event["ruling"], "ruling"), hand_row))
+            elif kind == "hand_end" and hand_row is not None:
+                sets = ["status = 'ended'", "ended_t = ?", "ended_frame = ?", "ended_wall = ?",
+                        "won_without_showdown = ?"]
+                params: list[Any] = [t, frame, wall, _int(event.get("won_without_showdown"))]
+                if event.get("ruling") is not None:
+                    sets.append("ruling = ?")
+                    params.append(_json(event["ruling"], "ruling"))
+                if isinstance(event.get("board"), list):
+                    sets.append("board = ?")
+                    params.append(_json(event["board"], "board"))
+                con.execute(f"UPDATE hands SET {', '.join(sets)} WHERE id = ?", (*params, hand_row))
+            ev_id = int(con.execute(
+                "INSERT INTO events (session, hand, seq, t, frame, type, wall, json) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self._session, hand_row, seq, t, frame, kind, wall, text)).lastrowid)
+            last = self._last_jpeg
+            snap = None
+            if snapshot_jpeg is not None:
+                if last is not None and last[1] == frame and last[0] == snapshot_jpeg:
+                    con.execute("INSERT INTO snapshots (event, frame, t, jpeg, same_as) VALUES (?, ?, ?, NULL, ?)",
+                                (ev_id, frame, t, last[2]))
+                else:
+                    snap = int(con.execute("INSERT INTO snapshots (event, frame, t, jpeg) VALUES (?, ?, ?, ?)",
+                                           (ev_id, frame, t, sqlite3.Binary(snapshot_jpeg))).lastrowid)
+        # committed: only now advance the in-memory state
+        self._seq = seq
+        if new_hand is not None:
+            self._hands[number] = new_hand
+        if snap is not None:
+            self._last_jpeg = (snapshot_jpeg, frame, snap)
+        return seq
+
+    def record_correction(self, action: Mapping[str, Any], frame: int, t: float,
+                          hand: Optional[int]) -> None:
+        """Commit a dealer's correction (``{"type": "correct", "zone", "card", "to"}``) of hand ``hand``."""
+        if not isinstance(action, Mapping):
+            raise TypeError("a correction is a mapping such as {\"type\": \"correct\", \"zone\": ...}")
+        text = _json(dict(action), "correction")
+        wall = time.time()
+        number = _int(hand)
+        new_hand = None
+        with self._tx():
+            hand_row = None
+            if number is not None:
+                hand_row = self._hands.get(number)
+                if hand_row is None:
+                    hand_row = new_hand = self._hand_row(number, {"t": t, "frame": frame}, wall)
+            to = action.get("to")
+            self._con.execute(
+                "INSERT INTO corrections (session, hand, t, frame, zone, card, to_card, after_seq, wall, json) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self._session, hand_row, _num(t), _int(frame),
+                 None if action.get("zone") is None else str(action.get("zone")),
+                 None if action.get("card") is None else str(action.get("card")),
+                 None if to is None else str(to), self._seq, wall, text))
+        if new_hand is not None:
+            self._hands[number] = new_hand
+
+    def close(self) -> None:
+        """Mark the session ended and close the file (safe to call twice)."""
+        if self._con is None:
+            return
+        try:
+            with self._tx():
+                self._con.execute("UPDATE sessions SET ended = ? WHERE id = ?", (time.time(), self._session))
+        finally:
+            self._con.close()
+            self._con = None
+
+    def __enter__(self) -> "HandLog":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# -- reading ---------------------------------------------------------------------------------------
+def _reader(path: str | os.PathLike) -> sqlite3.Connection:
+    path = os.fspath(path)
+    _check_folder(path, for_writing=False)
+    if not os.path.isfile(path):
+        raise UserError(f"no hand log at {path} (dealer-assist run writes one; give --db FILE)")
+    if os.path.getsize(path) == 0:
+        raise _not_a_log(path, "the file is empty")
+    try:
+        con = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True, timeout=10.0,
+                              isolation_level=None)
+    except sqlite3.Error as exc:
+        raise UserError(f"cannot open the hand log {path}: {_describe(exc)}") from None
+    try:
+        version = _check_schema(con, path)
+        if version == 0:
+            raise _not_a_log(path, "an empty SQLite database")
+    except BaseException:
+        con.close()
+        raise
+    con.row_factory = sqlite3.Row
+    return con
+
+
+def _uri_path(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(os.path.abspath(path), safe="/")
+
+
+def _iso(ts: Optional[float]) -> Optional[str]:
+    """Unix time -> local ISO 8601 with offset, to the second (what a floor manager reads)."""
+    if ts is None:
+        return None
+    return _dt.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+
+
+def ruling_winners(ruling: Optional[Mapping[str, Any]]) -> list[int]:
+    """Seats that won something in a ruling: the pots' winners (or the ruling's own ``winners``).
+
+    >>> ruling_winners({"pots": [{"winners": [2]}, {"winners": [3, 2]}]})
+    [2, 3]
+    >>> ruling_winners(None)
+    []
+    """
+    if not ruling:
+        return []
+    seats: set[int] = set()
+    if isinstance(ruling.get("winners"), list):
+        seats.update(int(s) for s in ruling["winners"])
+    for pot in ruling.get("pots") or []:
+        seats.update(int(s) for s in pot.get("winners") or [])
+    return sorted(seats)
+
+
+def _loads(text: Optional[str], default: Any = None) -> Any:
+    if text is None:
+        return default
+    return json.loads(text)
+
+
+_HAND_SQL = """
+SELECT h.*, s.source, s.game, s.calibration, s.models, s.app_version, s.started AS session_started,
+       (SELECT COUNT(*) FROM events e WHERE e.hand = h.id) AS n_events,
+       (SELECT COUNT(*) FROM corrections c WHERE c.hand = h.id) AS n_corrections
+FROM hands h JOIN sessions s ON s.id = h.session
+"""
+
+
+def _summary(row: sqlite3.Row) -> dict:
+    ruling = _loads(row["ruling"])
+    payouts = dict((ruling or {}).get("payouts") or {})
+    return {
+        "id": row["id"], "session": row["session"], "hand": row["hand"],
+        "started": _iso(row["started_wall"]), "ended": _iso(row["ended_wall"]),
+        "status": row["status"],
+        "t_start": row["started_t"], "t_end": row["ended_t"],
+        "frame_start": row["started_frame"], "frame_end": row["ended_frame"],
+        "seats": _loads(row["seats"], []), "button": row["button"],
+        "board": _loads(row["board"], []),
+        "winners": ruling_winners(ruling), "payouts": payouts,
+        "won_without_showdown": row["won_without_showdown"],
+        "events": row["n_events"], "corrections": row["n_corrections"],
+        "source": row["source"], "game": row["game"],
+    }
+
+
+def _read(path: str | os.PathLike, work):
+    con = _reader(path)
+    try:
+        con.execute("BEGIN")          # one snapshot of the file while run keeps writing
+        try:
+            return work(con)
+        finally:
+            if con.in_transaction:
+                con.execute("COMMIT")
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_log(os.fspath(path), f"damaged: {_describe(exc)}") from None
+    finally:
+        con.close()
+
+
+def list_hands(path: str | os.PathLike, session: Optional[int] = None) -> list[dict]:
+    """Every hand in the log, oldest first (one dict per hand; ``events``/``corrections`` are counts)."""
+    def work(con):
+        sql = _HAND_SQL + (" WHERE h.session = ?" if session is not None else "") + " ORDER BY h.id"
+        return [_summary(r) for r in con.execute(sql, () if session is None else (session,))]
+    return _read(path, work)
+
+
+def load_hand(path: str | os.PathLike, hand_id: int) -> dict:
+    """One hand for a dispute: its summary plus ``events`` (in order, as emitted), ``corrections``,
+    ``ruling`` (the final one, or the latest for an open hand), ``snapshots`` and ``session``."""
+    if isinstance(hand_id, bool) or not isinstance(hand_id, int):
+        raise UserError(f"a hand id is a whole number, not {hand_id!r}")
+
+    def work(con):
+        row = con.execute(_HAND_SQL + " WHERE h.id = ?", (hand_id,)).fetchone()
+        if row is None:
+            last = con.execute("SELECT MAX(id) FROM hands").fetchone()[0]
+            known = f"ids 1..{last}" if last else "no hands yet"
+            raise UserError(f"no hand with id {hand_id} in {os.fspath(path)} ({known}; "
+                            f"dealer-assist review lists them)")
+        out = _summary(row)
+        ev_rows = con.execute("SELECT id, seq, json FROM events WHERE hand = ? ORDER BY seq", (hand_id,)).fetchall()
+        out["events"] = [json.loads(r["json"]) for r in ev_rows]
+        index = {r["id"]: (i, r["seq"], out["events"][i]) for i, r in enumerate(ev_rows)}
+        seqs = [r["seq"] for r in ev_rows]
+        # "before_event": index in "events" of the first event recorded after the correction
+        # (len(events) if none), so a reader can put it in the hand's timeline.
+        out["corrections"] = [
+            {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
+             "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
+             "before_event": bisect.bisect_right(seqs, r["after_seq"])}
+            for r in con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id,))]
+        snaps = []
+        for r in con.execute(
+                "SELECT sn.id, sn.event, sn.frame, sn.t FROM snapshots sn JOIN events e ON e.id = sn.event "
+                "WHERE e.hand = ? ORDER BY e.seq, sn.id", (hand_id,)):
+            i, seq, ev = index[r["event"]]
+            snaps.append({"id": r["id"], "frame": r["frame"], "t": r["t"], "event_seq": seq,
+                          "event_index": i, "event_type": ev.get("type")})
+        out["snapshots"] = snaps
+        out["ruling"] = _loads(row["ruling"])
+        out["session"] = {"id": row["session"], "started": _iso(row["session_started"]),
+                          "source": row["source"], "game": row["game"], "calibration": row["calibration"],
+                          "models": _loads(row["models"], {}), "app_version": row["app_version"]}
+        return out
+    return _read(path, work)
+
+
+def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
+    """The JPEG bytes of one snapshot."""
+    def work(con):
+        row = con.execute("SELECT jpeg, same_as FROM snapshots WHERE id = ?", (snapshot_id,)).fetchone()
+        if row is not None and row["jpeg"] is None and row["same_as"] is not None:
+            row = con.execute("SELECT jpeg, same_as FROM snapshots WHERE id = ?", (row["same_as"],)).fetchone()
+        if row is None or row["jpeg"] is None:
+            raise UserError(f"no snapshot with id {snapshot_id} in {os.fspath(path)}")
+        return bytes(row["jpeg"])
+    return _read(path, work)

@@ -1,0 +1,222 @@
+"""The live pipeline: frames -> cards -> table zones -> stable table -> hand flow -> events and log.
+
+One :class:`Pipeline` joins the parts, each of which knows nothing of the others:
+
+* a frame source (:mod:`dealer_assist.live.sources`: camera, stream, video file, image folder),
+* the card detector (:class:`dealer_assist.vision.detector.CardDetector`),
+* the table calibration (:mod:`dealer_assist.live.calibration`: image pixels -> table zones),
+* :class:`dealer_assist.live.tracker.LiveTable` (stable cards over frames and the hand flow, pure),
+* the hand log (:mod:`dealer_assist.live.handlog`, SQLite) and an event sink (JSON lines).
+
+Every event goes to the sink and to the log as soon as it happens (the log commits each one), with
+a JPEG snapshot of the frame that decided it. Dealer actions (chips, folds, corrections) come
+from an actions file keyed by frame, or from the desk display through :meth:`Pipeline.apply`.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, TextIO
+
+import cv2
+import numpy as np
+
+from dealer_assist.errors import UserError
+
+#: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
+SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "hand_end"})
+
+#: Alert codes raised by the pipeline itself (not by the table logic).
+SOURCE_CODES = frozenset({"camera_lost", "camera_back", "frame_unreadable", "source_ended"})
+
+
+def observations_from(found: dict, calibration) -> list:
+    """Detector output (``{"cards": [...], "backs": [...]}``) -> tracker observations.
+
+    Every card keeps its image polygon for display; its centre is mapped to table units and to the
+    zone it lies in (``None`` outside every zone).
+    """
+    from dealer_assist.live.tracker import Observation
+
+    items = [(c["card"], float(c.get("confidence", 1.0)), c) for c in found.get("cards", ())]
+    items += [("BACK", 1.0, b) for b in found.get("backs", ())]
+    if not items:
+        return []
+    centres = np.array([it[2]["center"] for it in items], dtype=np.float64)
+    table_xy = calibration.to_table(centres)
+    out = []
+    for (name, conf, det), c, xy in zip(items, centres, table_xy):
+        zone = calibration.zone_at((float(c[0]), float(c[1])))
+        poly = tuple((float(p[0]), float(p[1])) for p in det.get("polygon", ()))
+        out.append(Observation(card=name, zone=zone, xy=(float(xy[0]), float(xy[1])),
+                               confidence=conf, polygon=poly))
+    return out
+
+
+def read_actions(path: str) -> list[dict]:
+    """A dealer-actions file: JSON lines, each with ``"frame"`` and an action (see docs/live.md).
+
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.jsonl")
+    >>> _ = open(p, "w").write('{"frame": 3, "type": "fold", "seat": 2}\\n\\n# note\\n')
+    >>> read_actions(p)
+    [{'frame': 3, 'type': 'fold', 'seat': 2}]
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.readlines()
+    except OSError as exc:
+        raise UserError(f"cannot read the actions file {path}: {exc.strerror or exc}") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise UserError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise UserError(f"{path}:{n}: an action is a JSON object with a \"type\"")
+        f = obj.get("frame")
+        if isinstance(f, bool) or not isinstance(f, int) or f < 0:
+            raise UserError(f"{path}:{n}: an action needs \"frame\": a whole number >= 0, got {f!r}")
+        out.append(obj)
+    out.sort(key=lambda a: a["frame"])   # stable: same-frame actions keep the file's order
+    return out
+
+
+@dataclass
+class RunStats:
+    frames: int = 0
+    events: int = 0
+    detect_ms: list = field(default_factory=list)
+    frame_ms: list = field(default_factory=list)
+    dropped: int = 0
+    wall_s: float = 0.0
+
+    def summary(self) -> dict:
+        def med(xs):
+            return round(float(np.median(xs)), 1) if xs else None
+        fps = self.frames / self.wall_s if self.wall_s > 0 else None
+        return {"frames": self.frames, "events": self.events, "wall_s": round(self.wall_s, 2),
+                "fps": round(fps, 1) if fps else None, "detect_ms_median": med(self.detect_ms),
+                "frame_ms_median": med(self.frame_ms), "dropped": self.dropped}
+
+
+class Pipeline:
+    """Frames in, events out. ``sink(event)`` gets every event (a JSON-ready dict) in order."""
+
+    def __init__(self, *, detector, calibration, table, sink: Callable[[dict], None],
+                 log=None, actions: Iterable[dict] = (), snapshot_quality: int = 80):
+        self.detector = detector
+        self.calibration = calibration
+        self.table = table
+        self.sink = sink
+        self.log = log
+        self.pending = list(actions)
+        self.snapshot_quality = snapshot_quality
+        self.stats = RunStats()
+        self.last_frame: Optional[Any] = None
+        self.last_found: dict = {"cards": [], "backs": []}
+        self._checked_size = False
+
+    # -- events ------------------------------------------------------------------------------
+    def _emit(self, events: Iterable[dict], image: Optional[np.ndarray]) -> None:
+        jpeg = None
+        for ev in events:
+            if self.log is not None:
+                if jpeg is None and image is not None and ev.get("type") in SNAPSHOT_TYPES:
+                    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.snapshot_quality])
+                    jpeg = buf.tobytes() if ok else b""
+                self.log.record(ev, snapshot_jpeg=jpeg or None)
+            self.stats.events += 1
+            self.sink(ev)
+
+    def apply(self, action: dict, frame: int, t: float) -> list[dict]:
+        """A dealer action now (from the desk or the actions file); returns the events it caused.
+
+        A correction is written to the hand log before anything else, so a dispute can show it.
+        """
+        if action.get("type") == "correct" and self.log is not None:
+            self.log.record_correction(action, frame, t, self.table.state().get("hand"))
+        events = self.table.apply(action, frame, t)
+        self._emit(events, self.last_frame.image if self.last_frame is not None else None)
+        return events
+
+    def source_alert(self, alert) -> None:
+        ev = {"t": round(float(alert.t), 3), "frame": self.stats.frames, "type": "alert",
+              "hand": self.table.state().get("hand"), "code": alert.code,
+              "message": alert.message, "message_ja": alert.message_ja, "cleared": False}
+        self._emit([ev], None)
+
+    # -- frames ------------------------------------------------------------------------------
+    def _check_size(self, image: np.ndarray) -> None:
+        if self._checked_size:
+            return
+        self._checked_size = True
+        want = tuple(self.calibration.image_size)
+        got = (int(image.shape[1]), int(image.shape[0]))
+        if want != got:
+            raise UserError(f"the calibration {self.calibration.name!r} is for {want[0]}x{want[1]} frames "
+                            f"but the source gives {got[0]}x{got[1]}: calibrate this camera "
+                            f"(dealer-assist calibrate)")
+
+    def process(self, frame) -> list[dict]:
+        """One frame: due actions, detection, tracking; returns the events it caused."""
+        t0 = time.perf_counter()
+        self._check_size(frame.image)
+        self.last_frame = frame
+        caused: list[dict] = []
+        while self.pending and self.pending[0]["frame"] <= frame.index:
+            act = dict(self.pending.pop(0))
+            act.pop("frame", None)
+            try:
+                caused += self.apply(act, frame.index, frame.t)
+            except UserError as exc:
+                ev = {"t": round(frame.t, 3), "frame": frame.index, "type": "alert",
+                      "hand": self.table.state().get("hand"), "code": "bad_action",
+                      "message": f"dealer action ignored: {exc}",
+                      "message_ja": f"ディーラー入力を無視しました: {exc}", "cleared": False}
+                self._emit([ev], None)
+                caused.append(ev)
+        td = time.perf_counter()
+        found = self.detector.detect(frame.image)
+        self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)
+        self.last_found = found
+        obs = observations_from(found, self.calibration)
+        events = self.table.step(frame.index, frame.t, obs)
+        self._emit(events, frame.image)
+        self.stats.frames += 1
+        self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
+        return caused + events
+
+    def run(self, source, on_frame: Optional[Callable[[Any, list], None]] = None,
+            max_frames: Optional[int] = None) -> RunStats:
+        """Drive the pipeline from ``source`` (an iterable of frames and source alerts)."""
+        from dealer_assist.live.sources import SourceAlert
+
+        start = time.perf_counter()
+        try:
+            for item in source:
+                if isinstance(item, SourceAlert):
+                    self.source_alert(item)
+                    continue
+                events = self.process(item)
+                if on_frame is not None:
+                    on_frame(item, events)
+                if max_frames is not None and self.stats.frames >= max_frames:
+                    break
+        finally:
+            self.stats.wall_s = time.perf_counter() - start
+            self.stats.dropped = int(getattr(source, "dropped", 0) or 0)
+        return self.stats
+
+
+def json_sink(stream: TextIO) -> Callable[[dict], None]:
+    """Write each event as one JSON line and flush (a consumer reads events as they happen)."""
+    def sink(ev: dict) -> None:
+        stream.write(json.dumps(ev, ensure_ascii=False, separators=(", ", ": ")) + "\n")
+        stream.flush()
+    return sink

@@ -1,0 +1,339 @@
+"""Stable cards over frames: observations in, tracks with a voted identity out (pure Python).
+
+The detector sees each frame on its own: a card may be missed for a frame, misread for a frame,
+or hidden for a moment under the dealer's hand.  The :class:`Tracker` joins the frames:
+
+* each frame's :class:`Observation` s are matched to the existing tracks of the same zone and the
+  same kind (face down ``BACK`` or face up), nearest centre first, within ``gate`` table units,
+  at most one observation per track;
+* a track is **accepted** (stable) once seen in at least ``accept`` of the last ``window`` frames
+  (3 of 5: a card's event comes two frames after it appears, 0.13 s at 15 fps) and
+  **released** after ``release`` frames in a row without it (6: a card hidden for a moment by a
+  hand stays);
+* its identity is a confidence-weighted vote over its last ``votes`` readings; ``??`` (face up
+  but unreadable) counts only where nothing else was read;
+* a different card in the place of one missed last frame is a new track (merged back into the
+  old one if accepted as the same card); a card read ``accept`` times in a row as another card
+  was replaced in place (its old readings go);
+* a card turned face up is a new track of the face-up kind (its ``BACK`` track is released a
+  few frames later), so a seat never looks empty while its cards are turned over;
+* a dealer's correction of ``(zone, card)`` overrides the vote for the rest of the hand
+  (``to=None`` hides the card).
+
+>>> tr = Tracker()
+>>> for f in range(3):
+...     tr.update(f, f / 15, [Observation("Ks", "board1", (100.0, 50.0), 0.9)])
+>>> [(t.zone, tr.identity(t), t.stable) for t in tr.tracks()]
+[('board1', 'Ks', True)]
+
+The hand flow on top of the tracker is :class:`dealer_assist.live.handflow.LiveTable`, also
+importable from here.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional
+
+from dealer_assist.cards import CardError, parse_card
+from dealer_assist.errors import UserError
+
+__all__ = ["Observation", "TrackerSettings", "Track", "Tracker", "LiveTable", "canonical_card",
+           "BACK", "UNREADABLE"]
+
+BACK = "BACK"
+UNREADABLE = "??"
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One card seen in one frame (from the detector, mapped onto the table)."""
+
+    card: str            # RULINGS notation ("As", "JK"), "??" (face up, unreadable) or "BACK"
+    zone: Optional[str]  # calibration zone of the card's centre, None = outside every zone
+    xy: tuple[float, float]   # centre in table units (for matching across frames)
+    confidence: float    # detector/classifier confidence, 1.0 for backs
+    polygon: tuple[tuple[float, float], ...] = ()   # image px, passed through for display
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerSettings:
+    """The tracker's and hand flow's tuning (defaults for 15 fps and a table in mm).
+
+    >>> TrackerSettings(accept=6, window=5)
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: tracker settings: accept (6) must be between 1 and window (5)
+    """
+
+    accept: int = 3          # a track is stable once seen in `accept` ...
+    window: int = 5          # ... of the last `window` frames
+    release: int = 6         # a stable track is released after this many frames in a row unseen
+    gate: float = 40.0       # the farthest (table units) a card's centre may move between sightings
+    votes: int = 9           # readings kept for the identity vote
+    present_gap: int = 3     # a stable track unseen this many frames in a row no longer counts as
+                             # "on the table" for duplicate / double-slot checks (a card being moved)
+    unreadable_s: float = 1.0   # "??" accepted this long in a zone -> unreadable_card
+    deal_wait: int = 8       # frames the dealt seats must stay unchanged before a hand starts when
+                             # some seat holds fewer than its hole cards (dealing in progress)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.accept <= self.window:
+            raise UserError(f"tracker settings: accept ({self.accept}) must be between 1 and "
+                            f"window ({self.window})")
+        for name in ("release", "votes", "present_gap", "deal_wait"):
+            if getattr(self, name) < 1:
+                raise UserError(f"tracker settings: {name} must be at least 1, got {getattr(self, name)}")
+        if not self.gate > 0:
+            raise UserError(f"tracker settings: gate must be positive, got {self.gate}")
+        if self.unreadable_s < 0:
+            raise UserError(f"tracker settings: unreadable_s must be >= 0, got {self.unreadable_s}")
+
+
+_CANON: dict[str, str] = {BACK: BACK, UNREADABLE: UNREADABLE}
+
+
+def canonical_card(text: Any, *, what: str = "card") -> str:
+    """``text`` in canonical notation: a card (``'As'``, ``'JK'``), ``'??'`` or ``'BACK'``.
+
+    >>> canonical_card("10♥"), canonical_card("??"), canonical_card("back")
+    ('Th', '??', 'BACK')
+    >>> canonical_card("Xx")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: card: 'Xx' is not a card: 'X' is not a rank. A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit (s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK
+    """
+    got = _CANON.get(text) if isinstance(text, str) else None
+    if got is not None:
+        return got
+    if isinstance(text, str) and text.strip().upper() == BACK:
+        return BACK
+    try:
+        card = parse_card(text, allow_hidden=True)
+    except CardError as exc:
+        raise UserError(f"{what}: {exc}") from None
+    out = UNREADABLE if card is None else str(card)
+    if isinstance(text, str):
+        _CANON[text] = out
+    return out
+
+
+_UNPINNED = object()
+
+
+class Track:
+    """One physical card followed over frames (mutable; owned by the :class:`Tracker`)."""
+
+    __slots__ = ("id", "zone", "face", "xy", "polygon", "seen", "readings", "missing", "stable",
+                 "first_frame", "accepted_frame", "pinned", "unreadable_since", "last_step")
+
+    def __init__(self, tid: int, obs: Observation, card: str, step: int, frame: int, votes: int):
+        self.id = tid
+        self.zone = obs.zone
+        self.face = card != BACK
+        self.xy = (float(obs.xy[0]), float(obs.xy[1]))
+        self.polygon = obs.polygon
+        self.seen: deque = deque([step])
+        self.readings: deque = deque([(card, float(obs.confidence))], maxlen=votes)
+        self.missing = 0
+        self.stable = False
+        self.first_frame = frame
+        self.accepted_frame: Optional[int] = None
+        self.pinned: Any = _UNPINNED
+        self.unreadable_since: Optional[float] = None
+        self.last_step = step
+
+    def renew(self, n: int) -> None:
+        """The last ``n`` readings agree on a card other than the vote: the card was replaced in
+        place (e.g. the joker swapped at once); forget the older readings."""
+        if len(self.readings) <= n:
+            return
+        recent = [c for c, _ in list(self.readings)[-n:]]
+        card = recent[0]
+        if card != UNREADABLE and all(c == card for c in recent) and card != self.vote():
+            for _ in range(len(self.readings) - n):
+                self.readings.popleft()
+
+    def vote(self) -> str:
+        """The confidence-weighted vote of the recent readings (``??`` only if nothing else)."""
+        if not self.face:
+            return BACK
+        weight: dict[str, float] = {}
+        latest: dict[str, int] = {}
+        for i, (card, conf) in enumerate(self.readings):
+            if card == UNREADABLE or card == BACK:
+                continue
+            weight[card] = weight.get(card, 0.0) + max(conf, 1e-6)
+            latest[card] = i
+        if not weight:
+            return UNREADABLE
+        return max(weight, key=lambda c: (weight[c], latest[c]))
+
+    def __repr__(self) -> str:
+        return f"Track({self.id}, {self.zone!r}, {self.vote()!r}, stable={self.stable}, missing={self.missing})"
+
+
+class Tracker:
+    """Tracks of the cards on the table; see the module docstring for the rules."""
+
+    def __init__(self, settings: Optional[TrackerSettings] = None):
+        self.settings = settings or TrackerSettings()
+        self._tracks: dict[int, Track] = {}
+        self._next_id = 1
+        self._step = 0
+        self._overrides: dict[tuple[Optional[str], str], Optional[str]] = {}
+
+    # -- frames -----------------------------------------------------------------------------
+    def update(self, frame: int, t: float, observations: Iterable[Observation]) -> None:
+        """Take one frame's observations (every frame, also those with nothing seen)."""
+        s = self.settings
+        self._step += 1
+        step = self._step
+        obs = []
+        for o in observations:
+            if not isinstance(o, Observation):
+                raise UserError(f"an observation must be an Observation, got {type(o).__name__}")
+            obs.append((o, canonical_card(o.card, what="observation")))
+        # candidate pairs: same zone, same kind (face up / BACK), within the gate; nearest first
+        gate2 = s.gate * s.gate
+        pairs = []
+        live = list(self._tracks.values())
+        for j, (o, card) in enumerate(obs):
+            face = card != BACK
+            ox, oy = float(o.xy[0]), float(o.xy[1])
+            for tr in live:
+                if tr.zone != o.zone or tr.face != face:
+                    continue
+                if face and tr.missing and card != UNREADABLE and card != tr.vote() != UNREADABLE:
+                    continue    # another card where one went missing: a new card (a misread one
+                                # is merged back when accepted, see _twin)
+                d2 = (tr.xy[0] - ox) ** 2 + (tr.xy[1] - oy) ** 2
+                if d2 <= gate2:
+                    pairs.append((d2, tr.id, j))
+        pairs.sort()
+        used_tracks: set[int] = set()
+        used_obs: set[int] = set()
+        for _d2, tid, j in pairs:
+            if tid in used_tracks or j in used_obs:
+                continue
+            used_tracks.add(tid)
+            used_obs.add(j)
+            o, card = obs[j]
+            tr = self._tracks[tid]
+            tr.seen.append(step)
+            tr.readings.append((card, float(o.confidence)))
+            tr.renew(s.accept)
+            tr.missing = 0
+            tr.last_step = step
+            tr.xy = (float(o.xy[0]), float(o.xy[1]))
+            tr.polygon = o.polygon
+        for j, (o, card) in enumerate(obs):
+            if j not in used_obs:
+                tr = Track(self._next_id, o, card, step, frame, s.votes)
+                self._tracks[tr.id] = tr
+                self._next_id += 1
+        for tid in list(self._tracks):
+            tr = self._tracks[tid]
+            if tid not in used_tracks and tr.last_step != step:
+                tr.missing += 1
+            while tr.seen and tr.seen[0] <= step - s.window:
+                tr.seen.popleft()
+            if not tr.stable and len(tr.seen) >= s.accept:
+                twin = self._twin(tr) if tr.face else None   # two backs may lie close together
+                if twin is not None:
+                    self._merge(tr, twin)
+                    continue
+                tr.stable = True
+                tr.accepted_frame = frame
+            if (tr.stable and tr.missing >= s.release) or (not tr.stable and not tr.seen):
+                del self._tracks[tid]
+                continue
+            if tr.stable and tr.face and self.identity(tr) == UNREADABLE:
+                if tr.unreadable_since is None:
+                    tr.unreadable_since = t
+            else:
+                tr.unreadable_since = None
+
+    def _twin(self, new: Track) -> Optional[Track]:
+        """An accepted track of the same card in the same place (the card missed a few frames and
+        came back under a new track after a misread): ``new`` is the same card."""
+        card = new.vote()
+        gate2 = self.settings.gate ** 2
+        for tr in self._tracks.values():
+            if (tr is not new and tr.stable and tr.zone == new.zone and tr.face == new.face
+                    and tr.vote() == card
+                    and (tr.xy[0] - new.xy[0]) ** 2 + (tr.xy[1] - new.xy[1]) ** 2 <= gate2):
+                return tr
+        return None
+
+    def _merge(self, new: Track, old: Track) -> None:
+        for step in new.seen:
+            if step not in old.seen:
+                old.seen.append(step)
+        old.seen = deque(sorted(old.seen))
+        old.readings.extend(new.readings)
+        old.missing = min(old.missing, new.missing)
+        old.last_step = max(old.last_step, new.last_step)
+        old.xy, old.polygon = new.xy, new.polygon
+        del self._tracks[new.id]
+
+    # -- reading ----------------------------------------------------------------------------
+    def tracks(self) -> list[Track]:
+        """Every live track (stable or not), oldest first."""
+        return list(self._tracks.values())
+
+    def stable(self, zone: Optional[str] = None) -> list[Track]:
+        """Accepted tracks (of ``zone`` if given), oldest first."""
+        return [t for t in self._tracks.values() if t.stable and (zone is None or t.zone == zone)]
+
+    def pending(self, zone: Optional[str] = None) -> list[Track]:
+        """Tracks seen recently but not (yet) accepted."""
+        return [t for t in self._tracks.values() if not t.stable and (zone is None or t.zone == zone)]
+
+    def present(self, track: Track) -> bool:
+        """Accepted and seen lately: counts as lying on the table (not being moved away)."""
+        return track.stable and track.missing < self.settings.present_gap
+
+    def identity(self, track: Track) -> Optional[str]:
+        """The track's card after corrections; ``None`` where a correction removed it."""
+        if track.pinned is not _UNPINNED:
+            return track.pinned
+        card = track.vote()
+        return self._overrides.get((track.zone, card), card)
+
+    # -- corrections ------------------------------------------------------------------------
+    def correct(self, zone: str, card: str, to: Optional[str]) -> int:
+        """Override ``card`` in ``zone`` with ``to`` (``None`` hides it) for the rest of the hand.
+
+        Returns how many current tracks it changed; the rule also holds for tracks seen later.
+        """
+        changed = 0
+        for tr in self._tracks.values():
+            if tr.zone == zone and tr.face and self.identity(tr) == card:
+                tr.pinned = to
+                changed += 1
+        self._overrides[(zone, card)] = to
+        return changed
+
+    def clear_corrections(self) -> None:
+        """Forget every correction (a new hand)."""
+        self._overrides.clear()
+        for tr in self._tracks.values():
+            tr.pinned = _UNPINNED
+
+    def snapshot(self) -> list[dict]:
+        """The tracks as JSON-ready dicts (for ``LiveTable.state``)."""
+        out = []
+        for tr in self._tracks.values():
+            out.append({"id": tr.id, "zone": tr.zone, "card": self.identity(tr),
+                        "xy": [round(tr.xy[0], 1), round(tr.xy[1], 1)],
+                        "polygon": [list(p) for p in tr.polygon], "stable": tr.stable})
+        return out
+
+
+def __getattr__(name: str):
+    # LiveTable lives in handflow (which imports this module); importable from here too.
+    if name == "LiveTable":
+        from dealer_assist.live.handflow import LiveTable
+        return LiveTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,401 @@
+"""The Joker NLH hand flow of a live table, driven by scripted observation streams.
+
+A script is a list of segments ``(frames, {zone: "cards"})``: the table as a camera would see it
+for that many frames (``board`` fills board1.. in order).  The stream builder adds what a real
+detector does: random dropped detections, occasional misreads and unreadable frames, jitter.
+Payouts in these tests are worked out by hand from RULINGS.md (noted beside each).
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dealer_assist.cards import DECK_52
+from dealer_assist.errors import UserError
+from dealer_assist.live.handflow import LiveTable
+from dealer_assist.live.tracker import Observation, TrackerSettings
+
+BASE = {f"board{i}": (400.0 + 70 * (i - 1), 300.0) for i in range(1, 6)}
+BASE.update({f"seat{s}": (100.0 + 180 * (s - 1), 650.0) for s in range(1, 7)})
+BASE.update({"burn": (250.0, 300.0), "muck": (1000.0, 300.0)})
+
+
+def seg(n, board="", **zones):
+    table = {f"board{i}": c for i, c in enumerate(board.split(), 1)}
+    table.update({z: v for z, v in zones.items() if v})
+    return (n, {z: v.split() for z, v in table.items()})
+
+
+def frames(script, *, drop=0.0, misread=0.0, seed=1):
+    """Observations frame by frame: (frame, t, [Observation])."""
+    rng = random.Random(seed)
+    names = [str(c) for c in DECK_52]
+    f = 0
+    for n, table in script:
+        for _ in range(n):
+            seen = []
+            for zone, cards in table.items():
+                x0, y0 = BASE[zone]
+                for k, card in enumerate(cards):
+                    if rng.random() < drop:
+                        continue
+                    conf = 1.0 if card == "BACK" else 0.9
+                    if card != "BACK" and rng.random() < misread:
+                        card, conf = (rng.choice(names), 0.4) if rng.random() < 0.6 else ("??", 0.3)
+                    xy = (x0 + 70 * k + rng.uniform(-2, 2), y0 + rng.uniform(-2, 2))
+                    seen.append(Observation(card, zone, xy, conf))
+            rng.shuffle(seen)
+            yield f, f / 15, seen
+            f += 1
+
+
+def play(script, actions=None, table=None, **noise):
+    """Run a script through a LiveTable; ``actions``: frame -> [dealer actions] (applied first)."""
+    table = table or LiveTable(seats=6, game="joker-holdem")
+    events = []
+    for f, t, seen in frames(script, **noise):
+        for a in (actions or {}).get(f, []):
+            events += table.apply(a, f, t)
+        events += table.step(f, t, seen)
+    return events, table
+
+
+def starts(script):
+    """The first frame of each segment."""
+    out, f = [], 0
+    for n, _ in script:
+        out.append(f)
+        f += n
+    return out
+
+
+def brief(events):
+    out = []
+    for e in events:
+        k = [e["type"]]
+        if e["type"] == "board":
+            k += [e["street"], " ".join(e["cards"])]
+        elif e["type"] == "hole":
+            k += [e["seat"], " ".join(sorted(e["cards"]))]
+        elif e["type"] == "alert":
+            k += [e["code"], "cleared" if e["cleared"] else "raised"]
+        elif e["type"] == "hand_start":
+            k += [e["seats"]]
+        out.append(tuple(k))
+    return out
+
+
+def of(events, kind):
+    return [e for e in events if e["type"] == kind]
+
+
+B2 = "BACK BACK"
+FLOP = "Ks Js 6s"
+BOARD = "Ks Js 6s 4d 2c"   # the rulebook's example J1 board
+
+# Hand: seats 2, 4, 5 dealt; seat 5 folds preflop (cards to the muck); J1: seat 2 JK Ts makes the
+# flush A-K-J-T-6 (joker = As), seat 4 As 8s the flush A-K-J-8-6: seat 2 wins.
+FULL_HAND = [
+    seg(6),
+    seg(10, seat2=B2, seat4=B2, seat5=B2),
+    seg(10, seat2=B2, seat4=B2, muck=B2),
+    seg(10, board=FLOP, seat2=B2, seat4=B2, muck=B2),
+    seg(10, board="Ks Js 6s 4d", seat2=B2, seat4=B2, muck=B2, burn="BACK BACK"),
+    seg(10, board=BOARD, seat2=B2, seat4=B2, muck=B2, burn="BACK BACK BACK"),
+    seg(12, board=BOARD, seat2="JK Ts", seat4=B2, muck=B2),
+    seg(12, board=BOARD, seat2="JK Ts", seat4="As 8s", muck=B2),
+    seg(12),
+]
+CHIPS = {60: [{"type": "committed", "seat": 2, "amount": 100}, {"type": "committed", "seat": 4, "amount": 100},
+              {"type": "committed", "seat": 5, "amount": 10}]}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_full_hand_with_a_showdown_and_its_payouts(seed):
+    events, table = play(FULL_HAND, CHIPS, drop=0.1, misread=0.05, seed=seed)
+    assert brief(events) == [
+        ("hand_start", [2, 4, 5]),
+        ("board", "flop", FLOP), ("board", "turn", "Ks Js 6s 4d"), ("board", "river", BOARD),
+        ("hole", 2, "JK Ts"), ("hole", 4, "8s As"), ("showdown",), ("hand_end",)]
+    sd = of(events, "showdown")[0]
+    # pot 100 + 100 + 10 = 210 (seat 5's 10 stay in the pot), all to seat 2 (J1: the joker holder's
+    # A-K-J-T-6 flush beats A-K-J-8-6)
+    assert sd["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0}
+    assert sd["ruling"]["hands"]["2"]["joker_as"] == "As"
+    assert sd["ruling"]["chips_entered"] is True
+    assert sd["table"]["seats"] == [
+        {"seat": 2, "hole": ["JK", "Ts"], "committed": 100, "folded": False},
+        {"seat": 4, "hole": ["As", "8s"], "committed": 100, "folded": False},
+        {"seat": 5, "committed": 10, "folded": True}]
+    assert sd["table"]["button"] == 2      # first hand: the lowest dealt seat
+    end = of(events, "hand_end")[0]
+    assert end["ruling"]["payouts"] == sd["ruling"]["payouts"]
+    assert end["won_without_showdown"] is None and end["board"] == BOARD.split()
+    assert all(e["hand"] == 1 for e in events)
+    assert table.state()["hand"] is None
+    json.dumps(table.state())
+
+
+def test_events_come_within_four_frames_of_the_first_frame_showing_the_change():
+    events, _ = play(FULL_HAND, CHIPS, drop=0.1, misread=0.05, seed=7)
+    s = starts(FULL_HAND)
+    firsts = {"hand_start": s[1], "flop": s[3], "turn": s[4], "river": s[5], "hole2": s[6], "hole4": s[7]}
+    got = {"hand_start": of(events, "hand_start")[0]["frame"]}
+    for e in of(events, "board"):
+        got[e["street"]] = e["frame"]
+    for e in of(events, "hole"):
+        got[f"hole{e['seat']}"] = e["frame"]
+    for k, first in firsts.items():
+        assert first + 2 <= got[k] <= first + 4, (k, first, got[k])
+    # the cleared table: released after 6 frames unseen
+    assert of(events, "hand_end")[0]["frame"] == s[8] + 5
+
+
+def test_the_joker_turned_on_the_turn_is_called_and_the_swapped_card_is_the_turn():
+    script = [
+        seg(10, seat1=B2, seat3=B2),
+        seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
+        seg(10, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
+        seg(3, board=FLOP, seat1=B2, seat3=B2, burn="BACK BACK JK"),      # the swap
+        seg(10, board="Ks Js 6s 8c", seat1=B2, seat3=B2, burn="BACK BACK JK"),
+        seg(10, board="Ks Js 6s 8c 2h", seat1=B2, seat3=B2, burn="BACK BACK JK BACK"),
+    ]
+    events, table = play(script, drop=0.1, misread=0.03, seed=4)
+    assert brief(events) == [
+        ("hand_start", [1, 3]), ("board", "flop", FLOP),
+        ("alert", "joker_on_board", "raised"), ("alert", "joker_on_board", "cleared"),
+        ("board", "turn", "Ks Js 6s 8c"), ("board", "river", "Ks Js 6s 8c 2h")]
+    raised = of(events, "alert")[0]
+    assert raised["zone"] == "board4"
+    assert "board4" in raised["message"] and "next burn card" in raised["message"]
+    assert "バーンカード" in raised["message_ja"]
+    s = starts(script)
+    assert raised["frame"] <= s[2] + 4
+    cleared, turn = of(events, "alert")[1], of(events, "board")[1]
+    assert cleared["frame"] == turn["frame"] <= s[4] + 4
+    assert table.state()["burn"].count("JK") == 1 and not table.state()["alerts"]
+
+
+def test_a_fold_leaves_one_seat_who_wins_without_a_showdown():
+    script = [
+        seg(10, seat1=B2, seat2=B2, seat4=B2),
+        seg(10, board=FLOP, seat1=B2, seat2=B2, seat4=B2),
+        seg(10, board=FLOP, seat1=B2, seat4=B2, muck=B2),
+        seg(10, board=FLOP, seat1=B2, muck="BACK BACK BACK BACK"),
+        seg(10),
+    ]
+    chips = {25: [{"type": "committed", "seat": s, "amount": a} for s, a in ((1, 60), (2, 20), (4, 20))]}
+    events, table = play(script, chips, drop=0.1, seed=5)
+    assert brief(events) == [("hand_start", [1, 2, 4]), ("board", "flop", FLOP), ("hand_end",)]
+    end = events[-1]
+    assert end["won_without_showdown"] == 1
+    # everyone else folded: the whole 100 goes to seat 1
+    assert end["ruling"]["payouts"] == {"1": 100, "2": 0, "4": 0}
+    assert end["board"] == FLOP.split()
+
+
+def test_a_side_pot_goes_to_another_seat_than_the_main_pot():
+    # seat 1 all-in for 100 with Ac Ad: three aces; seat 3 JK 2d: one pair of aces (J2: joker = A);
+    # seat 2 7h 7d: a pair of sevens.  Main pot 3 x 100 = 300 to seat 1; side pot 2 x 200 = 400
+    # (seats 2 and 3) to seat 3.
+    board = "Ah 9c 8d 6s 4c"
+    script = [
+        seg(10, seat1=B2, seat2=B2, seat3=B2),
+        seg(10, board=board, seat1=B2, seat2=B2, seat3=B2),
+        seg(12, board=board, seat1="Ac Ad", seat2=B2, seat3=B2),
+        seg(12, board=board, seat1="Ac Ad", seat2="7h 7d", seat3="JK 2d"),
+        seg(10),
+    ]
+    chips = {15: [{"type": "committed", "seat": s, "amount": a} for s, a in ((1, 100), (2, 300), (3, 300))]
+             + [{"type": "last_aggressor", "seat": 2}]}
+    events, _ = play(script, chips, drop=0.1, misread=0.05, seed=6)
+    assert [b[0] for b in brief(events)] == ["hand_start", "board", "board", "board", "hole", "hole",
+                                             "hole", "showdown", "hand_end"]
+    ruling = of(events, "showdown")[0]["ruling"]
+    assert ruling["payouts"] == {"1": 300, "2": 0, "3": 400}
+    assert [(p["amount"], p["eligible"], p["winners"]) for p in ruling["pots"]] == [
+        (300, [1, 2, 3], [1]), (400, [2, 3], [3])]
+    assert ruling["showdown_order"][0] == 2      # the last aggressor shows first
+
+
+def test_a_duplicate_card_is_called_and_cleared_when_it_goes():
+    script = [
+        seg(10, seat1=B2, seat2=B2),
+        seg(10, board=FLOP, seat1=B2, seat2=B2),
+        seg(10, board=FLOP, seat1=B2, seat2=B2, seat3="Ks"),     # a foreign Ks at seat 3
+        seg(10, board=FLOP, seat1=B2, seat2=B2),
+    ]
+    events, _ = play(script, drop=0.05, seed=8)
+    alerts = of(events, "alert")
+    assert [(a["code"], a["cleared"], a["card"]) for a in alerts] == [
+        ("duplicate_card", False, "Ks"), ("duplicate_card", True, "Ks")]
+    assert "board1" in alerts[0]["message"] and "seat3" in alerts[0]["message"]
+    assert alerts[0]["message_ja"]
+
+
+def test_a_turn_card_before_the_flop_is_the_wrong_street():
+    script = [
+        seg(10, seat1=B2, seat2=B2),
+        seg(10, seat1=B2, seat2=B2, board4="9d"),
+        seg(10, board="Ks Js 6s 9d", seat1=B2, seat2=B2),
+    ]
+    events, _ = play(script, drop=0.05, seed=9)
+    assert brief(events) == [
+        ("hand_start", [1, 2]), ("alert", "wrong_street", "raised"), ("alert", "wrong_street", "cleared"),
+        ("board", "flop", FLOP), ("board", "turn", "Ks Js 6s 9d")]
+    assert of(events, "alert")[0]["zone"] == "board4"
+
+
+def test_a_correction_that_changes_the_winner_makes_a_new_showdown():
+    # seat 4's 8s is read as 8c every time: A-K-J-8-6 high card loses to seat 2's queens; the
+    # corrected As 8s is a flush and wins (no joker in this hand).
+    script = [
+        seg(10, seat2=B2, seat4=B2),
+        seg(10, board=BOARD, seat2=B2, seat4=B2),
+        seg(12, board=BOARD, seat2="Qh Qd", seat4="As 8c"),
+        seg(4, board=BOARD, seat2="Qh Qd", seat4="As 8c"),
+        seg(10),
+    ]
+    chips = {12: [{"type": "committed", "seat": 2, "amount": 50}, {"type": "committed", "seat": 4, "amount": 50}]}
+    s = starts(script)
+    fix = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}
+    chips[s[3]] = [fix]
+    events, table = play(script, chips, drop=0.05, seed=10)
+    sds = of(events, "showdown")
+    assert [sd["ruling"]["payouts"] for sd in sds] == [{"2": 100, "4": 0}, {"2": 0, "4": 100}]
+    assert sds[1]["frame"] == s[3]
+    assert sds[1]["table"]["seats"][1]["hole"] == ["As", "8s"]
+    holes = [(e["seat"], sorted(e["cards"])) for e in of(events, "hole")]
+    assert holes[-1] == (4, ["8s", "As"])
+    assert of(events, "hand_end")[0]["corrections"] == 1
+    assert of(events, "hand_end")[0]["ruling"]["payouts"] == {"2": 0, "4": 100}
+
+
+def test_apply_returns_the_events_of_a_correction():
+    table = LiveTable()
+    script = [seg(10, seat2=B2, seat4=B2), seg(6, board="Ks Js 6c", seat2=B2, seat4=B2)]
+    for f, t, seen in frames(script):
+        table.step(f, t, seen)
+    got = table.apply({"type": "correct", "zone": "board3", "card": "6c", "to": "6s"}, 16, 1.1)
+    assert brief(got) == [("board", "flop", FLOP)]
+    with pytest.raises(UserError, match="no Qd is read in board3"):
+        table.apply({"type": "correct", "zone": "board3", "card": "Qd", "to": "6s"}, 16, 1.1)
+
+
+def test_cards_hidden_by_a_hand_for_three_frames_stay_and_for_seven_frames_fold():
+    script = [
+        seg(10, seat1=B2, seat2=B2, seat3=B2),
+        seg(10, board=FLOP, seat1=B2, seat2=B2, seat3=B2),
+        seg(3, seat1=B2, seat2=B2, seat3=B2),       # a hand over the board and ...
+        seg(5, board=FLOP, seat1=B2, seat2=B2, seat3=B2),
+        seg(3, board=FLOP, seat2=B2, seat3=B2),     # ... over seat 1's cards: nothing changes
+        seg(10, board=FLOP, seat1=B2, seat2=B2, seat3=B2),
+        seg(7, board=FLOP, seat1=B2, seat2=B2),     # seat 3's cards gone for 7 frames: folded
+        seg(5, board=FLOP, seat1=B2, seat2=B2),
+    ]
+    events, table = play(script)
+    assert brief(events) == [("hand_start", [1, 2, 3]), ("board", "flop", FLOP)]
+    st = table.state()
+    assert st["board"] == FLOP.split()
+    assert [st["seats"][str(s)]["folded"] for s in (1, 2, 3)] == [False, False, True]
+    ids = {t["id"] for t in st["tracks"] if t["zone"] == "board1"}
+    assert len(ids) == 1
+
+
+def test_no_chips_entered_shows_winners_from_one_chip_each_until_chips_come():
+    script = [
+        seg(10, seat1=B2, seat2=B2),
+        seg(10, board=BOARD, seat1=B2, seat2=B2),
+        seg(12, board=BOARD, seat1="Qh Qd", seat2="3h 2h"),
+        seg(6, board=BOARD, seat1="Qh Qd", seat2="3h 2h"),
+        seg(10),
+    ]
+    s = starts(script)
+    chips = {s[3]: [{"type": "committed", "seat": 1, "amount": 40}, {"type": "committed", "seat": 2, "amount": 40}]}
+    events, _ = play(script, chips, seed=11)
+    kinds = brief(events)
+    i = kinds.index(("showdown",))
+    assert kinds[i - 1] == ("alert", "chips_missing", "raised")
+    first = events[i]["ruling"]
+    assert first["chips_entered"] is False and first["payouts"] == {"1": 2, "2": 0}
+    assert ("alert", "chips_missing", "cleared") in kinds
+    last = of(events, "showdown")[-1]["ruling"]
+    assert last["chips_entered"] is True and last["payouts"] == {"1": 80, "2": 0}
+
+
+def test_a_table_cleared_without_a_showdown_is_called():
+    script = [seg(10, seat1=B2, seat2=B2), seg(10, board=FLOP, seat1=B2, seat2=B2), seg(10)]
+    events, _ = play(script)
+    assert brief(events)[-2:] == [("alert", "no_showdown_seen", "raised"), ("hand_end",)]
+    assert events[-1]["ruling"] is None and events[-1]["won_without_showdown"] is None
+
+
+def test_a_ruling_error_is_an_alert_and_no_showdown():
+    # hold'em has no joker: a joker shown in a seat cannot be settled
+    script = [
+        seg(10, seat1=B2, seat2=B2),
+        seg(10, board=BOARD, seat1=B2, seat2=B2),
+        seg(12, board=BOARD, seat1="JK Qd", seat2="3h 2h"),
+    ]
+    chips = {12: [{"type": "committed", "seat": 1, "amount": 5}, {"type": "committed", "seat": 2, "amount": 5}]}
+    events, _ = play(script, chips, table=LiveTable(seats=6, game="holdem"))
+    assert not of(events, "showdown")
+    err = [e for e in of(events, "alert") if e["code"] == "ruling_error"]
+    assert err and "without a joker" in err[0]["message"]
+
+
+def test_holdem_has_no_joker_swap_and_counts_a_joker_as_a_foreign_card():
+    script = [seg(10, seat1=B2, seat2=B2), seg(10, board="Ks Js JK", seat1=B2, seat2=B2)]
+    events, _ = play(script, table=LiveTable(game="holdem"))
+    codes = [e["code"] for e in of(events, "alert")]
+    assert "joker_on_board" not in codes and codes == ["duplicate_card"]
+    events, _ = play(script)
+    assert [e["code"] for e in of(events, "alert")] == ["joker_on_board"]
+
+
+def test_an_unreadable_card_is_called_after_a_second_and_a_correction_reads_it():
+    script = [seg(10, seat1=B2, seat2=B2), seg(25, board="Ks Js ??", seat1=B2, seat2=B2)]
+    s = starts(script)
+    fix = {"type": "correct", "zone": "board3", "card": "??", "to": "6s"}
+    events, _ = play(script, {s[1] + 22: [fix]})
+    assert brief(events) == [("hand_start", [1, 2]), ("alert", "unreadable_card", "raised"),
+                             ("alert", "unreadable_card", "cleared"), ("board", "flop", FLOP)]
+    raised = of(events, "alert")[0]
+    assert raised["zone"] == "board3"
+    assert raised["t"] - (s[1] + 2) / 15 >= 1.0 - 1e-9
+
+
+def test_the_button_starts_on_the_lowest_dealt_seat_rotates_and_can_be_set():
+    hand = [seg(8, seat2=B2, seat4=B2, seat5=B2), seg(8, board=FLOP, seat2=B2, seat4=B2, seat5=B2), seg(8)]
+    script = hand * 3
+    events, _ = play(script, {48: [{"type": "button", "seat": 2}]})
+    assert [(e["hand"], e["button"]) for e in of(events, "hand_start")] == [(1, 2), (2, 4), (3, 2)]
+    assert [e["hand"] for e in of(events, "hand_end")] == [1, 2, 3]
+
+
+def test_bad_dealer_actions_are_clear_errors():
+    table = LiveTable()
+    for f, t, seen in frames([seg(5, seat1=B2, seat2=B2)]):
+        table.step(f, t, seen)
+    cases = [({"type": "committed", "seat": 9, "amount": 5}, "seat number 1..6"),
+             ({"type": "committed", "seat": 3, "amount": 5}, "seat 3 is not dealt"),
+             ({"type": "committed", "seat": 1, "amount": -1}, "whole number of chips"),
+             ({"type": "correct", "zone": "board9", "card": "As", "to": "Ks"}, "zone"),
+             ({"type": "correct", "zone": "board1", "card": "Xx", "to": "Ks"}, "not a card"),
+             ({"type": "fold", "seat": 1, "why": "x"}, "unknown field"),
+             ({"seat": 1}, "\"type\"")]
+    for action, msg in cases:
+        with pytest.raises(UserError, match=msg):
+            table.apply(action, 5, 0.3)
+    table.apply({"type": "fold", "seat": 1}, 5, 0.3)
+    with pytest.raises(UserError, match="last seat"):
+        table.apply({"type": "fold", "seat": 2}, 5, 0.3)
+
+
+def test_the_stability_window_is_a_setting():
+    script = [seg(10, seat1=B2, seat2=B2)]
+    fast, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=1, window=1)))
+    slow, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=5, window=5)))
+    assert of(fast, "hand_start")[0]["frame"] == 0 and of(slow, "hand_start")[0]["frame"] == 4
