@@ -106,6 +106,19 @@ def _scale_note(cal) -> str:
     return f"a card on the board is about {w:.0f} px wide{hint}"
 
 
+
+def _report(cal, image, preview: str | None, hint: str) -> None:
+    """Print the zones and the card-size note; write the preview image when asked."""
+    from dealer_assist.live import calibration as calib
+
+    print(_zone_table(cal))
+    note = _scale_note(cal)
+    if note:
+        print(note)
+    if preview:
+        _write_image(preview, calib.draw_preview(image, cal), "--preview")
+        print(f"wrote the preview {preview}{hint}")
+
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.live import calibration as calib
 
@@ -124,14 +137,8 @@ def run(args: argparse.Namespace) -> int:
         image = _read_image(args.image) if args.image else None
         size = (image.shape[1], image.shape[0]) if image is not None else None
         cal = calib.load_calibration(args.check, image_size=size)
-        print(_zone_table(cal))
-        note = _scale_note(cal)
-        if note:
-            print(note)
-        if args.preview:
-            _write_image(args.preview, calib.draw_preview(image, cal), "--preview")
-            print(f"wrote the preview {args.preview}")
-        elif args.image:
+        _report(cal, image, args.preview, "")
+        if not args.preview and args.image:
             print(f"{args.image} matches the calibration's frame size")
         return 0
 
@@ -158,13 +165,7 @@ def run(args: argparse.Namespace) -> int:
     cal = calib.load_calibration(args.out, image_size=(w, h))
     how = "ArUco markers 0-3" if args.aruco else "the given points"
     print(f"wrote {args.out} (from {how})")
-    print(_zone_table(cal))
-    note = _scale_note(cal)
-    if note:
-        print(note)
-    if args.preview:
-        _write_image(args.preview, calib.draw_preview(image, cal), "--preview")
-        print(f"wrote the preview {args.preview}: check every zone lies where it should")
+    _report(cal, image, args.preview, ": check every zone lies where it should")
     out_of_view = [n for n, v in cal.visible_zones().items() if v == 0.0]
     if out_of_view:
         print(f"warning: zone(s) {', '.join(out_of_view)} are not in the camera's view", file=sys.stderr)

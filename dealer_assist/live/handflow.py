@@ -74,6 +74,15 @@ class JokerHoldemFlow:
                 f"board{slot}（{STREET_JA[street]}）にJOKER: {BURN_SWAP_JA}")
 
 
+    def joker_swapped(self, slot: str, now: Optional[str]) -> tuple[str, str]:
+        """The words when the joker has left board slot ``slot`` (``now``: its card, if any)."""
+        if now is None:
+            return (f"the joker has left {slot}; the slot waits for the stub's top card",
+                    f"JOKERは{slot}から外れました。スタブの一番上のカードを置いてください")
+        return (f"the joker was swapped out of {slot}: {slot} is now {now}, the joker is a burn card",
+                f"JOKERを{slot}から交換しました: {slot}は{now}、JOKERはバーンカードです")
+
+
 class HoldemFlow(JokerHoldemFlow):
     """Texas hold'em: Joker NLH without the joker (a joker read anywhere is a misread)."""
 
@@ -331,6 +340,10 @@ class LiveTable:
     def _clear(self, out: list, key: tuple) -> None:
         old = self._active.pop(key)
         fields = {k: v for k, v in old.items() if k not in ("t", "frame", "type", "hand", "cleared")}
+        if old.get("code") == "joker_on_board" and isinstance(old.get("zone"), str):
+            # say what resolved it, not the instruction again
+            now = self._slot_card(old["zone"])
+            fields["message"], fields["message_ja"] = self.rules.joker_swapped(old["zone"], now)
         ev = self._event("alert", **fields)
         ev["cleared"] = True
         out.append(ev)

@@ -306,6 +306,18 @@ class HandLog:
                 raise UserError(f"cannot write the hand log {self.path}: {_describe(exc)}") from None
             raise
 
+    def _hand_for(self, number: Optional[int], ev: Mapping[str, Any], wall: float
+                  ) -> tuple[Optional[int], Optional[int]]:
+        """(hands.id or None, the id if this call created the row): inside a transaction; the
+        caller caches a new row only once its transaction has committed."""
+        if number is None:
+            return None, None
+        row = self._hands.get(number)
+        if row is not None:
+            return row, None
+        row = self._hand_row(number, ev, wall)
+        return row, row
+
     def _hand_row(self, number: int, ev: Mapping[str, Any], wall: float) -> int:
         """The hands.id of hand ``number`` of this session, created if new (inside a transaction)."""
         row = self._hands.get(number)
@@ -336,13 +348,8 @@ class HandLog:
         t, frame = _num(event.get("t")), _int(event.get("frame"))
         wall = time.time()
         seq = self._seq + 1
-        new_hand = None
         with self._tx():
-            hand_row = None
-            if number is not None:
-                hand_row = self._hands.get(number)
-                if hand_row is None:
-                    hand_row = new_hand = self._hand_row(number, event, wall)
+            hand_row, new_hand = self._hand_for(number, event, wall)
             con = self._con
             if kind == "hand_start" and hand_row is not None:
                 con.execute("UPDATE hands SET seats = ?, button = ?, started_t = ?, started_frame = ? "
@@ -394,13 +401,8 @@ class HandLog:
         text = _json(dict(action), "correction")
         wall = time.time()
         number = _int(hand)
-        new_hand = None
         with self._tx():
-            hand_row = None
-            if number is not None:
-                hand_row = self._hands.get(number)
-                if hand_row is None:
-                    hand_row = new_hand = self._hand_row(number, {"t": t, "frame": frame}, wall)
+            hand_row, new_hand = self._hand_for(number, {"t": t, "frame": frame}, wall)
             to = action.get("to")
             self._con.execute(
                 "INSERT INTO corrections (session, hand, t, frame, zone, card, to_card, after_seq, wall, json) "
