@@ -108,8 +108,8 @@ def test_shipped_model_reads_the_sample_frames(detector):
             named_right += any(lab["card"] == c["card"] and inside(c["center"], lab["polygon"])
                                for lab in labels["cards"])
     assert counted > 20
-    # A regression guard at what the shipped model measures on these frames (recall 116/156 =
-    # 0.744, precision 116/118 = 0.983 when it shipped); the targets (recall 0.99,
+    # A regression guard below what the shipped model measures on these frames (recall 123/156 =
+    # 0.788, precision 123/123 with detector E); the targets (recall 0.99,
     # precision 0.995) are NOT met yet: see models/MODEL_CARD.md.
     assert right / counted >= 0.70, misses
     assert named_right / named >= 0.95

@@ -12,6 +12,7 @@ error (on standard output when the events go to a file), ``--lang ja`` in Japane
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -89,6 +90,9 @@ def model_versions(folder: Path, deck: str | None) -> dict:
 
 
 def run(args) -> int:
+    # OpenCV's own warnings (a camera index that does not open, ...) would bury the one-line
+    # error the dealer needs; the sources report such failures themselves
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     from dealer_assist.commands.detect import model_dir
     from dealer_assist.live.calibration import load_calibration
     from dealer_assist.live.pipeline import Pipeline, json_sink, read_actions
