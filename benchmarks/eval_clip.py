@@ -29,7 +29,7 @@ def inside(poly, pt) -> bool:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", default="models")
+    ap.add_argument("--models", default=str(HERE.parent.parent / "models"))
     ap.add_argument("--video", default=str(HERE / "joker-nlh.mp4"))
     ap.add_argument("--labels", default=str(HERE / "labels.jsonl"))
     ap.add_argument("--json", help="write the figures here")
