@@ -643,7 +643,7 @@ def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np
             (tw, th), _ = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
         org = (int(c[0] - tw / 2), int(c[1] + th / 2))
         cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (0, 0, 0), max(3, int(4 * scale)), cv2.LINE_AA)
-        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (255, 255, 255), 1, cv2.LINE_AA)
+        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (255, 255, 255), max(2, int(1.5 * scale)), cv2.LINE_AA)
     for k, p in enumerate(cal.image_points):
         x, y = int(round(p[0])), int(round(p[1]))
         r = max(6, int(10 * scale))

@@ -80,12 +80,13 @@ def log(msg: str) -> None:
 # --------------------------------------------------------------------------------------------
 # 1. data
 # --------------------------------------------------------------------------------------------
-def ensure_data(data: Path, n_train: int, n_val: int, workers: int) -> Path:
+def ensure_data(data: Path, n_train: int, n_val: int, workers: int, seed0: int = 0,
+                recipe: str = "base") -> Path:
     """Render (or finish rendering) the train and validation frames; returns the YOLO yaml."""
     from dealer_assist.vision.synth import write_dataset
 
     t0 = time.time()
-    write_dataset(data, n_train, "train", seed0=0, workers=workers)
+    write_dataset(data, n_train, "train", seed0=seed0, workers=workers, recipe=recipe)
     val = data / "val"
     write_dataset(val, n_val, "train", seed0=VAL_SEED0, workers=workers)
     yaml_path = data / "cards-obb-data.yaml"
@@ -386,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", default="runs", help="training outputs (checkpoints, logs)")
     ap.add_argument("--out", default="models", help="where the exported ONNX models go")
     ap.add_argument("--n-train", type=int, default=1500)
+    ap.add_argument("--train-seed0", type=int, default=0, help="first seed of the training frames")
+    ap.add_argument("--recipe", default="base", help="data recipe (synth.dataset.RECIPES): base, joker-rich")
     ap.add_argument("--n-val", type=int, default=120)
     ap.add_argument("--n-cls-test", type=int, default=60,
                     help="TEST-split frames (held-out styles) to report classifier accuracy on")
@@ -412,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     data, runs, out = Path(args.data), Path(args.runs), Path(args.out)
     runs.mkdir(parents=True, exist_ok=True)
     t_all = time.time()
-    data_yaml = ensure_data(data, args.n_train, args.n_val, args.workers)
+    data_yaml = ensure_data(data, args.n_train, args.n_val, args.workers, args.train_seed0, args.recipe)
 
     cls_ckpt = Path(args.cls_from) if args.cls_from else runs / "cls" / "last.pt"
     cls_report: dict = {"history": []}
@@ -440,7 +443,8 @@ def main(argv: list[str] | None = None) -> int:
         "recipe": {"n_train": args.n_train, "n_val": args.n_val, "epochs": args.epochs,
                    "cls_epochs": args.cls_epochs, "cls_reps": args.cls_reps,
                    "crop_jitter": args.crop_jitter, "cls_lr": args.cls_lr, "imgsz": args.imgsz,
-                   "batch": args.batch, "seed": args.seed, "train_seeds": [0, args.n_train - 1],
+                   "batch": args.batch, "seed": args.seed, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],
+                   "data_recipe": args.recipe,
                    "val_seeds": [VAL_SEED0, VAL_SEED0 + args.n_val - 1], "init_obb": args.init_obb,
                    "init_cls": args.init_cls, "cls_from": args.cls_from},
         "classifier": cls_report["history"][-1] if cls_report["history"] else None,

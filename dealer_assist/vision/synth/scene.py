@@ -373,11 +373,14 @@ def _fan(center: np.ndarray, angle: float, width: float, n: int, rng: np.random.
     return mats
 
 
-def render_scene(seed: int, split: str = "train", jpeg: bool = True) -> tuple[np.ndarray, dict]:
+def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
+                 joker2_p: float = 0.08) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
-    deterministic by (seed, split). ``split='test'`` uses only held-out styles. With ``jpeg``
-    the frame goes through the JPEG round trip its label's ``meta.jpeg_quality`` names (so a
-    frame in memory equals the one :func:`write_dataset` stores)."""
+    deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
+    With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
+    names (so a frame in memory equals the one :func:`write_dataset` stores). ``joker_p``: the
+    chance a frame holds a joker; ``joker2_p``: the chance, given one, of a second (the
+    ``joker-rich`` recipe of :mod:`dataset` raises both)."""
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
@@ -397,9 +400,9 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True) -> tuple[np
     lay = _Layout(rng, h, card_w)
     pool = [str(c) for c in DECK_52]
     rng.shuffle(pool)
-    if rng.random() < 0.45:
+    if rng.random() < joker_p:
         pool.insert(int(rng.integers(0, 6)), "JK")
-        if rng.random() < 0.08:
+        if rng.random() < joker2_p:
             pool.insert(int(rng.integers(0, 12)), "JK")
     objs: list[Obj] = []
 
