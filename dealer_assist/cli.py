@@ -26,6 +26,7 @@ COMMANDS = [
     "run",
     "calibrate",
     "review",
+    "desk",
 ]
 
 

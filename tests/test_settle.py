@@ -44,7 +44,7 @@ def test_uncalled_chips_go_back_to_the_bettor():
     t = table("2c 7d 9h Jc Ks", [(1, "Kd Kh", 500), (2, "Ah Ad", 100)], button=2)
     out = settle(t)
     assert out["payouts"] == {"1": 600, "2": 0}
-    assert out["pots"][1] == {"name": "Side pot 1", "amount": 400, "eligible": [1], "winners": [1],
+    assert out["pots"][1] == {"name": "Side pot 1", "name_ja": "サイドポット1", "amount": 400, "eligible": [1], "winners": [1],
                               "shares": {"1": 400}, "odd_chips": []}
 
 

@@ -37,25 +37,31 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "print events as JSON lines and log every hand. With no --source, plays the "
                     "bundled sample clip of three Joker NLH hands.",
     )
-    p.add_argument("--source", metavar="SRC",
-                   help="camera index (0), rtsp:// or http:// stream, video file or folder of frames")
-    p.add_argument("--calibration", metavar="FILE", help="table calibration YAML (dealer-assist calibrate)")
-    p.add_argument("--game", default="joker-holdem", choices=GAMES)
+    add_live_arguments(p)
     p.add_argument("--headless", action="store_true",
                    help="no window and no plain-words commentary: events and the log only")
     p.add_argument("--events", metavar="FILE|-", default="-", help="where the JSON-lines events go (default -)")
+    p.add_argument("--realtime", action="store_true",
+                   help="play a file at its own speed, skipping frames the machine cannot keep up with")
+    p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the commentary")
+    p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def add_live_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments that open a live table, shared by ``run`` and ``desk``."""
+    p.add_argument("--source", metavar="SRC",
+                   help="camera index (0), rtsp:// or http:// stream, video file or folder of frames "
+                        "(default: the bundled sample clip)")
+    p.add_argument("--calibration", metavar="FILE", help="table calibration YAML (dealer-assist calibrate)")
+    p.add_argument("--game", default="joker-holdem", choices=GAMES)
     p.add_argument("--db", metavar="FILE", default="hand-log.sqlite", help="hand log (SQLite)")
     p.add_argument("--no-db", action="store_true", help="keep no hand log")
     p.add_argument("--actions", metavar="FILE",
                    help="dealer inputs (chips, folds, corrections) as JSON lines keyed by frame")
-    p.add_argument("--realtime", action="store_true",
-                   help="play a file at its own speed, skipping frames the machine cannot keep up with")
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of frames (default 15)")
-    p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the commentary")
     p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: the shipped models/)")
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
-    p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
-    p.set_defaults(func=run)
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
@@ -89,23 +95,52 @@ def model_versions(folder: Path, deck: str | None) -> dict:
     return out
 
 
-def run(args) -> int:
-    # OpenCV's own warnings (a camera index that does not open, ...) would bury the one-line
-    # error the dealer needs; the sources report such failures themselves
-    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
-    from dealer_assist.commands.detect import model_dir
-    from dealer_assist.live.calibration import load_calibration
-    from dealer_assist.live.pipeline import Pipeline, json_sink, read_actions
-    from dealer_assist.live.sources import open_source
-    from dealer_assist.live.tracker import LiveTable
-    from dealer_assist.live.words import line as describe_event
-    from dealer_assist.vision.detector import CardDetector
+class LiveParts:
+    """What a live table is made of, opened from the command line's arguments (``run`` and ``desk``)."""
 
-    source_spec, cal_path, actions_path = resolve_inputs(args)
-    calibration = load_calibration(cal_path)
-    actions = read_actions(actions_path) if actions_path else []
-    detector = CardDetector(model_dir(args.models), deck=args.deck)
-    table = LiveTable(seats=calibration.seats, game=args.game)
+    def __init__(self, args, sink, *, log_thread_free: bool = False):
+        # OpenCV's own warnings (a camera index that does not open, ...) would bury the one-line
+        # error the dealer needs; the sources report such failures themselves
+        os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+        from dealer_assist.commands.detect import model_dir
+        from dealer_assist.live.calibration import load_calibration
+        from dealer_assist.live.pipeline import Pipeline, read_actions
+        from dealer_assist.live.sources import open_source
+        from dealer_assist.live.tracker import LiveTable
+        from dealer_assist.vision.detector import CardDetector
+
+        self.source_spec, self.calibration_path, actions_path = resolve_inputs(args)
+        self.calibration = load_calibration(self.calibration_path)
+        actions = read_actions(actions_path) if actions_path else []
+        detector = CardDetector(model_dir(args.models), deck=args.deck)
+        table = LiveTable(seats=self.calibration.seats, game=args.game)
+        self.log = None
+        if not args.no_db:
+            from dealer_assist.live.handlog import HandLog
+            self.log = HandLog(args.db, source=self.source_spec, game=args.game,
+                               calibration=self.calibration_path,
+                               models=model_versions(model_dir(args.models), args.deck),
+                               check_same_thread=not log_thread_free)
+        try:
+            self.source = open_source(self.source_spec, fps=args.fps, realtime=args.realtime)
+        except BaseException:
+            if self.log is not None:
+                self.log.close()
+            raise
+        self.pipeline = Pipeline(detector=detector, calibration=self.calibration, table=table, sink=sink,
+                                 log=self.log, actions=actions)
+
+    def close(self) -> None:
+        try:
+            self.source.close()
+        finally:
+            if self.log is not None:
+                self.log.close()
+
+
+def run(args) -> int:
+    from dealer_assist.live.pipeline import json_sink
+    from dealer_assist.live.words import line as describe_event
 
     out_file = None
     if args.events == "-":
@@ -128,25 +163,21 @@ def run(args) -> int:
                 talk.write(line + "\n")
                 talk.flush()
 
-    log = None
-    if not args.no_db:
-        from dealer_assist.live.handlog import HandLog
-        log = HandLog(args.db, source=source_spec, game=args.game, calibration=cal_path,
-                      models=model_versions(model_dir(args.models), args.deck))
-    source = open_source(source_spec, fps=args.fps, realtime=args.realtime)
-    pipe = Pipeline(detector=detector, calibration=calibration, table=table, sink=sink,
-                    log=log, actions=actions)
     try:
-        stats = pipe.run(source, max_frames=args.max_frames)
+        parts = LiveParts(args, sink)
+    except BaseException:
+        if out_file is not None:
+            out_file.close()
+        raise
+    try:
+        stats = parts.pipeline.run(parts.source, max_frames=args.max_frames)
     finally:
-        source.close()
-        if log is not None:
-            log.close()
+        parts.close()
         if out_file is not None:
             out_file.close()
     if talk is not None:
         s = stats.summary()
-        where = f"; hand log {args.db}" if log is not None else ""
+        where = f"; hand log {args.db}" if parts.log is not None else ""
         talk.write(f"-- {s['frames']} frames in {s['wall_s']} s ({s['fps']} fps), "
                    f"{s['events']} events{where}\n")
     return 0

@@ -191,13 +191,13 @@ class LiveTable:
     def state(self) -> dict:
         """A JSON-ready snapshot of the table (for the desk display and the pipeline)."""
         tr = self.tracker
-        board = []
+        slots: list[Optional[str]] = []
         for i, slot in enumerate(BOARD_SLOTS):
             card = self._slot_card(slot)
             if card is None and self.hand is not None and i < self.board_out:
                 card = self.board_rec[i]
-            if card is not None:
-                board.append(card)
+            slots.append(card)
+        board = [c for c in slots if c is not None]
         seats = {}
         for s in range(1, self.seats + 1):
             cards = [c for c in (tr.identity(t) for t in self._zone_tracks(f"seat{s}")) if c is not None]
@@ -213,7 +213,7 @@ class LiveTable:
             street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[self.board_out]
         return {
             "hand": self.hand, "street": street, "button": self.button, "board": board,
-            "seats": seats,
+            "board_slots": slots, "seats": seats,
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
             "muck": len(self._zone_tracks("muck")),
             "alerts": [dict(a) for a in self._active.values()],

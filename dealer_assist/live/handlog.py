@@ -232,20 +232,23 @@ class HandLog:
 
     ``source`` and ``game`` describe the session; ``calibration`` (a name or path) and ``models``
     (model name -> version) are kept with it so a dispute can tell what recognised the cards.
+    ``check_same_thread=False`` lets the thread that opened the log hand it to one other thread
+    (the desk display opens it, its worker thread writes): one thread at a time, never both.
     Raises :class:`UserError` when the file cannot be a hand log (not SQLite, corrupt, another
     program's database, a newer schema) or its folder is missing or read-only; such a file is
     never modified.
     """
 
     def __init__(self, path: str | os.PathLike, source: str = "", game: str = "joker-holdem", *,
-                 calibration: Optional[str] = None, models: Optional[Mapping[str, Any]] = None):
+                 calibration: Optional[str] = None, models: Optional[Mapping[str, Any]] = None,
+                 check_same_thread: bool = True):
         self.path = os.fspath(path)
         _check_folder(self.path, for_writing=True)
         existed = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per record.
             self._con: Optional[sqlite3.Connection] = sqlite3.connect(
-                self.path, timeout=10.0, isolation_level=None)
+                self.path, timeout=10.0, isolation_level=None, check_same_thread=check_same_thread)
         except sqlite3.Error as exc:
             raise UserError(f"cannot open the hand log {self.path}: {_describe(exc)}") from None
         try:

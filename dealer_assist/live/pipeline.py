@@ -137,13 +137,23 @@ class Pipeline:
     def apply(self, action: dict, frame: int, t: float) -> list[dict]:
         """A dealer action now (from the desk or the actions file); returns the events it caused.
 
-        A correction is written to the hand log before anything else, so a dispute can show it.
+        A correction the table accepts is written to the hand log before the events it causes, so
+        a dispute shows it in its place; a refused one raises :class:`UserError` and logs nothing.
         """
-        if action.get("type") == "correct" and self.log is not None:
-            self.log.record_correction(action, frame, t, self.table.state().get("hand"))
+        hand = self.table.state().get("hand")
         events = self.table.apply(action, frame, t)
+        if action.get("type") == "correct" and self.log is not None:
+            self.log.record_correction(action, frame, t, hand)
         self._emit(events, self.last_frame.image if self.last_frame is not None else None)
         return events
+
+    def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> dict:
+        """Raise a one-off alert (a refused dealer input): to the sink and the hand log."""
+        ev = {"t": round(float(t), 3), "frame": frame, "type": "alert",
+              "hand": self.table.state().get("hand"), "code": code,
+              "message": message, "message_ja": message_ja, "cleared": False}
+        self._emit([ev], None)
+        return ev
 
     def source_alert(self, alert) -> None:
         ev = {"t": round(float(alert.t), 3), "frame": self.stats.frames, "type": "alert",
@@ -175,12 +185,8 @@ class Pipeline:
             try:
                 caused += self.apply(act, frame.index, frame.t)
             except UserError as exc:
-                ev = {"t": round(frame.t, 3), "frame": frame.index, "type": "alert",
-                      "hand": self.table.state().get("hand"), "code": "bad_action",
-                      "message": f"dealer action ignored: {exc}",
-                      "message_ja": f"ディーラー入力を無視しました: {exc}", "cleared": False}
-                self._emit([ev], None)
-                caused.append(ev)
+                caused.append(self.alert("bad_action", f"dealer action ignored: {exc}",
+                                         f"ディーラー入力を無視しました: {exc}", frame.index, frame.t))
         td = time.perf_counter()
         found = self.detector.detect(frame.image)
         self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)

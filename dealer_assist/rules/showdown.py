@@ -112,6 +112,7 @@ class PotAward:
     def to_json(self) -> dict:
         return {
             "name": self.name,
+            "name_ja": self.name_ja,
             "amount": self.amount,
             "eligible": list(self.eligible),
             "winners": list(self.winners),

@@ -1,0 +1,200 @@
+"""``dealer-assist desk``: the dealer's screen (PySide6) for live play, corrections and disputes.
+
+``dealer-assist desk [--source SRC] [--calibration FILE] [--game joker-holdem] [--lang ja|en]
+[--db FILE] [--actions FILE] [--screenshot OUT.png] [--stop-at FRAME] [--size WxH]``
+
+With no ``--source`` it plays the bundled sample clip (as ``run`` does). ``--review [DB]`` opens
+dispute mode on a hand log instead (``--hand ID`` for one hand). ``--screenshot OUT.png`` plays
+the source to its end (or to ``--stop-at``) as fast as it can, saves the window and exits: it
+needs no display.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from dealer_assist.commands.run import GAMES, add_live_arguments
+from dealer_assist.errors import UserError
+
+#: CJK families tried first, in order (a dealer's laptop has one of these; Debian: fonts-noto-cjk)
+CJK_FAMILIES = ("Noto Sans CJK JP", "Noto Sans JP", "Source Han Sans JP", "Yu Gothic UI", "Yu Gothic",
+                "Meiryo UI", "Meiryo", "Hiragino Sans", "Hiragino Kaku Gothic ProN", "IPAexGothic",
+                "IPAGothic", "TakaoPGothic", "VL PGothic")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "desk",
+        help="the dealer's screen: live table, rulings, alerts, corrections, disputes (PySide6)",
+        description="The desk display: the live frame with every card outlined and named, the board, "
+                    "a panel per seat, the ruling and payouts per pot, and alerts that need the "
+                    "dealer's hands. Click a card to correct it. With no --source, plays the "
+                    "bundled sample clip.",
+    )
+    add_live_arguments(p)
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default Japanese; L switches)")
+    p.add_argument("--fast", action="store_true",
+                   help="play a file as fast as the machine can instead of at its own speed")
+    p.add_argument("--screenshot", metavar="OUT.png",
+                   help="play the source to its end (or --stop-at), save the window as a PNG and exit")
+    p.add_argument("--stop-at", type=int, metavar="FRAME", default=None,
+                   help="pause at this frame (with --screenshot: take it there)")
+    p.add_argument("--size", metavar="WxH", default="1280x800", help="window size (default 1280x800)")
+    p.add_argument("--review", metavar="DB", nargs="?", const="hand-log.sqlite", default=None,
+                   help="dispute mode: open this hand log (default hand-log.sqlite) instead of a live table")
+    p.add_argument("--hand", type=int, metavar="ID", default=None, help="with --review: the hand to open")
+    p.set_defaults(func=run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x800"`` -> ``(1280, 800)``.
+
+    >>> parse_size("1920x1080")
+    (1920, 1080)
+    >>> parse_size("big")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: --size must be WIDTHxHEIGHT such as 1280x800, got 'big'
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size must be WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
+    if not (640 <= w <= 7680 and 480 <= h <= 4320):
+        raise UserError(f"--size {w}x{h} is outside 640x480 .. 7680x4320")
+    return w, h
+
+
+def pick_font(app) -> bool:
+    """Use a Japanese-capable font for the whole display; False if the machine has none."""
+    from PySide6.QtGui import QFont, QFontDatabase
+
+    families = QFontDatabase.families(QFontDatabase.WritingSystem.Japanese)
+    chosen = next((f for f in CJK_FAMILIES if f in families), None)
+    if chosen is None:
+        chosen = next((f for f in families if "mono" not in f.lower()), None)
+    if chosen is None:
+        return False
+    f = QFont(chosen)
+    f.setPointSize(12)
+    app.setFont(f)
+    return True
+
+
+def _need_display(args) -> None:
+    if args.screenshot:
+        # no window is shown to anybody: render off screen, display or not
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        return
+    if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+            and not os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("QT_QPA_PLATFORM")):
+        raise UserError("no display to open the desk on (DISPLAY is not set); run it on the desk's screen, "
+                        "or use --screenshot OUT.png to render it without one")
+
+
+def _quiet_offscreen(mode, context, message) -> None:
+    """Qt's messages, less the off-screen platform's notes that it cannot do window-manager things."""
+    if "does not support propagateSizeHints" in message or "This plugin does not support" in message:
+        return
+    print(message, file=sys.stderr)
+
+
+def _qt_app():
+    try:
+        from PySide6.QtCore import qInstallMessageHandler
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        raise UserError(f"the desk display needs PySide6 ({exc}): pip install -e '.[desk]'") from None
+    qInstallMessageHandler(_quiet_offscreen)
+    return QApplication.instance() or QApplication([sys.argv[0]])
+
+
+def _save(window, path: str) -> None:
+    out = Path(path)
+    if out.parent and not out.parent.exists():
+        raise UserError(f"cannot save the screenshot: the folder {out.parent} does not exist")
+    image = window.grab()
+    if not image.save(str(out), "PNG"):
+        raise UserError(f"cannot save the screenshot to {out}")
+    print(f"desk: saved {out} ({image.width()}x{image.height()})", file=sys.stderr)
+
+
+def _wait(app, window, *, until, timeout_s: float) -> bool:
+    """Run the Qt loop until ``until()`` holds or ``timeout_s`` passes; True if it held."""
+    from PySide6.QtCore import QElapsedTimer, QEventLoop
+
+    clock = QElapsedTimer()
+    clock.start()
+    while not until():
+        if clock.elapsed() > timeout_s * 1000:
+            return False
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    app.processEvents()
+    return True
+
+
+def run(args) -> int:
+    _need_display(args)
+    size = parse_size(args.size)
+    if args.hand is not None and args.review is None:
+        raise UserError("--hand needs --review (dispute mode)")
+    app = _qt_app()
+    font_ok = pick_font(app)
+    lang = args.lang if font_ok else "en"
+    if not font_ok and args.lang == "ja":
+        print("desk: no Japanese font on this machine (Debian: apt-get install fonts-noto-cjk); "
+              "showing English", file=sys.stderr)
+
+    if args.review is not None:
+        return _review(app, args, size, lang)
+
+    from dealer_assist.desk.session import LiveSession
+    from dealer_assist.desk.window import DeskWindow
+
+    from dealer_assist.commands.run import LiveParts
+
+    args.realtime = not (args.fast or args.screenshot)
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    session = LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at)
+    window = DeskWindow(session, calibration=parts.calibration, lang=lang,
+                        db=None if args.no_db else args.db, source_name=parts.source_spec, font_ok=font_ok)
+    window.resize(*size)
+    window.show()
+    window.start()
+    if not args.screenshot:
+        code = app.exec()
+        window.shutdown()
+        return int(code)
+    try:
+        done = _wait(app, window, until=lambda: window.ended or (args.stop_at is not None and window.is_paused),
+                     timeout_s=900)
+        if not done:
+            raise UserError("the source did not end within 15 minutes; give --stop-at FRAME")
+        _save(window, args.screenshot)
+    finally:
+        window.shutdown()
+        window.close()
+    return 0
+
+
+def _review(app, args, size, lang) -> int:
+    from dealer_assist.desk.dispute import DisputeWindow
+
+    if not Path(args.review).is_file():
+        raise UserError(f"no hand log at {args.review} (dealer-assist run or desk writes one)")
+    window = DisputeWindow(args.review, lang=lang, hand_id=args.hand)
+    if window.error:
+        raise UserError(window.error)
+    window.resize(*size)
+    window.show()
+    if args.screenshot:
+        app.processEvents()
+        _save(window, args.screenshot)
+        window.close()
+        return 0
+    return int(app.exec())
+
+
+__all__ = ["register", "run", "GAMES", "parse_size", "pick_font"]

@@ -1,0 +1,378 @@
+"""What the desk display shows, worked out from the live table's events and state (no Qt).
+
+:class:`DeskState` is fed what the pipeline produces (its events and ``LiveTable.state()``) and
+gives a :class:`DeskSnapshot` in either language: the board, a panel per seat, the ruling's pots
+and explanation, and the alerts for the banner. It holds no game logic: hand names, best fives,
+the joker's stand-in, payouts and explanations are the rules engine's own, only arranged.
+
+The display keeps a finished hand on the screen (its board, shown cards and final ruling) until
+the next hand is dealt: a dealer paying the pot still needs to see it after the cards are gone.
+
+>>> ds = DeskState(seats=3)
+>>> ds.feed([{"type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1}],
+...         {"hand": 1, "street": "preflop", "button": 1, "board_slots": [None] * 5, "board": [],
+...          "seats": {"1": {"cards": ["BACK", "BACK"], "folded": False, "dealt": True, "committed": None},
+...                    "2": {"cards": ["BACK", "BACK"], "folded": False, "dealt": True, "committed": 40},
+...                    "3": {"cards": [], "folded": False, "dealt": False, "committed": None}},
+...          "alerts": [], "ruling": None, "tracks": []})
+>>> snap = ds.snapshot("ja")
+>>> snap.title, [s.cards for s in snap.seats], snap.seats[1].committed
+('第1ハンド プリフロップ', [('BACK', 'BACK'), ('BACK', 'BACK'), ()], 40)
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Sequence
+
+from dealer_assist.desk.texts import SEVERITY, alert_title, seats_text, t
+from dealer_assist.live.words import line as event_line
+
+__all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
+
+#: alert codes that come from the source or the desk, not from the table's cards
+SOURCE_LOST, SOURCE_BACK = "camera_lost", "camera_back"
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpot:
+    """A card as a panel shows it: ``code`` in RULINGS notation, ``BACK`` or ``??``; ``zone`` is
+    where it lies (what a correction names); ``live`` says it may be corrected now."""
+
+    code: str
+    zone: Optional[str]
+    live: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    dealt: bool
+    folded: bool
+    button: bool
+    committed: Optional[int]
+    cards: tuple[str, ...]            # what lies in the seat (face-up codes, BACK, ??)
+    hand_name: str = ""               # the rules engine's description, in the snapshot's language
+    best_five: tuple[str, ...] = ()
+    joker_as: Optional[str] = None    # the joker's stand-in in the best five
+    payout: Optional[int] = None      # chips the seat takes (None: no ruling yet)
+    winner: bool = False
+    shows: Optional[int] = None       # 1-based place in the showdown order
+
+    @property
+    def spots(self) -> tuple[CardSpot, ...]:
+        return tuple(CardSpot(c, f"seat{self.seat}") for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class PotView:
+    name: str
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]
+    odd_chips: tuple[int, ...]
+    text: str                       # one line: name, amount, who may win it, who takes what
+
+
+@dataclass(frozen=True, slots=True)
+class AlertView:
+    key: str           # stable identity (code + zone/card) for the banner
+    code: str
+    title: str
+    message: str
+    severity: str      # "stop" | "warn" | "info"
+    zone: Optional[str] = None
+    dismissable: bool = False   # a notice the dealer acknowledges (Esc); the rest clear themselves
+
+
+@dataclass(frozen=True, slots=True)
+class DeskSnapshot:
+    lang: str
+    hand: Optional[int]
+    live: bool                    # a hand in progress (its cards may be corrected)
+    street: str
+    title: str                    # "第2ハンド ショーダウン", "配札待ち", "第1ハンド 終了"
+    button: Optional[int]
+    board: tuple[Optional[str], ...]     # five slots
+    burn: tuple[str, ...]
+    seats: tuple[SeatView, ...]
+    pots: tuple[PotView, ...]
+    explanation: tuple[str, ...]
+    payouts: Mapping[int, int]
+    chips_entered: bool
+    alerts: tuple[AlertView, ...]
+    log: tuple[str, ...]          # the commentary, oldest first
+    tracks: tuple[Mapping[str, Any], ...] = ()   # for the frame overlay (live only)
+
+    def seat(self, n: int) -> SeatView:
+        for s in self.seats:
+            if s.seat == n:
+                return s
+        raise KeyError(f"no seat {n}")
+
+    @property
+    def board_spots(self) -> tuple[CardSpot, ...]:
+        return tuple(CardSpot(c, f"board{i}", self.live and c not in (None, "BACK"))
+                     for i, c in enumerate(self.board, 1) if c is not None)
+
+
+@dataclass
+class _HandRecord:
+    """What was seen of one hand, kept to show it after the table is cleared."""
+
+    hand: int
+    button: Optional[int] = None
+    dealt: list = field(default_factory=list)
+    folded: set = field(default_factory=set)
+    committed: dict = field(default_factory=dict)
+    cards: dict = field(default_factory=dict)       # seat -> last non-empty cards seen
+    shown: dict = field(default_factory=dict)       # seat -> cards from its hole event
+    board: list = field(default_factory=list)       # from the board events
+    burn: list = field(default_factory=list)
+    ruling: Optional[dict] = None
+    street: str = "preflop"
+
+
+def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
+    out = {}
+    for k, v in (d or {}).items():
+        try:
+            out[int(k)] = v
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+class DeskState:
+    """The display's memory: feed it each batch of events with the table state that follows."""
+
+    def __init__(self, seats: int = 6, game: str = "joker-holdem", log_size: int = 400):
+        self.seats = seats
+        self.game = game
+        self.state: Optional[dict] = None
+        self.record: Optional[_HandRecord] = None
+        self.finished: Optional[_HandRecord] = None     # the last hand, shown until the next deal
+        self.events: deque = deque(maxlen=log_size)
+        self.source_alerts: dict[str, dict] = {}        # camera_lost while the camera is away
+        self.notices: list[dict] = []                   # acknowledged by the dealer
+        self.frame: Optional[int] = None
+
+    # ------------------------------------------------------------------ input
+    def feed(self, events: Sequence[Mapping[str, Any]], state: Optional[Mapping[str, Any]]) -> None:
+        """Take the events of one step (a frame, a dealer action) and the table state after it."""
+        for ev in events:
+            self.events.append(dict(ev))
+            if isinstance(ev.get("frame"), int):
+                self.frame = ev["frame"]
+            self._event(ev)
+        if state is not None:
+            self.state = dict(state)
+            self._absorb(self.state)
+        active = {(a.get("code"), a.get("message")) for a in (self.state or {}).get("alerts", ())}
+        for ev in events:
+            if ev.get("type") != "alert" or ev.get("cleared"):
+                continue
+            code = ev.get("code")
+            if code in (SOURCE_LOST, SOURCE_BACK) or (code, ev.get("message")) in active:
+                continue
+            # an alert the table does not keep (a refused input, a hand closed without a showdown,
+            # the recording's end): the dealer acknowledges it
+            self.notify(str(code), str(ev.get("message") or ""), str(ev.get("message_ja") or ""))
+
+    def notify(self, code: str, message: str, message_ja: str = "") -> None:
+        """A notice for the banner that stays until the dealer dismisses it (newest last)."""
+        note = {"code": code, "message": message, "message_ja": message_ja or message}
+        self.notices = [n for n in self.notices if n != note][-3:] + [note]
+
+    def dismiss(self) -> bool:
+        """The dealer acknowledged the notices; returns whether there were any."""
+        had = bool(self.notices)
+        self.notices = []
+        return had
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
+        kind = ev.get("type")
+        if kind == "alert":
+            if ev.get("code") == SOURCE_LOST and not ev.get("cleared"):
+                self.source_alerts[SOURCE_LOST] = dict(ev)
+            elif ev.get("code") == SOURCE_BACK:
+                self.source_alerts.pop(SOURCE_LOST, None)
+            return
+        if kind == "hand_start":
+            self.finished = None
+            self.record = _HandRecord(hand=int(ev.get("hand") or 0), button=ev.get("button"),
+                                      dealt=list(ev.get("seats") or []))
+            return
+        rec = self.record
+        if rec is None or ev.get("hand") != rec.hand:
+            return
+        if kind == "board":
+            rec.board = list(ev.get("cards") or [])
+        elif kind == "hole":
+            rec.shown[int(ev["seat"])] = list(ev.get("cards") or [])
+        elif kind == "showdown":
+            rec.ruling = ev.get("ruling")
+            rec.street = "showdown"
+        elif kind == "hand_end":
+            rec.ruling = ev.get("ruling") if ev.get("ruling") is not None else rec.ruling
+            if ev.get("won_without_showdown") is not None:
+                rec.street = "won"
+            self.finished, self.record = rec, None
+
+    def _absorb(self, st: Mapping[str, Any]) -> None:
+        rec = self.record
+        if rec is None or st.get("hand") != rec.hand:
+            return
+        rec.button = st.get("button", rec.button)
+        rec.street = st.get("street") or rec.street
+        if st.get("ruling") is not None:
+            rec.ruling = st["ruling"]
+        for key, s in (st.get("seats") or {}).items():
+            n = int(key)
+            if s.get("dealt") and n not in rec.dealt:
+                rec.dealt = sorted(rec.dealt + [n])
+            if s.get("folded"):
+                rec.folded.add(n)
+            if s.get("committed") is not None:
+                rec.committed[n] = s["committed"]
+            if s.get("cards"):
+                rec.cards[n] = list(s["cards"])
+        if st.get("burn"):
+            rec.burn = list(st["burn"])
+
+    # ------------------------------------------------------------------ output
+    def snapshot(self, lang: str = "ja") -> DeskSnapshot:
+        st = self.state or {}
+        live = st.get("hand") is not None and self.record is not None
+        if live:
+            return self._live_snapshot(st, lang)
+        if self.finished is not None:
+            return self._record_snapshot(self.finished, lang)
+        seats = tuple(SeatView(n, False, False, False, None, tuple(self._seat_cards(st, n)))
+                      for n in range(1, self.seats + 1))
+        return DeskSnapshot(lang, None, False, "waiting", t("waiting", lang), None,
+                            tuple(st.get("board_slots") or [None] * 5), tuple(st.get("burn") or ()),
+                            seats, (), (), {}, True, self._alerts(st, lang), self._log(lang),
+                            tuple(st.get("tracks") or ()))
+
+    @staticmethod
+    def _seat_cards(st: Mapping[str, Any], n: int) -> list[str]:
+        cards = list(((st.get("seats") or {}).get(str(n)) or {}).get("cards") or [])
+        faces = [c for c in cards if c != "BACK"]
+        # a hand being turned over: its backs linger a few frames beside the faces
+        return faces if len(faces) >= 2 else cards
+
+    def _live_snapshot(self, st: Mapping[str, Any], lang: str) -> DeskSnapshot:
+        rec = self.record
+        assert rec is not None
+        ruling = st.get("ruling")
+        street = str(st.get("street") or "preflop")
+        seats = []
+        for n in range(1, self.seats + 1):
+            s = (st.get("seats") or {}).get(str(n)) or {}
+            seats.append(self._seat_view(n, bool(s.get("dealt")), bool(s.get("folded")), st.get("button"),
+                                         s.get("committed"), self._seat_cards(st, n), ruling, lang))
+        title = f"{t('hand', lang, n=st.get('hand'))} {t('street.' + street, lang)}"
+        return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
+                                 tuple(st.get("board_slots") or (list(st.get("board") or []) + [None] * 5)[:5]),
+                                 tuple(st.get("burn") or ()), tuple(seats), ruling, st)
+
+    def _record_snapshot(self, rec: _HandRecord, lang: str) -> DeskSnapshot:
+        seats = []
+        for n in range(1, self.seats + 1):
+            dealt = n in rec.dealt
+            folded = n in rec.folded
+            if not dealt or folded:
+                cards: list[str] = []
+            elif n in rec.shown:
+                cards = list(rec.shown[n])
+            else:
+                cards = [c for c in rec.cards.get(n, []) if c == "BACK"] or ["BACK", "BACK"]
+            seats.append(self._seat_view(n, dealt, folded, rec.button, rec.committed.get(n), cards,
+                                         rec.ruling, lang))
+        board = tuple((list(rec.board) + [None] * 5)[:5])
+        title = f"{t('hand_over', lang, n=rec.hand)}"
+        street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
+        return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
+                                 tuple(seats), rec.ruling, self.state or {})
+
+    def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
+                   cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str) -> SeatView:
+        hand = {}
+        payout = None
+        winner = False
+        shows = None
+        if ruling:
+            hand = (ruling.get("hands") or {}).get(str(n)) or {}
+            pays = _int_keys(ruling.get("payouts"))
+            if n in pays:
+                payout = int(pays[n])
+            winner = any(n in (p.get("winners") or ()) for p in ruling.get("pots") or ())
+            order = list(ruling.get("showdown_order") or [])
+            shows = order.index(n) + 1 if n in order else None
+        name = ""
+        if hand:
+            name = (hand.get("description_ja") or hand.get("category_ja") or "") if lang == "ja" else (
+                hand.get("description") or hand.get("category") or "")
+        return SeatView(n, dealt, folded, button == n and dealt,
+                        committed if isinstance(committed, int) else None, tuple(cards), name,
+                        tuple(hand.get("best_five") or ()), hand.get("joker_as"), payout, winner, shows)
+
+    def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
+                     board: tuple, burn: tuple, seats: tuple, ruling: Optional[Mapping[str, Any]],
+                     st: Mapping[str, Any]) -> DeskSnapshot:
+        pots: list[PotView] = []
+        explanation: tuple[str, ...] = ()
+        payouts: dict[int, int] = {}
+        chips = True
+        if ruling:
+            for p in ruling.get("pots") or ():
+                pots.append(self._pot_view(p, lang))
+            explanation = tuple(ruling.get("explanation_ja" if lang == "ja" else "explanation") or ())
+            payouts = {k: int(v) for k, v in _int_keys(ruling.get("payouts")).items()}
+            chips = bool(ruling.get("chips_entered", True))
+        return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
+                            explanation, payouts, chips, self._alerts(st, lang), self._log(lang),
+                            tuple(st.get("tracks") or ()) if live else ())
+
+    @staticmethod
+    def _pot_view(p: Mapping[str, Any], lang: str) -> PotView:
+        name = str((p.get("name_ja") if lang == "ja" else p.get("name")) or p.get("name") or "")
+        amount = int(p.get("amount") or 0)
+        eligible = tuple(int(s) for s in p.get("eligible") or ())
+        winners = tuple(int(s) for s in p.get("winners") or ())
+        shares = tuple(sorted((int(k), int(v)) for k, v in (p.get("shares") or {}).items()))
+        odd = tuple(int(s) for s in p.get("odd_chips") or ())
+        takes = ", ".join(f"{t('seat', lang, n=s)} {v}" for s, v in shares if v) or "-"
+        text = (t("pot_line", lang, name=name, amount=amount,
+                  eligible=t("seats_list", lang, seats=seats_text(eligible, lang)))
+                + "  " + t("pot_takes", lang, who=takes))
+        if odd:
+            text += "  (" + t("odd_chip", lang, seats=seats_text(odd, lang)) + ")"
+        return PotView(name, amount, eligible, winners, shares, odd, text)
+
+    def _alerts(self, st: Mapping[str, Any], lang: str) -> tuple[AlertView, ...]:
+        out = []
+        sources = list(self.source_alerts.values())
+        for a in sources + list(st.get("alerts") or ()):
+            code = str(a.get("code"))
+            msg = (a.get("message_ja") if lang == "ja" else a.get("message")) or a.get("message") or ""
+            zone = a.get("zone") if isinstance(a.get("zone"), str) else None
+            key = f"{code}:{zone or ''}:{a.get('card') or ''}"
+            out.append(AlertView(key, code, alert_title(code, lang), str(msg), SEVERITY.get(code, "warn"), zone))
+        for i, n in enumerate(self.notices):
+            msg = n["message_ja"] if lang == "ja" else n["message"]
+            out.append(AlertView(f"notice:{i}:{n['code']}", n["code"], alert_title(n["code"], lang), msg,
+                                 SEVERITY.get(n["code"], "warn"), None, True))
+        rank = {"stop": 0, "warn": 1, "info": 2}
+        out.sort(key=lambda a: rank.get(a.severity, 1))     # the loudest first; stable otherwise
+        return tuple(out)
+
+    def _log(self, lang: str) -> tuple[str, ...]:
+        lines = []
+        for ev in self.events:
+            text = event_line(ev, lang)
+            if text:
+                lines.append(text)
+        return tuple(lines)

@@ -1,0 +1,766 @@
+"""The desk display's widgets (PySide6): card tiles, the camera view, the board, seat and ruling
+panels, the alert banner and the card picker. They show a :class:`~dealer_assist.desk.view.DeskSnapshot`
+and report clicks; none of them knows a rule of the game.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QKeySequence, QPainter, QPen, QPolygonF, QShortcut
+from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+                               QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
+
+from dealer_assist.desk.texts import SUIT_SYMBOL, alert_title, card_label, t, zone_text
+from dealer_assist.desk.view import AlertView, DeskSnapshot, PotView, SeatView
+
+#: four-colour suits: a spade and a club, a heart and a diamond are told apart at arm's length
+SUIT_COLOURS = {"s": "#151515", "h": "#d11a1a", "d": "#1565d8", "c": "#12843a"}
+JOKER_COLOUR = "#7b1fa2"
+SEVERITY_STYLE = {"stop": ("#c62828", "#ffffff"), "warn": ("#f9a825", "#111111"), "info": ("#1565c0", "#ffffff")}
+PANEL_BG = "#1d2125"
+TEXT = "#f2f2f2"
+MUTED = "#9aa3ab"
+WIN = "#2e9d4a"
+
+APP_STYLE = f"""
+QMainWindow, QWidget#central {{ background: #121518; }}
+QToolBar {{ background: #181c20; border: none; spacing: 6px; padding: 4px; }}
+QToolButton {{ color: {TEXT}; background: #2a3038; border-radius: 6px; padding: 4px 10px; font-size: 13pt; }}
+QToolButton:checked {{ background: #455a64; }}
+QStatusBar {{ color: {MUTED}; background: #181c20; font-size: 11pt; }}
+QSplitter::handle {{ background: #121518; }}
+QPushButton {{ background: #2a3038; color: {TEXT}; border-radius: 6px; padding: 6px 12px; }}
+QScrollBar:vertical {{ background: {PANEL_BG}; width: 10px; margin: 0; }}
+QScrollBar::handle:vertical {{ background: #4a545e; border-radius: 4px; min-height: 24px; }}
+QScrollBar::add-line:vertical, QScrollBar::sub-line:vertical {{ height: 0; }}
+QScrollBar::add-page:vertical, QScrollBar::sub-page:vertical {{ background: none; }}
+"""
+
+
+
+def card_colour(code: Optional[str]) -> str:
+    if code == "JK":
+        return JOKER_COLOUR
+    if code and len(code) == 2 and code[1] in SUIT_COLOURS:
+        return SUIT_COLOURS[code[1]]
+    return "#555555"
+
+
+def font(size: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPointSizeF(size)
+    f.setBold(bold)
+    return f
+
+
+class CardTile(QWidget):
+    """One card drawn large: rank and suit in four colours, the joker, a back, an unreadable
+    card or an empty slot. ``stand_in`` marks what the joker plays as; clicking emits ``clicked``."""
+
+    clicked = Signal()
+
+    def __init__(self, height: int = 96, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self._h = height
+        self.code: Optional[str] = None
+        self.stand_in: Optional[str] = None
+        self.highlight = False
+        self.clickable = False
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(int(self._h * 0.72), self._h)
+
+    minimumSizeHint = sizeHint
+
+    def set_height(self, height: int) -> None:
+        if height != self._h:
+            self._h = height
+            self.updateGeometry()
+            self.update()
+
+    def set_card(self, code: Optional[str], *, stand_in: Optional[str] = None, highlight: bool = False,
+                 clickable: bool = False) -> None:
+        changed = (code, stand_in, highlight, clickable) != (self.code, self.stand_in, self.highlight, self.clickable)
+        self.code, self.stand_in, self.highlight, self.clickable = code, stand_in, highlight, clickable
+        self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
+        tip = ""
+        if code and code not in ("BACK",):
+            tip = code + (f" = {stand_in}" if stand_in else "")
+        self.setToolTip(tip)
+        if changed:
+            self.update()
+
+    def text(self) -> str:
+        """What the tile shows, as text (for tests and screen readers)."""
+        if self.code is None:
+            return ""
+        out = card_label(self.code) if self.code != "BACK" else "BACK"
+        return out + (f"={card_label(self.stand_in)}" if self.stand_in else "")
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt)
+        if self.clickable and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mousePressEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt)
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(2, 2, self.width() - 4, self.height() - 4)
+        radius = r.width() * 0.1
+        code = self.code
+        if code is None:
+            p.setPen(QPen(QColor("#56606a"), 2, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(r, radius, radius)
+            return
+        if code == "BACK":
+            p.setPen(QPen(QColor("#e8e8e8"), 2))
+            p.setBrush(QBrush(QColor("#23408e"), Qt.BrushStyle.SolidPattern))
+            p.drawRoundedRect(r, radius, radius)
+            p.setBrush(QBrush(QColor("#6f8fe0"), Qt.BrushStyle.DiagCrossPattern))
+            inner = r.adjusted(r.width() * 0.12, r.width() * 0.12, -r.width() * 0.12, -r.width() * 0.12)
+            p.drawRoundedRect(inner, radius * 0.6, radius * 0.6)
+            return
+        border = QColor("#ffd54a") if self.highlight else QColor("#b0b0b0")
+        p.setPen(QPen(border, 4 if self.highlight else 1.5))
+        p.setBrush(QColor("#fbfbf8"))
+        p.drawRoundedRect(r, radius, radius)
+        colour = QColor(card_colour(code))
+        if code == "??":
+            p.setPen(QColor("#777777"))
+            p.setFont(font(r.height() * 0.32, True))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, "?")
+            return
+        if code == "JK":
+            p.setPen(colour)
+            small = r.width() < 40
+            p.setFont(font(max(6.0, r.width() * (0.3 if small else 0.19)), True))
+            top = QRectF(r.left(), r.top() + r.height() * 0.08, r.width(), r.height() * 0.4)
+            p.drawText(top, Qt.AlignmentFlag.AlignCenter, "JK" if small else "JOKER")
+            p.setFont(font(r.height() * 0.22, True))
+            p.drawText(QRectF(r.left(), r.top() + r.height() * 0.36, r.width(), r.height() * 0.4),
+                       Qt.AlignmentFlag.AlignCenter, "★")
+        else:
+            rank = "10" if code[0] == "T" else code[0]
+            p.setPen(colour)
+            size = r.height() * (0.27 if rank == "10" else 0.32)
+            p.setFont(font(size, True))
+            p.drawText(QRectF(r.left(), r.top() + r.height() * 0.02, r.width(), r.height() * 0.5),
+                       Qt.AlignmentFlag.AlignCenter, rank)
+            p.setFont(font(r.height() * 0.3))
+            p.drawText(QRectF(r.left(), r.top() + r.height() * 0.42, r.width(), r.height() * 0.45),
+                       Qt.AlignmentFlag.AlignCenter, SUIT_SYMBOL.get(code[1], "?"))
+        if self.stand_in:
+            # the joker's stand-in, in the stand-in's colour, on a band across the bottom
+            band = QRectF(r.left(), r.bottom() - r.height() * 0.3, r.width(), r.height() * 0.3)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#ffe082"))
+            p.drawRoundedRect(band, radius * 0.5, radius * 0.5)
+            p.setPen(QColor(card_colour(self.stand_in)))
+            p.setFont(font(max(6.0, band.height() * 0.42), True))
+            p.drawText(band, Qt.AlignmentFlag.AlignCenter, "=" + card_label(self.stand_in))
+
+
+class VideoView(QWidget):
+    """The camera frame with the table zones shaded and every tracked card outlined and named.
+
+    Clicking a face-up card emits ``cardClicked({"zone", "card"})`` (for a correction).
+    """
+
+    cardClicked = Signal(object)
+
+    ZONE_COLOURS = {"board": QColor(0, 200, 180, 46), "seat": QColor(90, 140, 255, 38),
+                    "burn": QColor(200, 200, 200, 40), "muck": QColor(200, 200, 200, 30)}
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self._image: Optional[QImage] = None
+        self._zones: dict[str, np.ndarray] = {}
+        self._tracks: tuple = ()
+        self._alert_zones: set[str] = set()
+        self._lang = "ja"
+        self.setMinimumSize(320, 180)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        return QSize(800, 450)
+
+    def set_zones(self, zones: Mapping[str, np.ndarray]) -> None:
+        self._zones = {k: np.asarray(v, np.float64) for k, v in zones.items()}
+        self.update()
+
+    def set_frame(self, image: Optional[np.ndarray]) -> None:
+        if image is None:
+            return
+        img = np.ascontiguousarray(image)
+        h, w = img.shape[:2]
+        self._image = QImage(img.data, w, h, int(img.strides[0]), QImage.Format.Format_BGR888).copy()
+        self.update()
+
+    def set_image(self, image: QImage) -> None:
+        self._image = image
+        self.update()
+
+    def set_overlay(self, tracks: Iterable[Mapping[str, Any]], alert_zones: Iterable[str], lang: str) -> None:
+        self._tracks = tuple(tracks)
+        self._alert_zones = set(alert_zones)
+        self._lang = lang
+        self.update()
+
+    def has_frame(self) -> bool:
+        return self._image is not None
+
+    # --- geometry: image pixels <-> widget pixels
+    def _fit(self) -> tuple[float, float, float]:
+        if self._image is None:
+            return 1.0, 0.0, 0.0
+        iw, ih = self._image.width(), self._image.height()
+        s = min(self.width() / iw, self.height() / ih)
+        return s, (self.width() - iw * s) / 2, (self.height() - ih * s) / 2
+
+    def _poly(self, pts: Iterable[Sequence[float]]) -> QPolygonF:
+        s, ox, oy = self._fit()
+        return QPolygonF([QPointF(ox + float(x) * s, oy + float(y) * s) for x, y in pts])
+
+    def to_image(self, x: float, y: float) -> tuple[float, float]:
+        s, ox, oy = self._fit()
+        return (x - ox) / s, (y - oy) / s
+
+    def track_at(self, x: float, y: float) -> Optional[Mapping[str, Any]]:
+        """The face-up tracked card under widget point (x, y), if any."""
+        ix, iy = self.to_image(x, y)
+        for tr in reversed(self._tracks):
+            card = tr.get("card")
+            if not tr.get("stable") or card in (None, "BACK") or len(tr.get("polygon") or ()) < 3:
+                continue
+            poly = QPolygonF([QPointF(float(px), float(py)) for px, py in tr["polygon"]])
+            if poly.containsPoint(QPointF(ix, iy), Qt.FillRule.OddEvenFill):
+                return tr
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt)
+        if event.button() == Qt.MouseButton.LeftButton:
+            pos = event.position()
+            tr = self.track_at(pos.x(), pos.y())
+            if tr is not None and tr.get("zone"):
+                self.cardClicked.emit({"zone": tr["zone"], "card": tr["card"]})
+        super().mousePressEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt)
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor("#0d0f11"))
+        if self._image is None:
+            p.setPen(QColor(MUTED))
+            p.setFont(font(14))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "…")
+            return
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        s, ox, oy = self._fit()
+        p.drawImage(QRectF(ox, oy, self._image.width() * s, self._image.height() * s), self._image)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        label_font = font(max(8.0, 11.0 * min(1.0, s * 1.6)), True)
+        for name, pts in self._zones.items():
+            if not np.isfinite(pts).all():
+                continue
+            kind = "board" if name.startswith("board") else "seat" if name.startswith("seat") else name
+            colour = self.ZONE_COLOURS.get(kind, QColor(255, 255, 255, 25))
+            poly = self._poly(pts)
+            alert = name in self._alert_zones
+            p.setPen(QPen(QColor(230, 40, 40) if alert else colour.lighter(170), 3 if alert else 1))
+            p.setBrush(QColor(230, 40, 40, 70) if alert else colour)
+            p.drawPolygon(poly)
+            b = poly.boundingRect()
+            p.setPen(QColor(255, 255, 255, 170))
+            p.setFont(font(max(7.0, 9.0 * min(1.0, s * 1.6))))
+            p.drawText(QRectF(b.left() + 3, b.top() + 1, b.width(), 16), Qt.AlignmentFlag.AlignLeft,
+                       zone_text(name, self._lang))
+        for tr in self._tracks:
+            pts = tr.get("polygon") or ()
+            if len(pts) < 3:
+                continue
+            card = tr.get("card")
+            poly = self._poly(pts)
+            if card == "BACK":
+                pen = QPen(QColor(120, 170, 255), 1.5)
+            elif card == "??":
+                pen = QPen(QColor(255, 152, 0), 3)
+            else:
+                pen = QPen(QColor(40, 230, 120), 3)
+            if tr.get("zone") in self._alert_zones and card not in ("BACK",):
+                pen = QPen(QColor(255, 50, 50), 4)
+            if not tr.get("stable"):
+                pen.setStyle(Qt.PenStyle.DashLine)
+                pen.setWidthF(1.5)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPolygon(poly)
+            if card in (None, "BACK") or not tr.get("stable"):
+                continue
+            text = card_label(card)
+            top = min(poly, key=lambda q: (q.y(), q.x()))
+            p.setFont(label_font)
+            fm = p.fontMetrics()
+            box = QRectF(top.x() - 2, top.y() - fm.height() - 4, fm.horizontalAdvance(text) + 8, fm.height() + 2)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0, 200))
+            p.drawRoundedRect(box, 3, 3)
+            colour = QColor(card_colour(card)).lighter(190) if card not in ("??",) else QColor(255, 170, 40)
+            if card and card[-1:] == "s" or card == "JK":
+                colour = QColor("#ffffff") if card != "JK" else QColor("#e1a6ff")
+            p.setPen(colour)
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+class Panel(QFrame):
+    """A dark rounded panel with a title."""
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.setObjectName("panel")
+        self.setStyleSheet(f"QFrame#panel {{ background: {PANEL_BG}; border-radius: 8px; }}")
+
+
+class BoardPanel(Panel):
+    """The hand's headline (number, street, button), the five board slots and the burn cards."""
+
+    cardClicked = Signal(object)
+
+    def __init__(self, tile: int = 96, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 6, 12, 8)
+        self.title = QLabel()
+        self.title.setFont(font(19, True))
+        self.title.setStyleSheet(f"color: {TEXT};")
+        self.title.setWordWrap(True)
+        self.sub = QLabel()
+        self.sub.setFont(font(12))
+        self.sub.setStyleSheet(f"color: {MUTED};")
+        self.sub.setWordWrap(True)
+        self.sub.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.sub.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        lay.addWidget(self.title)
+        lay.addWidget(self.sub)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        self.base_tile = tile
+        self.tiles = [CardTile(tile) for _ in range(5)]
+        for i, tl in enumerate(self.tiles, 1):
+            tl.clicked.connect(lambda i=i: self._clicked(i))
+            row.addWidget(tl)
+        row.addStretch(1)
+        lay.addLayout(row)
+        self._snap: Optional[DeskSnapshot] = None
+
+    def set_scale(self, k: float) -> None:
+        for tl in self.tiles:
+            tl.set_height(int(self.base_tile * k))
+        self.title.setFont(font(19 * k, True))
+        self.sub.setFont(font(12 * k))
+
+    def _clicked(self, slot: int) -> None:
+        code = self.tiles[slot - 1].code
+        if code is not None:
+            self.cardClicked.emit({"zone": f"board{slot}", "card": code})
+
+    def show_snapshot(self, snap: DeskSnapshot) -> None:
+        self._snap = snap
+        lang = snap.lang
+        self.title.setText(snap.title)
+        bits = []
+        if snap.button is not None:
+            bits.append(t("button", lang, n=snap.button))
+        if snap.burn:
+            faces = [card_label(c) for c in snap.burn if c not in ("BACK", "??")]
+            bits.append(t("burn_count", lang, n=len(snap.burn)) + (" " + " ".join(faces) if faces else ""))
+        self.sub.setText("   ".join(bits))
+        joker_zones = {a.zone for a in snap.alerts if a.code == "joker_on_board"}
+        for i, tile in enumerate(self.tiles):
+            code = snap.board[i] if i < len(snap.board) else None
+            tile.set_card(code, highlight=f"board{i + 1}" in joker_zones,
+                          clickable=snap.live and code is not None)
+
+
+class SeatPanel(Panel):
+    """One seat: number and button, chips in, its cards, its hand, the best five (joker's
+    stand-in marked) and what it takes."""
+
+    cardClicked = Signal(object)
+
+    def __init__(self, seat: int, tile: int = 58, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.seat = seat
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 5, 8, 5)
+        lay.setSpacing(2)
+        head = QHBoxLayout()
+        self.name = QLabel()
+        self.name.setFont(font(15, True))
+        self.badge = QLabel()
+        self.badge.setFont(font(10, True))
+        self.badge.setStyleSheet("color: #111; background: #ffd54a; border-radius: 8px; padding: 0px 5px;")
+        head.addWidget(self.name)
+        head.addWidget(self.badge)
+        head.addStretch(1)
+        self.payout = QLabel()
+        self.payout.setFont(font(16, True))
+        self.payout.setWordWrap(True)
+        self.payout.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        head.addWidget(self.payout)
+        lay.addLayout(head)
+        self.status = QLabel()
+        self.status.setFont(font(11))
+        self.status.setWordWrap(True)
+        lay.addWidget(self.status)
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        self.tiles = [CardTile(tile) for _ in range(2)]
+        for i, tl in enumerate(self.tiles):
+            tl.clicked.connect(lambda i=i: self._clicked(i))
+            row.addWidget(tl)
+        row.addSpacing(4)
+        self.hand = QLabel()
+        self.hand.setFont(font(12, True))
+        self.hand.setWordWrap(True)
+        self.hand.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.hand.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.hand, 1)
+        lay.addLayout(row)
+        five = QHBoxLayout()
+        five.setSpacing(2)
+        self.five = [CardTile(max(30, int(tile * 0.55))) for _ in range(5)]
+        for tl in self.five:
+            five.addWidget(tl)
+        five.addStretch(1)
+        lay.addLayout(five)
+        lay.addStretch(1)
+        self.base_tile = tile
+        self.view: Optional[SeatView] = None
+        self._live = False
+
+    def set_scale(self, k: float) -> None:
+        for tl in self.tiles:
+            tl.set_height(int(self.base_tile * k))
+        for tl in self.five:
+            tl.set_height(max(30, int(self.base_tile * 0.55 * k)))
+        self.name.setFont(font(15 * k, True))
+        self.payout.setFont(font(16 * k, True))
+        self.hand.setFont(font(12 * k, True))
+        self.status.setFont(font(11 * k))
+
+    def _clicked(self, i: int) -> None:
+        code = self.tiles[i].code
+        if code is not None:
+            self.cardClicked.emit({"zone": f"seat{self.seat}", "card": code})
+
+    def show_seat(self, sv: SeatView, lang: str, live: bool) -> None:
+        self.view, self._live = sv, live
+        self.name.setText(t("seat", lang, n=sv.seat))
+        self.badge.setText(t("btn", lang))
+        self.badge.setVisible(sv.button)
+        if not sv.dealt:
+            status = t("not_dealt", lang)
+        elif sv.folded:
+            status = t("folded", lang)
+        elif sv.committed is not None:
+            status = t("committed", lang, n=sv.committed)
+        else:
+            status = t("committed_none", lang)
+        self.status.setText(status)
+        faces = [c for c in sv.cards if c != "BACK"]
+        shown = list(sv.cards[:2]) if len(sv.cards) <= 2 else (faces[:2] if len(faces) >= 2 else list(sv.cards[:2]))
+        for i, tile in enumerate(self.tiles):
+            code = shown[i] if i < len(shown) else None
+            tile.set_card(code, clickable=live and code not in (None, "BACK"))
+            tile.setVisible(code is not None or (sv.dealt and not sv.folded))
+        name = sv.hand_name
+        # "straight, A-K-Q-J-T" / "ストレート A-K-Q-J-T": the hand's name above its ranks
+        name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
+        if sv.joker_as and name:
+            name += "\n" + t("joker_as", lang, card=card_label(sv.joker_as))
+        self.hand.setText(name)
+        for i, tile in enumerate(self.five):
+            code = sv.best_five[i] if i < len(sv.best_five) else None
+            tile.set_card(code, stand_in=sv.joker_as if code == "JK" else None)
+            tile.setVisible(bool(sv.best_five))
+        if sv.payout is not None and sv.payout > 0:
+            self.payout.setText(t("wins", lang, n=sv.payout))
+        else:
+            self.payout.setText("")
+        colour = TEXT if sv.dealt and not sv.folded else MUTED
+        self.name.setStyleSheet(f"color: {colour};")
+        self.status.setStyleSheet(f"color: {MUTED if sv.folded or not sv.dealt else TEXT};")
+        self.hand.setStyleSheet(f"color: {TEXT};")
+        self.payout.setStyleSheet(f"color: {'#7dff9b' if sv.winner else TEXT};")
+        border = f"3px solid {WIN}" if sv.winner else "1px solid #2f363d"
+        bg = "#173522" if sv.winner else PANEL_BG
+        self.setStyleSheet(f"QFrame#panel {{ background: {bg}; border-radius: 8px; border: {border}; }}")
+
+
+class RulingPanel(Panel):
+    """The ruling: each pot (who may win it, who takes what) and the engine's explanation."""
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 8, 12, 8)
+        self.title = QLabel()
+        self.title.setFont(font(17, True))
+        self.title.setStyleSheet(f"color: {TEXT};")
+        lay.addWidget(self.title)
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setFont(font(12, True))
+        self.warning.setStyleSheet("color: #111; background: #f9a825; border-radius: 4px; padding: 3px;")
+        lay.addWidget(self.warning)
+        self.pots_box = QVBoxLayout()
+        lay.addLayout(self.pots_box)
+        self.pot_labels: list[QLabel] = []
+        self.why = QLabel()
+        self.why.setWordWrap(True)
+        self.why.setFont(font(12))
+        self.why.setStyleSheet(f"color: {TEXT};")
+        self.why.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setStyleSheet(f"background: {PANEL_BG};")
+        scroll.setWidget(self.why)
+        scroll.setMinimumHeight(36)
+        lay.addWidget(scroll, 1)
+
+    def set_scale(self, k: float) -> None:
+        self.scale = k
+        self.title.setFont(font(17 * k, True))
+        self.why.setFont(font(12 * k))
+        for lab in self.pot_labels:
+            lab.setFont(font(16 * k, True))
+
+    def show_snapshot(self, snap: DeskSnapshot) -> None:
+        lang = snap.lang
+        self.title.setText(t("ruling", lang))
+        self.warning.setText(t("chips_estimate", lang))
+        self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)
+        while len(self.pot_labels) < len(snap.pots):
+            lab = QLabel()
+            lab.setFont(font(16 * getattr(self, "scale", 1.0), True))
+            lab.setWordWrap(True)
+            lab.setStyleSheet("color: #7dff9b;")
+            self.pots_box.addWidget(lab)
+            self.pot_labels.append(lab)
+        for i, lab in enumerate(self.pot_labels):
+            if i < len(snap.pots):
+                lab.setText(snap.pots[i].text)
+                lab.show()
+            else:
+                lab.hide()
+        if snap.pots:
+            self.why.setText("\n".join(snap.explanation))
+        else:
+            self.why.setText(t("no_ruling", lang) if snap.hand is not None else "")
+
+    def pot_texts(self) -> list[str]:
+        return [lab.text() for lab in self.pot_labels if not lab.isHidden()]
+
+
+class AlertBanner(QFrame):
+    """Alerts that need the dealer's hands, loudest first, in a band across the top that cannot be
+    missed; "all clear" when there are none. Notices (refused inputs) wait for ``dismissed``."""
+
+    dismissed = Signal()
+    MAX_ROWS = 3
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.lay = QVBoxLayout(self)
+        self.lay.setContentsMargins(10, 6, 10, 6)
+        self.lay.setSpacing(4)
+        self.rows: list[QFrame] = []
+        self.alerts: tuple[AlertView, ...] = ()
+        self._key: Optional[tuple] = None
+        self.dismiss_button = QPushButton()
+        self.dismiss_button.setFont(font(13, True))
+        self.dismiss_button.clicked.connect(self.dismissed.emit)
+        self.set_alerts((), "ja")
+
+    def set_alerts(self, alerts: Sequence[AlertView], lang: str) -> None:
+        key = (tuple((a.key, a.title, a.message) for a in alerts), lang)
+        if key == self._key:
+            return
+        self._key = key
+        self.alerts = tuple(alerts)
+        for row in self.rows:
+            row.setParent(None)
+            row.deleteLater()
+        self.rows = []
+        self.lay.removeWidget(self.dismiss_button)
+        if not alerts:
+            row = QLabel(t("all_clear", lang))
+            row.setFont(font(14, True))
+            row.setStyleSheet("color: #b9f6ca; background: #1b3a26; border-radius: 6px; padding: 4px 10px;")
+            self.lay.addWidget(row)
+            self.rows.append(row)
+            self.dismiss_button.hide()
+            return
+        for a in alerts[:self.MAX_ROWS]:
+            bg, fg = SEVERITY_STYLE.get(a.severity, SEVERITY_STYLE["warn"])
+            row = QFrame()
+            row.setObjectName("alertrow")
+            row.setStyleSheet(f"QFrame#alertrow {{ background: {bg}; border-radius: 6px; }}"
+                              f" QLabel {{ color: {fg}; background: transparent; }}")
+            rl = QHBoxLayout(row)
+            rl.setContentsMargins(12, 6, 12, 6)
+            title = QLabel(("⚠ " if a.severity == "stop" else "") + a.title)
+            title.setFont(font(20 if a.severity == "stop" else 16, True))
+            title.setObjectName("alerttitle")
+            msg = QLabel(a.message)
+            msg.setWordWrap(True)
+            msg.setFont(font(15 if a.severity == "stop" else 13))
+            msg.setObjectName("alertmessage")
+            msg.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            rl.addWidget(title)
+            rl.addSpacing(14)
+            rl.addWidget(msg, 1)
+            self.lay.addWidget(row)
+            self.rows.append(row)
+        if len(alerts) > self.MAX_ROWS:
+            more = QLabel(f"+{len(alerts) - self.MAX_ROWS}: " + ", ".join(a.title for a in alerts[self.MAX_ROWS:]))
+            more.setFont(font(12, True))
+            more.setStyleSheet("color: #ffcdd2;")
+            self.lay.addWidget(more)
+            self.rows.append(more)
+        if any(a.dismissable for a in alerts):
+            self.dismiss_button.setText(t("dismiss", lang))
+            self.lay.addWidget(self.dismiss_button, 0, Qt.AlignmentFlag.AlignRight)
+            self.dismiss_button.show()
+        else:
+            self.dismiss_button.hide()
+
+    def codes(self) -> list[str]:
+        return [a.code for a in self.alerts]
+
+    def text(self) -> str:
+        """Everything the banner says (for tests and the screen reader)."""
+        out = []
+        for row in self.rows:
+            if isinstance(row, QLabel):
+                out.append(row.text())
+            else:
+                out += [lab.text() for lab in row.findChildren(QLabel)]
+        return "\n".join(out)
+
+
+class EventLog(QListWidget):
+    """The hand's commentary, newest at the bottom."""
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.setFont(font(11))
+        self.setStyleSheet(f"QListWidget {{ background: {PANEL_BG}; color: {TEXT}; border: none; }}")
+        self.setWordWrap(True)
+        self._lines: tuple[str, ...] = ()
+
+    def set_lines(self, lines: Sequence[str]) -> None:
+        lines = tuple(lines)
+        if lines == self._lines:
+            return
+        if lines[:len(self._lines)] == self._lines and self._lines:
+            for text in lines[len(self._lines):]:
+                self.addItem(text)
+        else:
+            self.clear()
+            self.addItems(list(lines))
+        self._lines = lines
+        self.scrollToBottom()
+
+
+_PICKER_RANKS = "AKQJT98765432"
+
+
+class CardPicker(QDialog):
+    """Pick the true identity of a misread card: a grid of the 52 cards and the joker, a field to
+    type one (``Kc``, ``10h``, ``JK``), or "not a card" to remove it. Emits ``chosen(code or None)``."""
+
+    chosen = Signal(object)
+
+    def __init__(self, zone: str, card: str, lang: str, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.zone, self.card, self.lang = zone, card, lang
+        self.setWindowTitle(t("picker_title", lang, card=card_label(card), zone=zone_text(zone, lang)))
+        self.setStyleSheet(f"QDialog {{ background: {PANEL_BG}; }} QLabel {{ color: {TEXT}; }}")
+        lay = QVBoxLayout(self)
+        head = QLabel(t("picker_title", lang, card=card_label(card), zone=zone_text(zone, lang)))
+        head.setFont(font(18, True))
+        lay.addWidget(head)
+        hint = QLabel(t("picker_hint", lang))
+        hint.setFont(font(12))
+        lay.addWidget(hint)
+        grid = QGridLayout()
+        grid.setSpacing(4)
+        self.buttons: dict[str, QPushButton] = {}
+        for r, suit in enumerate("shdc"):
+            for c, rank in enumerate(_PICKER_RANKS):
+                code = rank + suit
+                b = QPushButton(card_label(code))
+                b.setFont(font(15, True))
+                b.setMinimumSize(54, 44)
+                b.setStyleSheet(f"QPushButton {{ color: {SUIT_COLOURS[suit]}; background: #fbfbf8; "
+                                f"border-radius: 5px; }} QPushButton:focus {{ border: 3px solid #ffd54a; }}")
+                b.clicked.connect(lambda _=False, code=code: self.choose(code))
+                grid.addWidget(b, r, c)
+                self.buttons[code] = b
+        jk = QPushButton("JOKER")
+        jk.setFont(font(15, True))
+        jk.setMinimumHeight(44)
+        jk.setStyleSheet(f"QPushButton {{ color: {JOKER_COLOUR}; background: #fbfbf8; border-radius: 5px; }}")
+        jk.clicked.connect(lambda: self.choose("JK"))
+        grid.addWidget(jk, 4, 0, 1, 3)
+        self.buttons["JK"] = jk
+        lay.addLayout(grid)
+        row = QHBoxLayout()
+        self.entry = QLineEdit()
+        self.entry.setFont(font(16))
+        self.entry.setPlaceholderText("Kc / 10h / JK")
+        self.entry.returnPressed.connect(self._typed)
+        row.addWidget(self.entry, 1)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #ff8a80;")
+        row.addWidget(self.error, 2)
+        lay.addLayout(row)
+        low = QHBoxLayout()
+        self.remove_button = QPushButton(t("picker_remove", lang))
+        self.remove_button.setFont(font(13, True))
+        self.remove_button.clicked.connect(lambda: self.choose(None))
+        cancel = QPushButton(t("picker_cancel", lang))
+        cancel.setFont(font(13))
+        cancel.clicked.connect(self.reject)
+        low.addWidget(self.remove_button)
+        low.addStretch(1)
+        low.addWidget(cancel)
+        lay.addLayout(low)
+        QShortcut(QKeySequence(Qt.Key.Key_Delete), self, activated=lambda: self.choose(None))
+        self.entry.setFocus()
+
+    def choose(self, code: Optional[str]) -> None:
+        self.chosen.emit(code)
+        self.accept()
+
+    def _typed(self) -> None:
+        from dealer_assist.cards import CardError, parse_card
+
+        text = self.entry.text().strip()
+        try:
+            card = parse_card(text)
+        except CardError as exc:
+            self.error.setText(t("picker_bad", self.lang, why=str(exc).split(". ")[0]))
+            return
+        self.choose(str(card))
+
+
+__all__ = ["CardTile", "VideoView", "BoardPanel", "SeatPanel", "RulingPanel", "AlertBanner", "EventLog",
+           "CardPicker", "PotView", "alert_title"]

@@ -1,0 +1,395 @@
+"""The desk display's live window and the worker thread that drives the pipeline.
+
+The :class:`LiveWorker` lives in its own thread and runs the :class:`~dealer_assist.desk.session.LiveSession`
+one frame per timer tick, so the card detector never blocks the screen; between frames it takes
+the dealer's corrections, and every step goes back to the window as a ``Tick``. The window keeps
+a :class:`~dealer_assist.desk.view.DeskState` and redraws its panels from it: it shows, it never
+decides.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+from PySide6.QtCore import QObject, QThread, QTimer, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMainWindow, QSplitter, QToolBar,
+                               QVBoxLayout, QWidget)
+
+from dealer_assist.desk.session import LiveSession, Tick
+from dealer_assist.desk.texts import t
+from dealer_assist.desk.view import DeskSnapshot, DeskState
+from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, BoardPanel, CardPicker, EventLog,
+                                        RulingPanel, SeatPanel, VideoView, font)
+
+
+
+class LiveWorker(QObject):
+    """Runs a live session in a worker thread: ``start``, ``pause``, ``resume``, ``step_once`` and
+    ``act`` are slots (call them through queued signals); ``ticked`` carries every step's Tick."""
+
+    ticked = Signal(object)
+    paused = Signal(bool)
+    ended = Signal()
+
+    def __init__(self, session: LiveSession):
+        super().__init__()
+        self.session = session
+        self._timer: Optional[QTimer] = None
+        self._running = False
+
+    @Slot()
+    def start(self) -> None:
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._tick)
+        self._running = True
+        self._timer.start()
+
+    def _tick(self) -> None:
+        tick = self._step()
+        if tick is None:
+            return
+        if tick.ended:
+            self._set_running(False)
+            self.ended.emit()
+        elif self.session.paused_here(tick):
+            self.session.stop_at = None
+            self._set_running(False)
+
+    def _step(self) -> Optional[Tick]:
+        try:
+            tick = self.session.step()
+        except Exception as exc:    # noqa: BLE001 - the screen must say it, not die
+            from dealer_assist.errors import UserError
+            text = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+            self.session.ended = True
+            tick = Tick(events=[{"type": "alert", "code": "source_ended", "cleared": False,
+                                 "message": f"the pipeline stopped: {text}",
+                                 "message_ja": f"処理が停止しました: {text}"}],
+                        state=self.session.table.state(), ended=True)
+        self.ticked.emit(tick)
+        return tick
+
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        if self._timer is not None:
+            if running and not self.session.ended:
+                self._timer.start()
+            else:
+                self._timer.stop()
+        self.paused.emit(not running)
+
+    @Slot()
+    def pause(self) -> None:
+        self._set_running(False)
+
+    @Slot()
+    def resume(self) -> None:
+        if not self.session.ended:
+            self._set_running(True)
+
+    @Slot()
+    def step_once(self) -> None:
+        if not self._running:
+            tick = self._step()
+            if tick is not None and tick.ended:
+                self.ended.emit()
+
+    @Slot(object)
+    def act(self, action: Mapping[str, Any]) -> None:
+        self.ticked.emit(self.session.act(action))
+
+    @Slot()
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._running = False
+        self.session.close()
+
+
+class DeskWindow(QMainWindow):
+    """The dealer's screen for a live table (see docs/desk.md)."""
+
+    requestAct = Signal(object)
+    requestPause = Signal()
+    requestResume = Signal()
+    requestStep = Signal()
+    requestStart = Signal()
+    requestStop = Signal()
+    updated = Signal()
+
+    def __init__(self, session: LiveSession, *, calibration=None, lang: str = "ja", db: Optional[str] = None,
+                 source_name: str = "", threaded: bool = True, font_ok: bool = True):
+        super().__init__()
+        self.session = session
+        self.lang = lang if font_ok else "en"
+        self.db = db
+        self.source_name = source_name
+        table = session.table
+        self.desk = DeskState(seats=table.seats, game=table.game)
+        if not font_ok:
+            en, ja = t("font_missing", "en"), t("font_missing", "ja")
+            self.desk.notify("font_missing", en, ja)
+        self.snapshot: Optional[DeskSnapshot] = None
+        self.frames_seen = 0
+        self.ended = False
+        self.is_paused = False
+        self.picker: Optional[CardPicker] = None
+        self.dispute = None
+        self._last_frame_index: Optional[int] = None
+
+        self.setStyleSheet(APP_STYLE)
+        central = QWidget()
+        central.setObjectName("central")
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(8, 6, 8, 6)
+        outer.setSpacing(6)
+        self.banner = AlertBanner()
+        self.banner.dismissed.connect(self.dismiss_notices)
+        outer.addWidget(self.banner)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.video = VideoView()
+        if calibration is not None:
+            self.video.set_zones(calibration.zones_image())
+        self.video.cardClicked.connect(self.open_picker)
+        split.addWidget(self.video)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(6)
+        self.board = BoardPanel()
+        self.board.cardClicked.connect(self.open_picker)
+        rl.addWidget(self.board)
+        self.ruling = RulingPanel()
+        rl.addWidget(self.ruling, 3)
+        self.log = EventLog()
+        rl.addWidget(self.log, 1)
+        split.addWidget(right)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 4)
+        outer.addWidget(split, 1)
+
+        seats = QWidget()
+        grid = QGridLayout(seats)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(6)
+        self.seats: dict[int, SeatPanel] = {}
+        per_row = table.seats if table.seats <= 6 else (table.seats + 1) // 2
+        for n in range(1, table.seats + 1):
+            panel = SeatPanel(n)
+            panel.cardClicked.connect(self.open_picker)
+            grid.addWidget(panel, (n - 1) // per_row, (n - 1) % per_row)
+            self.seats[n] = panel
+        outer.addWidget(seats)
+        self.setCentralWidget(central)
+
+        self.status = QLabel()
+        self.status.setFont(font(11))
+        self.statusBar().addWidget(self.status, 1)
+        self._build_toolbar()
+
+        # the worker
+        self.worker = LiveWorker(session)
+        self.thread_: Optional[QThread] = None
+        if threaded:
+            self.thread_ = QThread(self)
+            self.worker.moveToThread(self.thread_)
+            self.thread_.started.connect(self.worker.start)
+        else:
+            self.requestStart.connect(self.worker.start)
+        self.worker.ticked.connect(self.on_tick)
+        self.worker.paused.connect(self._on_paused)
+        self.worker.ended.connect(self._on_ended)
+        self.requestAct.connect(self.worker.act)
+        self.requestPause.connect(self.worker.pause)
+        self.requestResume.connect(self.worker.resume)
+        self.requestStep.connect(self.worker.step_once)
+        self.requestStop.connect(self.worker.stop)
+        self.render()
+
+    # ------------------------------------------------------------------ chrome
+    def _build_toolbar(self) -> None:
+        bar = QToolBar()
+        bar.setMovable(False)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.act_pause = QAction(self)
+        self.act_pause.triggered.connect(self.toggle_pause)
+        self.act_step = QAction(self)
+        self.act_step.triggered.connect(self.step_frame)
+        self.act_lang = QAction(self)
+        self.act_lang.triggered.connect(self.toggle_language)
+        self.act_log = QAction(self)
+        self.act_log.triggered.connect(self.open_hand_log)
+        self.act_full = QAction(self)
+        self.act_full.triggered.connect(self.toggle_fullscreen)
+        for a in (self.act_pause, self.act_step, self.act_log, self.act_lang, self.act_full):
+            bar.addAction(a)
+        for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
+                        (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
+                        (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices)):
+            QShortcut(QKeySequence(key), self, activated=fn)
+        for slot in range(1, 6):
+            QShortcut(QKeySequence(str(slot)), self, activated=lambda slot=slot: self.correct_board_slot(slot))
+        QShortcut(QKeySequence("Ctrl+Q"), self, activated=self.close)
+
+    def _retranslate(self) -> None:
+        lang = self.lang
+        self.setWindowTitle(t("title", lang) + (f" — {self.source_name}" if self.source_name else ""))
+        self.act_pause.setText(t("resume" if self.is_paused else "pause", lang))
+        self.act_step.setText(t("step", lang))
+        self.act_lang.setText(t("lang", lang))
+        self.act_log.setText(t("handlog", lang))
+        self.act_full.setText(t("fullscreen", lang))
+        self.act_log.setEnabled(self.db is not None)
+        self.act_pause.setEnabled(not self.ended)
+        self.act_step.setEnabled(self.is_paused and not self.ended)
+
+    # ------------------------------------------------------------------ running
+    def start(self) -> None:
+        if self.thread_ is not None:
+            self.thread_.start()
+        else:
+            self.requestStart.emit()
+
+    def shutdown(self) -> None:
+        """Stop the worker, close the source and the hand log (everything recorded stays)."""
+        if self.thread_ is not None and self.thread_.isRunning():
+            self.requestStop.emit()
+            self.thread_.quit()
+            self.thread_.wait(10000)
+        elif self.thread_ is None:
+            self.worker.stop()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt)
+        """Cards and key figures grow with the screen: laid out for 1280x800, scaled up to 1920x1080."""
+        super().resizeEvent(event)
+        k = max(1.0, min(1.5, min(self.width() / 1280, self.height() / 800)))
+        if abs(k - getattr(self, "_scale", 1.0)) > 0.02:
+            self._scale = k
+            self.board.set_scale(k)
+            self.ruling.set_scale(k)
+            for panel in self.seats.values():
+                panel.set_scale(k)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt)
+        self.shutdown()
+        super().closeEvent(event)
+
+    @Slot(object)
+    def on_tick(self, tick: Tick) -> None:
+        if tick.frame is not None:
+            self.frames_seen += 1
+            self._last_frame_index = tick.frame.index
+            self.video.set_frame(tick.frame.image)
+        self.desk.feed(tick.events, tick.state)
+        if tick.ended:
+            self.ended = True
+        self.render()
+
+    def _on_paused(self, paused: bool) -> None:
+        self.is_paused = paused
+        self.render()
+
+    def _on_ended(self) -> None:
+        self.ended = True
+        self.render()
+
+    # ------------------------------------------------------------------ drawing
+    def render(self) -> None:
+        snap = self.desk.snapshot(self.lang)
+        self.snapshot = snap
+        self._retranslate()
+        self.banner.set_alerts(snap.alerts, self.lang)
+        self.board.show_snapshot(snap)
+        self.ruling.show_snapshot(snap)
+        self.log.set_lines(snap.log)
+        for sv in snap.seats:
+            self.seats[sv.seat].show_seat(sv, self.lang, snap.live)
+        alert_zones = {a.zone for a in snap.alerts if a.zone and a.severity == "stop"}
+        self.video.set_overlay(snap.tracks if snap.live or snap.hand is None else (), alert_zones, self.lang)
+        bits = [t("ended" if self.ended else "paused" if self.is_paused else "playing", self.lang)]
+        if self._last_frame_index is not None:
+            bits.append(t("frame", self.lang, n=self._last_frame_index))
+        bits.append(t("log_to", self.lang, path=self.db) if self.db else t("no_log", self.lang))
+        if self.source_name:
+            bits.append(self.source_name)
+        self.status.setText("   ·   ".join(bits))
+        self.updated.emit()
+
+    # ------------------------------------------------------------------ dealer actions
+    def toggle_pause(self) -> None:
+        if self.ended:
+            return
+        if self.is_paused:
+            self.requestResume.emit()
+        else:
+            self.requestPause.emit()
+
+    def step_frame(self) -> None:
+        if self.is_paused and not self.ended:
+            self.requestStep.emit()
+
+    def toggle_language(self) -> None:
+        self.set_language("en" if self.lang == "ja" else "ja")
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+        self.render()
+
+    def toggle_fullscreen(self) -> None:
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+
+    def dismiss_notices(self) -> None:
+        if self.picker is not None and self.picker.isVisible():
+            return
+        if self.desk.dismiss():
+            self.render()
+
+    def correct_board_slot(self, slot: int) -> None:
+        snap = self.snapshot
+        if snap is None or slot - 1 >= len(snap.board) or snap.board[slot - 1] is None:
+            return
+        self.open_picker({"zone": f"board{slot}", "card": snap.board[slot - 1]})
+
+    def open_picker(self, target: Mapping[str, Any]) -> Optional[CardPicker]:
+        """The dealer clicked a card: ask for its true identity (or its removal)."""
+        snap = self.snapshot
+        zone, card = target.get("zone"), target.get("card")
+        if snap is None or not snap.live:
+            if snap is not None and snap.hand is not None:
+                msg = (t("correct_over", "en", n=snap.hand), t("correct_over", "ja", n=snap.hand))
+            else:
+                msg = (t("correct_none", "en"), t("correct_none", "ja"))
+            self.desk.notify("correction_refused", *msg)
+            self.render()
+            return None
+        if card == "BACK":
+            self.desk.notify("correction_refused", t("correct_back", "en"), t("correct_back", "ja"))
+            self.render()
+            return None
+        if self.picker is not None:
+            self.picker.close()
+        self.picker = CardPicker(str(zone), str(card), self.lang, self)
+        self.picker.chosen.connect(lambda to: self.correct(str(zone), str(card), to))
+        self.picker.setModal(True)
+        self.picker.open()
+        return self.picker
+
+    def correct(self, zone: str, card: str, to: Optional[str]) -> None:
+        """Send a correction to the table (it is logged, and the ruling follows at once)."""
+        if to == card:
+            return
+        self.requestAct.emit({"type": "correct", "zone": zone, "card": card, "to": to})
+
+    def open_hand_log(self):
+        if self.db is None:
+            return None
+        from dealer_assist.desk.dispute import DisputeWindow
+
+        if self.dispute is None or not self.dispute.isVisible():
+            self.dispute = DisputeWindow(self.db, lang=self.lang, parent=self)
+        self.dispute.show()
+        self.dispute.raise_()
+        self.dispute.refresh()
+        return self.dispute

@@ -1,0 +1,243 @@
+"""The desk display (PySide6, off screen) driven by the real pipeline on the bundled sample clip:
+the showdown and its payouts, a correction that changes the ruling, the joker alert and its
+clearing, dispute mode on the hand log, the screenshot command, the two screen sizes."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import sqlite3  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QImage  # noqa: E402
+
+from dealer_assist.cli import build_parser  # noqa: E402
+from dealer_assist.commands.run import LiveParts  # noqa: E402
+from dealer_assist.desk.session import LiveSession  # noqa: E402
+from dealer_assist.desk.window import DeskWindow  # noqa: E402
+from dealer_assist.rules.holdem import BURN_SWAP_JA  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIP = ROOT / "sample_frames" / "clip"
+pytestmark = pytest.mark.skipif(not (CLIP / "joker-nlh.mp4").is_file(), reason="no sample clip")
+
+PLAY_TIMEOUT_MS = 120_000
+
+
+def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800)) -> DeskWindow:
+    """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it."""
+    args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *extra])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at),
+                        calibration=parts.calibration, lang=lang, db=str(db), source_name="sample clip")
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    window.start()
+    return window
+
+
+def play_to(qtbot, window: DeskWindow, frame: int) -> None:
+    """Let the worker run until it pauses at ``frame``."""
+    qtbot.waitUntil(lambda: window.is_paused and window._last_frame_index is not None
+                    and window._last_frame_index >= frame, timeout=PLAY_TIMEOUT_MS)
+
+
+def resume_to(qtbot, window: DeskWindow, frame: int) -> None:
+    window.session.stop_at = frame          # read by the worker between frames (it is paused)
+    window.toggle_pause()
+    play_to(qtbot, window, frame)
+
+
+def tile_texts(tiles) -> list[str]:
+    return [t.text() for t in tiles if t.isVisible() and t.code is not None]
+
+
+@pytest.fixture
+def desk_at_showdown(qtbot, tmp_path):
+    """Hand 2 of the clip paused at its showdown (frame 160): the side pot the joker loses."""
+    window = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "160")
+    play_to(qtbot, window, 160)
+    yield window
+    window.shutdown()
+
+
+def test_the_clips_side_pot_showdown_appears_with_the_right_payouts(qtbot, desk_at_showdown):
+    w = desk_at_showdown
+    snap = w.snapshot
+    assert snap.live and snap.hand == 2 and snap.street == "showdown"
+    pots = w.ruling.pot_texts()
+    assert pots[0].startswith("メインポット 320") and "シート2 320" in pots[0]
+    assert pots[1].startswith("サイドポット1 400") and "シート4 400" in pots[1]
+    assert w.seats[2].payout.text() == "獲得 320" and w.seats[4].payout.text() == "獲得 400"
+    assert w.seats[3].payout.text() == ""                      # the joker holder loses the tie
+    assert "JOKER=A♠" in tile_texts(w.seats[3].five)           # its best five marks the stand-in
+    assert "JOKER＝A♠" in w.seats[3].hand.text()
+    assert tile_texts(w.board.tiles) == ["Q♦", "J♣", "10♥", "5♠", "5♥"]
+    assert "特別ルール④" in w.ruling.why.text()                 # the engine's explanation, read aloud
+    # English at a key press; the same ruling
+    qtbot.keyClick(w, Qt.Key.Key_L)
+    pots = w.ruling.pot_texts()
+    assert pots[0].startswith("Main pot 320") and pots[1].startswith("Side pot 1 400")
+    assert w.seats[4].payout.text() == "wins 400" and "loses ties" in w.ruling.why.text()
+
+
+def test_a_correction_changes_the_ruling_at_once_and_goes_to_the_hand_log(qtbot, tmp_path):
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "82")
+    play_to(qtbot, w, 82)                      # hand 1's showdown: seat 5's three nines win 450
+    assert w.seats[5].payout.text() == "獲得 450" and w.seats[1].payout.text() == ""
+    tile = next(t for t in w.seats[1].tiles if t.code == "Qc")
+    qtbot.mouseClick(tile, Qt.MouseButton.LeftButton)          # the dealer clicks the misread card
+    picker = w.picker
+    assert picker is not None and picker.isVisible()
+    qtbot.keyClicks(picker.entry, "Kc")
+    qtbot.keyClick(picker.entry, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: w.seats[1].payout.text() == "獲得 450", timeout=10_000)
+    assert w.seats[5].payout.text() == ""
+    assert sorted(tile_texts(w.seats[1].tiles)) == ["K♠", "K♣"]
+    assert w.seats[1].hand.text().startswith("スリーカード")
+    w.shutdown()
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT zone, card, to_card FROM corrections").fetchall()
+    con.close()
+    assert rows == [("seat1", "Qc", "Kc")]
+
+
+def test_a_refused_correction_is_said_on_the_banner_and_changes_nothing(qtbot, tmp_path):
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "82")
+    play_to(qtbot, w, 82)
+    before = w.ruling.pot_texts()
+    w.correct("seat1", "Ah", "Kc")             # no Ah in seat 1: the table refuses it
+    qtbot.waitUntil(lambda: "correction_refused" in w.banner.codes(), timeout=10_000)
+    assert "Ah" in w.banner.text() and w.ruling.pot_texts() == before
+    qtbot.keyClick(w, Qt.Key.Key_Escape)      # the dealer acknowledges it
+    assert "correction_refused" not in w.banner.codes()
+    w.shutdown()
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM corrections").fetchone()[0] == 0
+    con.close()
+
+
+def test_the_joker_alert_appears_and_clears_after_the_swap(qtbot, tmp_path):
+    w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "36")
+    play_to(qtbot, w, 36)                      # the joker turned as the turn (frame 32)
+    assert w.banner.codes()[0] == "joker_on_board"
+    text = w.banner.text()
+    assert "ボードにJOKER" in text and BURN_SWAP_JA[:12] in text
+    assert w.board.tiles[3].code == "JK" and w.board.tiles[3].highlight
+    assert w.minimumSizeHint().height() <= 760     # the long instruction still fits 1280x800
+    assert "board4" in w.video._alert_zones    # the slot is outlined on the camera view
+    resume_to(qtbot, w, 50)                    # swapped at 42, Kd the turn at 44
+    assert "joker_on_board" not in w.banner.codes()
+    assert w.board.tiles[3].code == "Kd" and not w.board.tiles[3].highlight
+    assert any("JOKERをboard4から交換しました" in line for line in w.snapshot.log)
+    w.shutdown()
+
+
+def test_clicking_a_card_on_the_camera_view_opens_the_picker_for_it(qtbot, desk_at_showdown):
+    w = desk_at_showdown
+    track = next(t for t in w.snapshot.tracks if t["zone"] == "board5" and t["stable"])
+    xs = [p[0] for p in track["polygon"]]
+    ys = [p[1] for p in track["polygon"]]
+    s, ox, oy = w.video._fit()
+    pos = (int(ox + sum(xs) / len(xs) * s), int(oy + sum(ys) / len(ys) * s))
+    from PySide6.QtCore import QPoint
+    qtbot.mouseClick(w.video, Qt.MouseButton.LeftButton, pos=QPoint(*pos))
+    assert w.picker is not None and w.picker.isVisible()
+    assert (w.picker.zone, w.picker.card) == ("board5", "5h")
+    w.picker.reject()
+
+
+def test_dispute_mode_opens_a_logged_hand_and_steps_through_it(qtbot, tmp_path):
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db)
+    qtbot.waitUntil(lambda: w.ended, timeout=PLAY_TIMEOUT_MS)
+    assert w.snapshot.title == "第3ハンド 終了" and w.seats[1].payout.text() == "獲得 100"
+    qtbot.keyClick(w, Qt.Key.Key_H)
+    d = w.dispute
+    assert d is not None and d.isVisible() and len(d.hands) == 3
+    hand2 = next(h for h in d.hands if h["hand"] == 2)
+    assert d.open_hand(hand2["id"])
+    assert d.ruling_text().splitlines()[0].startswith("メインポット 320")
+    assert "サイドポット1 400" in d.ruling_text()
+    assert d.timeline.count() == len(d.hand["events"]) and d.timeline.count() > 5
+    n = len(d.hand["snapshots"])
+    assert n >= 3 and d.image.has_frame()
+    assert d.hand["snapshots"][d.snap_index]["event_type"] == "showdown"   # the decisive frame first
+    d.activateWindow()                       # the dealer's keys go to the window in front
+    qtbot.waitUntil(d.isActiveWindow, timeout=5000)
+    qtbot.keyClick(d, Qt.Key.Key_Home)
+    assert d.snap_index == 0 and "1/" in d.snap_label.text()
+    qtbot.keyClick(d, Qt.Key.Key_Right)
+    assert d.snap_index == 1
+    first_event = d.hand["snapshots"][1]["event_index"]
+    assert d.timeline.currentRow() == first_event
+    d.set_language("en")
+    assert d.ruling_text().startswith("Main pot 320") and "snapshot 2 of" in d.snap_label.text()
+    w.shutdown()
+
+
+def test_a_missing_japanese_font_falls_back_to_english_and_says_so(qtbot, tmp_path):
+    args = build_parser().parse_args(["desk", "--fast", "--no-db"])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    w = DeskWindow(LiveSession(parts.pipeline, parts.source), calibration=parts.calibration, lang="ja",
+                   font_ok=False, threaded=False)
+    qtbot.addWidget(w)
+    assert w.lang == "en" and "font_missing" in w.banner.codes()
+    assert "fonts-noto-cjk" in w.banner.text() and w.windowTitle().startswith("dealer-assist desk")
+    w.shutdown()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_screen_fits_both_desk_sizes(qtbot, desk_at_showdown, size, lang):
+    w = desk_at_showdown
+    w.set_language(lang)
+    w.resize(*size)
+    qtbot.waitUntil(lambda: w.width() == size[0], timeout=5000)
+    assert w.minimumSizeHint().width() <= size[0] and w.minimumSizeHint().height() <= size[1]
+    win = w.rect()
+    for panel in [w.board, w.ruling, w.banner, w.video, *w.seats.values()]:
+        top_left = panel.mapTo(w, panel.rect().topLeft())
+        bottom_right = panel.mapTo(w, panel.rect().bottomRight())
+        assert win.contains(top_left) and win.contains(bottom_right), type(panel).__name__
+        assert panel.width() > 100 and panel.height() > 40, type(panel).__name__
+    # the board's five cards and every seat's two cards are drawn at full size (once laid out),
+    # and larger on the larger screen
+    qtbot.waitUntil(lambda: all(t.width() >= t.sizeHint().width() for t in w.board.tiles), timeout=3000)
+    for panel in w.seats.values():
+        assert all(t.height() >= t.sizeHint().height() for t in panel.tiles if t.isVisible())
+    assert w.board.tiles[0].height() >= (125 if size[0] == 1920 else 96)
+
+
+def test_desk_screenshot_command_saves_the_window_after_the_clip(tmp_path):
+    out = tmp_path / "desk.png"
+    env = dict(os.environ)
+    env.pop("QT_QPA_PLATFORM", None)           # the command renders off screen by itself
+    env.pop("DISPLAY", None)
+    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "desk", "--screenshot", str(out),
+                           "--db", str(tmp_path / "h.sqlite"), "--size", "1280x800", "--lang", "en"],
+                          capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 800)
+    colours = {image.pixel(x, y) for x in range(0, 1280, 37) for y in range(0, 800, 29)}
+    assert len(colours) > 50                   # a drawn window, not a blank one
+    assert "propagateSizeHints" not in proc.stderr
+
+
+def test_desk_refuses_to_start_without_a_display_and_says_how(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "desk", "--no-db"], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "no display" in proc.stderr and "--screenshot" in proc.stderr and "Traceback" not in proc.stderr

@@ -1,0 +1,155 @@
+"""What the desk display shows, from the live table's events and state (no Qt): the ruling per pot,
+the seats, the alerts that need the dealer, a finished hand kept on screen, both languages."""
+from __future__ import annotations
+
+from dealer_assist.desk.view import DeskState
+from dealer_assist.live.handflow import LiveTable
+from dealer_assist.live.tracker import Observation
+from dealer_assist.rules.settle import settle
+
+
+def seats_state(n=6, **per_seat):
+    out = {}
+    for s in range(1, n + 1):
+        out[str(s)] = {"cards": [], "folded": False, "dealt": False, "committed": None}
+    for key, val in per_seat.items():
+        out[key[1:]].update(val)
+    return out
+
+
+def state(hand, street="preflop", board=(), seats=None, alerts=(), ruling=None, button=2, burn=()):
+    slots = (list(board) + [None] * 5)[:5]
+    return {"hand": hand, "street": street, "button": button, "board": list(board), "board_slots": slots,
+            "seats": seats or seats_state(), "burn": list(burn), "muck": 0, "alerts": list(alerts),
+            "ruling": ruling, "tracks": []}
+
+
+SIDE_POT = {"game": "joker-holdem", "board": ["Qd", "Jc", "Th", "5s", "5h"], "button": 6,
+            "seats": [{"seat": 2, "hole": ["Qs", "Qh"], "committed": 100},
+                      {"seat": 3, "hole": ["Kh", "JK"], "committed": 300},
+                      {"seat": 4, "hole": ["Ac", "Kc"], "committed": 300},
+                      {"seat": 6, "hole": None, "committed": 20, "folded": True}],
+            "last_aggressor": 4}
+
+
+def played_side_pot() -> DeskState:
+    ruling = settle(SIDE_POT)
+    ruling["chips_entered"] = True
+    ds = DeskState(seats=6)
+    dealt = {f"s{s}": {"dealt": True, "cards": ["BACK", "BACK"], "committed": c}
+             for s, c in ((2, 100), (3, 300), (4, 300))}
+    dealt["s6"] = {"dealt": True, "folded": True, "committed": 20}
+    ds.feed([{"type": "hand_start", "hand": 2, "seats": [2, 3, 4, 6], "button": 6}],
+            state(2, seats=seats_state(**dealt), button=6))
+    ds.feed([{"type": "board", "hand": 2, "street": "river", "cards": SIDE_POT["board"]}],
+            state(2, "river", SIDE_POT["board"], seats_state(**dealt), button=6, burn=["BACK"] * 3))
+    shown = {f"s{s['seat']}": {"dealt": True, "cards": s["hole"], "committed": s["committed"]}
+             for s in SIDE_POT["seats"] if s["hole"]}
+    shown["s6"] = dealt["s6"]
+    events = [{"type": "hole", "hand": 2, "seat": s["seat"], "cards": s["hole"]} for s in SIDE_POT["seats"] if s["hole"]]
+    events.append({"type": "showdown", "hand": 2, "ruling": ruling, "table": SIDE_POT})
+    ds.feed(events, state(2, "showdown", SIDE_POT["board"], seats_state(**shown), ruling=ruling, button=6))
+    return ds
+
+
+def test_showdown_shows_each_pot_with_who_takes_it_in_both_languages():
+    ds = played_side_pot()
+    ja, en = ds.snapshot("ja"), ds.snapshot("en")
+    assert ja.live and ja.title == "第2ハンド ショーダウン"
+    assert [p.amount for p in ja.pots] == [320, 400]
+    assert ja.pots[0].text.startswith("メインポット 320") and "シート2 320" in ja.pots[0].text
+    assert ja.pots[1].text.startswith("サイドポット1 400") and "シート4 400" in ja.pots[1].text
+    assert en.pots[1].text.startswith("Side pot 1 400") and "Seat 4 400" in en.pots[1].text
+    assert ja.payouts == {2: 320, 3: 0, 4: 400, 6: 0}
+    assert any("JOKER" in line or "ジョーカー" in line for line in ja.explanation)
+    assert any("joker" in line for line in en.explanation)
+
+
+def test_seat_panels_show_hand_best_five_the_jokers_stand_in_and_winnings():
+    snap = played_side_pot().snapshot("ja")
+    s2, s3, s4, s6 = (snap.seat(n) for n in (2, 3, 4, 6))
+    assert s2.winner and s2.payout == 320 and s2.hand_name.startswith("フルハウス")
+    assert s4.winner and s4.payout == 400
+    assert not s3.winner and s3.payout == 0
+    assert "JK" in s3.best_five and s3.joker_as == "As"       # the joker plays as the ace
+    assert s3.cards == ("Kh", "JK")
+    assert s6.folded and not s6.winner and s6.committed == 20
+    assert snap.seat(4).shows == 1                              # the last aggressor shows first
+    assert not snap.seat(1).dealt
+    assert snap.button == 6 and snap.seat(6).button
+
+
+def test_a_finished_hand_stays_on_screen_until_the_next_deal():
+    ds = played_side_pot()
+    ruling = ds.state["ruling"]
+    # the table is cleared: hand_end, and the table state is empty again
+    ds.feed([{"type": "hand_end", "hand": 2, "ruling": ruling, "board": SIDE_POT["board"],
+              "won_without_showdown": None, "corrections": 0}],
+            {**state(None, "waiting"), "hand": None})
+    snap = ds.snapshot("ja")
+    assert not snap.live and snap.hand == 2 and snap.title == "第2ハンド 終了"
+    assert snap.board == tuple(SIDE_POT["board"])
+    assert snap.seat(3).cards == ("Kh", "JK") and snap.seat(2).payout == 320
+    assert [p.amount for p in snap.pots] == [320, 400]
+    ds.feed([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}],
+            state(3, seats=seats_state(s1={"dealt": True, "cards": ["BACK", "BACK"]},
+                                       s2={"dealt": True, "cards": ["BACK", "BACK"]}), button=1))
+    snap = ds.snapshot("ja")
+    assert snap.live and snap.hand == 3 and snap.pots == () and snap.board == (None,) * 5
+
+
+def test_alerts_loudest_first_and_camera_loss_until_it_is_back():
+    ds = DeskState(seats=6)
+    chips = {"code": "chips_missing", "message": "no chips", "message_ja": "未入力", "seat": 2}
+    joker = {"code": "joker_on_board", "message": "the joker is in board4", "message_ja": "board4にJOKER",
+             "zone": "board4", "card": "JK"}
+    ds.feed([{"type": "alert", "code": "camera_lost", "message": "camera 0 lost", "message_ja": "カメラ切断",
+              "cleared": False}], state(1, alerts=[chips, joker]))
+    snap = ds.snapshot("ja")
+    assert [a.code for a in snap.alerts] == ["camera_lost", "joker_on_board", "chips_missing"]
+    assert snap.alerts[1].zone == "board4" and snap.alerts[1].severity == "stop"
+    assert snap.alerts[1].title == "ボードにJOKER: バーン交換" and snap.alerts[1].message == "board4にJOKER"
+    ds.feed([{"type": "alert", "code": "camera_back", "message": "back", "message_ja": "復帰", "cleared": False}],
+            state(1, alerts=[chips]))
+    assert [a.code for a in ds.snapshot("en").alerts] == ["chips_missing"]
+
+
+def test_an_alert_the_table_does_not_keep_waits_for_the_dealer():
+    ds = DeskState(seats=6)
+    refused = {"type": "alert", "code": "bad_action", "message": "dealer action ignored: fold: no hand",
+               "message_ja": "ディーラー入力を無視しました", "cleared": False}
+    ds.feed([refused], state(None, "waiting"))
+    ds.feed([], state(None, "waiting"))          # later frames do not clear it
+    alerts = ds.snapshot("en").alerts
+    assert [(a.code, a.dismissable) for a in alerts] == [("bad_action", True)]
+    assert "fold: no hand" in alerts[0].message
+    assert ds.dismiss() and ds.snapshot("en").alerts == ()
+    assert not ds.dismiss()
+
+
+def test_the_live_table_state_feeds_the_screen_end_to_end():
+    """LiveTable -> DeskState with no camera: backs, a flop, a joker on the turn, its swap."""
+    table = LiveTable(seats=6)
+    ds = DeskState(seats=6)
+    f = 0
+
+    def run(obs, n=3):
+        nonlocal f
+        for _ in range(n):
+            ds.feed(table.step(f, f / 15, obs), table.state())
+            f += 1
+
+    backs = [Observation("BACK", f"seat{s}", (s * 200.0 + dx, 0.0), 1.0) for s in (1, 3) for dx in (0, 60)]
+    flop = [Observation(c, f"board{i}", (i * 100.0, 500.0), 0.9) for i, c in enumerate(["9s", "6h", "2c"], 1)]
+    run(backs)
+    run(backs + flop)
+    run(backs + flop + [Observation("JK", "board4", (400.0, 500.0), 0.9)])
+    snap = ds.snapshot("ja")
+    assert snap.board[:4] == ("9s", "6h", "2c", "JK")
+    assert [a.code for a in snap.alerts] == ["joker_on_board"]
+    assert [s.zone for s in snap.board_spots] == ["board1", "board2", "board3", "board4"]
+    assert all(s.live for s in snap.board_spots)
+    run(backs + flop + [Observation("Kd", "board4", (400.0, 500.0), 0.9)], n=10)
+    snap = ds.snapshot("ja")
+    assert snap.board[:4] == ("9s", "6h", "2c", "Kd") and snap.alerts == ()
+    assert any("JOKERを" in line for line in snap.log)       # the swap is told in the commentary
