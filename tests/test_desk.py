@@ -241,3 +241,50 @@ def test_desk_refuses_to_start_without_a_display_and_says_how(tmp_path):
                           text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 2
     assert "no display" in proc.stderr and "--screenshot" in proc.stderr and "Traceback" not in proc.stderr
+
+
+class _NoCards:
+    """A detector that sees an empty table (the camera is what this test is about)."""
+
+    def detect(self, image):
+        return {"cards": [], "backs": []}
+
+
+def test_a_camera_that_drops_out_is_on_the_banner_until_it_is_back(qtbot, tmp_path):
+    import numpy as np
+
+    from dealer_assist.live.calibration import load_calibration
+    from dealer_assist.live.handlog import HandLog
+    from dealer_assist.live.pipeline import Pipeline
+    from dealer_assist.live.sources import Frame, SourceAlert
+    from dealer_assist.live.tracker import LiveTable
+
+    cal = load_calibration(CLIP / "table.yaml")
+    img = np.zeros((720, 1280, 3), np.uint8)
+    items = [Frame(i, i / 15, img) for i in range(3)]
+    items.append(SourceAlert("camera_lost", "camera 0 stopped sending frames; reconnecting",
+                             "カメラ0の映像が止まりました。再接続中", 0.3))
+    stop_here = len(items)
+    items += [SourceAlert("camera_back", "camera 0 is back", "カメラ0が復帰しました", 2.0)]
+    items += [Frame(i, i / 15, img) for i in range(40, 43)]
+    db = tmp_path / "hands.sqlite"
+    log = HandLog(db, source="fake camera", check_same_thread=False)
+    pipe = Pipeline(detector=_NoCards(), calibration=cal, table=LiveTable(seats=cal.seats),
+                    sink=lambda ev: None, log=log)
+    session = LiveSession(pipe, items)
+    w = DeskWindow(session, calibration=cal, lang="ja", db=str(db), threaded=False)
+    qtbot.addWidget(w)
+    w.start()
+    w.toggle_pause()
+    for _ in range(stop_here):
+        w.step_frame()
+    qtbot.waitUntil(lambda: "camera_lost" in w.banner.codes(), timeout=5000)
+    assert "カメラ切断" in w.banner.text() and w.banner.alerts[0].severity == "stop"
+    w.toggle_pause()
+    qtbot.waitUntil(lambda: w.ended, timeout=5000)
+    assert "camera_lost" not in w.banner.codes()
+    w.shutdown()
+    con = sqlite3.connect(db)                  # the loss is in the hand log as it happened
+    codes = [r[0] for r in con.execute("SELECT json_extract(json, '$.code') FROM events")]
+    con.close()
+    assert codes[:2] == ["camera_lost", "camera_back"]

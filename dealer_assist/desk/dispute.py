@@ -10,12 +10,12 @@ from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QMainWindow, QPushButton, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QHBoxLayout, QListWidget, QMainWindow, QPushButton, QSplitter, QWidget
 
 from dealer_assist.desk.texts import event_name, seats_text, t, zone_text
 from dealer_assist.desk.view import DeskState
-from dealer_assist.desk.widgets import APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, VideoView, font
+from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, VideoView,
+                                        font, label, vbox)
 from dealer_assist.errors import UserError
 from dealer_assist.live.words import line as event_line
 
@@ -45,10 +45,8 @@ class DisputeWindow(QMainWindow):
         split = QSplitter(Qt.Orientation.Horizontal)
         # left: the hands
         left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        self.hands_title = QLabel()
-        self.hands_title.setFont(font(15, True))
+        ll = vbox(left)
+        self.hands_title = label(size=15, bold=True)
         ll.addWidget(self.hands_title)
         self.hand_list = QListWidget()
         self.hand_list.setFont(font(12))
@@ -59,8 +57,7 @@ class DisputeWindow(QMainWindow):
         split.addWidget(left)
         # middle: the snapshot and the timeline
         mid = QWidget()
-        ml = QVBoxLayout(mid)
-        ml.setContentsMargins(0, 0, 0, 0)
+        ml = vbox(mid)
         self.image = VideoView()
         ml.addWidget(self.image, 3)
         nav = QHBoxLayout()
@@ -68,8 +65,7 @@ class DisputeWindow(QMainWindow):
         self.prev_button.clicked.connect(lambda: self.step(-1))
         self.next_button = QPushButton()
         self.next_button.clicked.connect(lambda: self.step(1))
-        self.snap_label = QLabel()
-        self.snap_label.setFont(font(12))
+        self.snap_label = label(size=12)
         self.snap_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         nav.addWidget(self.prev_button)
         nav.addWidget(self.snap_label, 1)
@@ -83,23 +79,16 @@ class DisputeWindow(QMainWindow):
         split.addWidget(mid)
         # right: board, ruling, corrections, session
         right = QWidget()
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
+        rl = vbox(right)
         self.board = BoardPanel(tile=70)
         rl.addWidget(self.board)
         self.ruling = RulingPanel()
         rl.addWidget(self.ruling, 3)
         box = Panel()
-        bl = QVBoxLayout(box)
-        self.corr_title = QLabel()
-        self.corr_title.setFont(font(13, True))
-        self.corr_text = QLabel()
-        self.corr_text.setWordWrap(True)
-        self.corr_text.setFont(font(12))
-        self.session_text = QLabel()
-        self.session_text.setWordWrap(True)
-        self.session_text.setFont(font(10))
-        self.session_text.setStyleSheet(f"color: {MUTED};")
+        bl = vbox(box, (10, 8, 10, 8), spacing=4)
+        self.corr_title = label(size=13, bold=True)
+        self.corr_text = label(size=12, wrap=True)
+        self.session_text = label(size=10, colour=MUTED, wrap=True)
         bl.addWidget(self.corr_title)
         bl.addWidget(self.corr_text)
         bl.addWidget(self.session_text)

@@ -55,6 +55,25 @@ def font(size: float, bold: bool = False) -> QFont:
     return f
 
 
+def label(text: str = "", size: float = 12, bold: bool = False, colour: Optional[str] = None,
+          wrap: bool = False) -> QLabel:
+    """A label in the display's type: ``size`` points, optionally bold, coloured and wrapping."""
+    lab = QLabel(text)
+    lab.setFont(font(size, bold))
+    if colour:
+        lab.setStyleSheet(f"color: {colour};")
+    lab.setWordWrap(wrap)
+    return lab
+
+
+def vbox(parent: QWidget, margins: tuple[int, int, int, int] = (0, 0, 0, 0), spacing: int = 6) -> QVBoxLayout:
+    """A vertical layout on ``parent`` with these margins and spacing."""
+    lay = QVBoxLayout(parent)
+    lay.setContentsMargins(*margins)
+    lay.setSpacing(spacing)
+    return lay
+
+
 class CardTile(QWidget):
     """One card drawn large: rank and suit in four colours, the joker, a back, an unreadable
     card or an empty slot. ``stand_in`` marks what the joker plays as; clicking emits ``clicked``."""
@@ -330,18 +349,9 @@ class BoardPanel(Panel):
 
     def __init__(self, tile: int = 96, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 6, 12, 8)
-        self.title = QLabel()
-        self.title.setFont(font(19, True))
-        self.title.setStyleSheet(f"color: {TEXT};")
-        self.title.setWordWrap(True)
-        self.sub = QLabel()
-        self.sub.setFont(font(12))
-        self.sub.setStyleSheet(f"color: {MUTED};")
-        self.sub.setWordWrap(True)
-        self.sub.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.sub.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        lay = vbox(self, (12, 6, 12, 8))
+        self.title = label(size=19, bold=True, colour=TEXT, wrap=True)
+        self.sub = label(size=12, colour=MUTED, wrap=True)
         lay.addWidget(self.title)
         lay.addWidget(self.sub)
         row = QHBoxLayout()
@@ -393,27 +403,19 @@ class SeatPanel(Panel):
     def __init__(self, seat: int, tile: int = 58, parent: Optional[QWidget] = None):
         super().__init__(parent)
         self.seat = seat
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(8, 5, 8, 5)
-        lay.setSpacing(2)
+        lay = vbox(self, (8, 5, 8, 5), spacing=2)
         head = QHBoxLayout()
-        self.name = QLabel()
-        self.name.setFont(font(15, True))
-        self.badge = QLabel()
-        self.badge.setFont(font(10, True))
+        self.name = label(size=15, bold=True)
+        self.badge = label(size=10, bold=True)
         self.badge.setStyleSheet("color: #111; background: #ffd54a; border-radius: 8px; padding: 0px 5px;")
         head.addWidget(self.name)
         head.addWidget(self.badge)
         head.addStretch(1)
-        self.payout = QLabel()
-        self.payout.setFont(font(16, True))
-        self.payout.setWordWrap(True)
+        self.payout = label(size=16, bold=True, wrap=True)
         self.payout.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         head.addWidget(self.payout)
         lay.addLayout(head)
-        self.status = QLabel()
-        self.status.setFont(font(11))
-        self.status.setWordWrap(True)
+        self.status = label(size=11, wrap=True)
         lay.addWidget(self.status)
         row = QHBoxLayout()
         row.setSpacing(4)
@@ -422,9 +424,7 @@ class SeatPanel(Panel):
             tl.clicked.connect(lambda i=i: self._clicked(i))
             row.addWidget(tl)
         row.addSpacing(4)
-        self.hand = QLabel()
-        self.hand.setFont(font(12, True))
-        self.hand.setWordWrap(True)
+        self.hand = label(size=12, bold=True, wrap=True)
         self.hand.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.hand.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.hand, 1)
@@ -505,24 +505,16 @@ class RulingPanel(Panel):
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 8, 12, 8)
-        self.title = QLabel()
-        self.title.setFont(font(17, True))
-        self.title.setStyleSheet(f"color: {TEXT};")
+        lay = vbox(self, (12, 8, 12, 8))
+        self.title = label(size=17, bold=True, colour=TEXT)
         lay.addWidget(self.title)
-        self.warning = QLabel()
-        self.warning.setWordWrap(True)
-        self.warning.setFont(font(12, True))
+        self.warning = label(size=12, bold=True, wrap=True)
         self.warning.setStyleSheet("color: #111; background: #f9a825; border-radius: 4px; padding: 3px;")
         lay.addWidget(self.warning)
         self.pots_box = QVBoxLayout()
         lay.addLayout(self.pots_box)
         self.pot_labels: list[QLabel] = []
-        self.why = QLabel()
-        self.why.setWordWrap(True)
-        self.why.setFont(font(12))
-        self.why.setStyleSheet(f"color: {TEXT};")
+        self.why = label(size=12, colour=TEXT, wrap=True)
         self.why.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         scroll = QScrollArea()

@@ -12,14 +12,14 @@ from typing import Any, Mapping, Optional
 
 from PySide6.QtCore import QObject, QThread, QTimer, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QMainWindow, QSplitter, QToolBar,
+from PySide6.QtWidgets import (QGridLayout, QLabel, QMainWindow, QSplitter, QToolBar,
                                QVBoxLayout, QWidget)
 
 from dealer_assist.desk.session import LiveSession, Tick
 from dealer_assist.desk.texts import t
 from dealer_assist.desk.view import DeskSnapshot, DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, BoardPanel, CardPicker, EventLog,
-                                        RulingPanel, SeatPanel, VideoView, font)
+                                        RulingPanel, SeatPanel, VideoView, font, vbox)
 
 
 
@@ -155,9 +155,7 @@ class DeskWindow(QMainWindow):
         self.video.cardClicked.connect(self.open_picker)
         split.addWidget(self.video)
         right = QWidget()
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
-        rl.setSpacing(6)
+        rl = vbox(right)
         self.board = BoardPanel()
         self.board.cardClicked.connect(self.open_picker)
         rl.addWidget(self.board)
