@@ -288,3 +288,26 @@ def test_a_camera_that_drops_out_is_on_the_banner_until_it_is_back(qtbot, tmp_pa
     codes = [r[0] for r in con.execute("SELECT json_extract(json, '$.code') FROM events")]
     con.close()
     assert codes[:2] == ["camera_lost", "camera_back"]
+
+
+def test_a_frame_the_calibration_does_not_fit_stops_the_table_aloud(qtbot, tmp_path):
+    """A camera giving frames of another size: the screen says so and keeps what was recorded."""
+    import numpy as np
+
+    from dealer_assist.live.calibration import load_calibration
+    from dealer_assist.live.pipeline import Pipeline
+    from dealer_assist.live.sources import Frame
+    from dealer_assist.live.tracker import LiveTable
+
+    cal = load_calibration(CLIP / "table.yaml")
+    frames = [Frame(i, i / 15, np.zeros((480, 640, 3), np.uint8)) for i in range(3)]
+    pipe = Pipeline(detector=_NoCards(), calibration=cal, table=LiveTable(seats=cal.seats),
+                    sink=lambda ev: None)
+    w = DeskWindow(LiveSession(pipe, frames), calibration=cal, lang="en", threaded=False)
+    qtbot.addWidget(w)
+    w.start()
+    qtbot.waitUntil(lambda: w.ended, timeout=5000)
+    assert w.banner.codes() == ["pipeline_stopped"] and w.banner.alerts[0].severity == "stop"
+    assert "1280x720" in w.banner.text() and "640x480" in w.banner.text()
+    assert "calibrate" in w.banner.text()
+    w.shutdown()

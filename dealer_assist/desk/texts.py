@@ -124,6 +124,7 @@ ALERT_TITLES: dict[str, tuple[str, str]] = {
     "camera_back": ("CAMERA BACK", "カメラ復帰"),
     "frame_unreadable": ("FRAME UNREADABLE", "フレームを読めません"),
     "source_ended": ("RECORDING ENDED", "映像終了"),
+    "pipeline_stopped": ("STOPPED: NO MORE READINGS", "停止: 読み取りできません"),
     "bad_action": ("INPUT REFUSED", "入力を受け付けません"),
     "correction_refused": ("CORRECTION REFUSED", "訂正できません"),
     "font_missing": ("NO JAPANESE FONT", "日本語フォントなし"),
@@ -134,6 +135,7 @@ ALERT_TITLES: dict[str, tuple[str, str]] = {
 SEVERITY: dict[str, str] = {
     "joker_on_board": "stop", "duplicate_card": "stop", "unreadable_card": "stop",
     "sixth_board_card": "stop", "wrong_street": "stop", "ruling_error": "stop", "camera_lost": "stop",
+    "pipeline_stopped": "stop",
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
     "source_ended": "info", "camera_back": "info",

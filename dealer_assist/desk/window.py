@@ -63,7 +63,7 @@ class LiveWorker(QObject):
             from dealer_assist.errors import UserError
             text = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
             self.session.ended = True
-            tick = Tick(events=[{"type": "alert", "code": "source_ended", "cleared": False,
+            tick = Tick(events=[{"type": "alert", "code": "pipeline_stopped", "cleared": False,
                                  "message": f"the pipeline stopped: {text}",
                                  "message_ja": f"処理が停止しました: {text}"}],
                         state=self.session.table.state(), ended=True)
