@@ -1,6 +1,7 @@
 """Accuracy of the shipped card detector on a held-out TEST split (styles never seen in training).
 
     .venv/bin/python benchmarks/eval_detect.py --n 300            # renders runs/eval-test if missing
+    .venv/bin/python benchmarks/eval_detect.py --n 300 --search   # with the opt-in corner search
 
 Frames are rendered by :func:`dealer_assist.vision.synth.write_dataset` with split "test" (its
 held-out deck styles, fonts, joker styles and back designs) and seeds 3,000,000 + i, then read
@@ -34,7 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dealer_assist.vision.detector import CardDetector, read_image  # noqa: E402
+from dealer_assist.vision.detector import CardDetector, DetectorSettings, read_image  # noqa: E402
 
 SEED0 = 3_000_000
 
@@ -194,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=str(ROOT / "models"))
     ap.add_argument("--deck", default=None)
     ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
+    ap.add_argument("--search", action="store_true",
+                    help="read with the opt-in corner search (DetectorSettings(search=True))")
+    ap.add_argument("--refine-outline", action="store_true",
+                    help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
     data = Path(args.data)
     from dealer_assist.vision.synth import write_dataset
@@ -201,9 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers)
     print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "
           f"{time.time() - t0:.0f} s)")
-    det = CardDetector(args.models, deck=args.deck)
+    det = CardDetector(args.models, deck=args.deck,
+                       settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline))
     r = evaluate(det, data, args.split, args.n)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
+    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "unknown_predictions", "median_ms"):

@@ -142,3 +142,59 @@ def test_bad_polygons_are_refused_with_a_reason():
         g.order_card_polygon([[0, 0], [1, 1], [2, 2]])
     with pytest.raises(ValueError, match="finite"):
         g.order_card_polygon([[0, 0], [1, 0], [1, float("nan")], [0, 1]])
+
+
+# ---------------------------------------------------------------------------------------------
+# snapping a detector's box to the card's own edges, and the box variants the corner search reads
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("angle", [0, 17, 90, 133, 250])
+def test_refine_snaps_an_offset_shrunk_box_back_to_the_card_outline(angle):
+    frame, true = card_image(float(angle), width=110)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    ordered = g.order_card_polygon(true)
+    # a box the way the detector errs: 6 % too small, moved 3 % of the card's width and height
+    # and turned by 2 degrees
+    box = g.order_card_polygon(g.warp_polygon(ordered, 0.94, dx=0.03, dy=-0.03, turn_deg=2.0))
+    before = g.polygon_iou(box, true)
+    refined = g.refine_card_polygon(gray, box)
+    after = g.polygon_iou(refined, true)
+    assert 0.8 < before < 0.9
+    assert after > 0.97, (before, after)
+    # the corner order is kept: each corner moved to the true corner nearest to it
+    assert np.abs(g.order_card_polygon(refined) - refined).max() < 1e-9
+    assert np.linalg.norm(refined - ordered, axis=1).max() < 2.0
+
+
+def test_refine_keeps_the_box_where_there_is_no_edge_to_snap_to():
+    flat = np.full((300, 300), 128, np.uint8)
+    box = g.order_card_polygon([[100, 80], [170, 80], [170, 180], [100, 180]])
+    assert np.array_equal(g.refine_card_polygon(flat, box), box)
+    # another card's edge far inside this box (it lies on top) does not pull the box onto it
+    frame, true = card_image(0.0, width=110)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    over = gray.copy()
+    xs = true[:, 0]
+    over[:, int(xs.min() + 0.5 * (xs.max() - xs.min())):] = 40   # dark felt-like cover over its right half
+    refined = g.refine_card_polygon(over, g.order_card_polygon(true))
+    assert g.polygon_iou(refined, true) > 0.9
+
+
+@given(scale=st.floats(0.8, 1.2), dx=st.floats(-0.1, 0.1), dy=st.floats(-0.1, 0.1),
+       turn=st.floats(-45, 45), angle=quad_angles)
+@settings(max_examples=60, deadline=None)
+def test_warp_polygon_is_undone_by_its_inverse(scale, dx, dy, turn, angle):
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    card = g.order_card_polygon(np.array([[-50, -70], [50, -70], [50, 70], [-50, 70]]) @ rot.T + [400, 300])
+    moved = g.warp_polygon(card, scale, dx, dy, turn)
+    # the centre moves by (dx, dy) card widths / heights, the size by scale, the corners keep order
+    centre = card.mean(axis=0) + dx * (card[1] - card[0]) + dy * (card[3] - card[0])
+    assert np.allclose(moved.mean(axis=0), centre, atol=1e-3)
+    assert np.allclose(g.edge_lengths(moved), g.edge_lengths(card) * scale, rtol=1e-4)
+    # turning and scaling about the centre are undone by their inverses, and so is a shift
+    back = g.warp_polygon(g.warp_polygon(card, scale, turn_deg=turn), 1.0 / scale, turn_deg=-turn)
+    assert np.allclose(back, card, atol=1e-3)
+    assert np.allclose(g.warp_polygon(g.warp_polygon(card, dx=dx, dy=dy), dx=-dx, dy=-dy), card, atol=1e-3)
+    # a turn is a rigid rotation on screen for an unforeshortened card
+    turned = g.warp_polygon(card, turn_deg=turn)
+    assert np.allclose(g.edge_lengths(turned), g.edge_lengths(card), rtol=1e-4)

@@ -35,6 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
     p.add_argument("--annotate", metavar="DIR", help="write each image with its cards drawn and named")
+    p.add_argument("--search", action="store_true",
+                   help="search around each card whose corners read no index (more cards named, slower; "
+                        "models/MODEL_CARD.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
     p.set_defaults(func=run)
@@ -79,9 +82,9 @@ def _table(res: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image
+    from dealer_assist.vision.detector import CardDetector, DetectorSettings, draw_annotations, read_image
 
-    detector = CardDetector(model_dir(args.models), deck=args.deck)
+    detector = CardDetector(model_dir(args.models), deck=args.deck, settings=DetectorSettings(search=args.search))
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         try:

@@ -70,12 +70,17 @@ def export_classifier(ckpt: str | Path, out_path: str | Path) -> None:
                       dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}})
 
 
-def export_all(obb_weights: str | Path, cls_ckpt: str | Path, out: str | Path, imgsz: int,
-               extra: dict | None = None) -> Path:
+def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | Path, imgsz: int,
+               extra: dict | None = None, cls_onnx: str | Path = "models/" + CLS_FILE) -> Path:
+    """Export the detector (and the classifier from ``cls_ckpt``; with None, ``cls_onnx`` - the
+    shipped classifier - is copied unchanged) into ``out`` with its ``models.json``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     shape = export_detector(obb_weights, out / OBB_FILE, imgsz)
-    export_classifier(cls_ckpt, out / CLS_FILE)
+    if cls_ckpt is not None:
+        export_classifier(cls_ckpt, out / CLS_FILE)
+    elif Path(cls_onnx).resolve() != (out / CLS_FILE).resolve():
+        shutil.copyfile(cls_onnx, out / CLS_FILE)
     meta = {"imgsz": list(shape), "train_imgsz": imgsz, "names": list(CLASS_NAMES),
             "crop": [CROP_W, CROP_H], "classes": "0..51 Card.index, 52 JK, 53 none", **(extra or {})}
     old = out / META_FILE

@@ -232,3 +232,193 @@ def training_corner_crops(image: np.ndarray, true_polygon: Sequence[Sequence[flo
         d_br = float(np.linalg.norm(corner - true_p[2]))
         result.append(("tl" if d_tl <= d_br else "br", crop))
     return result
+
+
+#: Defaults of :func:`refine_card_polygon`: search reach (x the card's width), how far a side
+#: may turn (x its length), the weakest edge taken (grey levels per pixel), samples along a
+#: side, and the least overlap (IoU) the result must keep with the input.
+REFINE = {"search": 0.18, "max_turn": 0.10, "min_edge": 6.0, "samples": 24, "min_overlap": 0.8}
+
+
+def _intersect(p0: np.ndarray, d0: np.ndarray, p1: np.ndarray, d1: np.ndarray) -> np.ndarray | None:
+    """Intersection of the lines p0 + s d0 and p1 + t d1 (None when nearly parallel)."""
+    den = d0[0] * d1[1] - d0[1] * d1[0]
+    if abs(den) < 1e-9:
+        return None
+    diff = p1 - p0
+    s = (diff[0] * d1[1] - diff[1] * d1[0]) / den
+    return p0 + s * d0
+
+
+def _card_width(p: np.ndarray) -> float:
+    e = edge_lengths(p)
+    return float(min(e[0] + e[2], e[1] + e[3]) / 2.0)
+
+
+def _snap_side(gray: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray, reach: float,
+               span: tuple[float, float], search_turn: float, min_edge: float,
+               samples: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The straight edge nearest in brightness-step terms to the side a-b of a card: two points
+    on it (at the ends of ``span``, fractions of a-b), or None when no step of ``min_edge`` grey
+    levels per pixel is found. The frame is sampled along ``span`` of the side at offsets up to
+    ``reach`` pixels either way of it; each candidate line (its own offset at either end of the
+    span, so it may turn by up to ``search_turn`` x the side's length) scores the mean step from
+    the inside (the light card face) to the outside."""
+    d = b - a
+    length = float(np.linalg.norm(d))
+    if length < 1e-6:
+        return None
+    u = d / length
+    n = np.array([u[1], -u[0]])
+    if float(np.dot(n, (a + b) / 2.0 - centre)) < 0:
+        n = -n                                                            # n points out of the card
+    k = int(min(49, 2 * math.ceil(reach) + 1))
+    offsets = np.linspace(-reach, reach, k)
+    t = np.linspace(span[0], span[1], samples)
+    base = a[None, :] + t[:, None] * d[None, :]                          # (M, 2)
+    grid = base[:, None, :] + offsets[None, :, None] * n[None, None, :]   # (M, K, 2)
+    prof = cv2.remap(gray, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    grad = (prof[:, :-2] - prof[:, 2:]) / (2.0 * (offsets[1] - offsets[0]))  # inside - outside
+    kk = k - 2
+    max_d = max(1, int(round(search_turn * length * (t[-1] - t[0]) / (offsets[1] - offsets[0]))))
+    i0 = np.repeat(np.arange(kk), 2 * max_d + 1)
+    i1 = i0 + np.tile(np.arange(-max_d, max_d + 1), kk)
+    ok = (i1 >= 0) & (i1 < kk)
+    i0, i1 = i0[ok], i1[ok]
+    frac = (t - t[0]) / (t[-1] - t[0])
+    idx = np.rint(i0[:, None] + (i1 - i0)[:, None] * frac[None, :]).astype(np.int64)   # (P, M)
+    score = grad[np.arange(samples)[None, :], idx].mean(axis=1)
+    best = int(score.argmax())
+    if score[best] < min_edge:
+        return None
+    return base[0] + offsets[1 + i0[best]] * n, base[-1] + offsets[1 + i1[best]] * n
+
+
+def refine_card_polygon(gray: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarray,
+                        search: float = REFINE["search"], max_turn: float = REFINE["max_turn"],
+                        min_edge: float = REFINE["min_edge"], samples: int = REFINE["samples"],
+                        min_overlap: float = REFINE["min_overlap"]) -> np.ndarray:
+    """Snap a card's (ordered) polygon to the card's own edges in the full-resolution ``gray``
+    frame; returns the refined polygon in the same corner order (the input where no edge is found).
+
+    Each side is searched on its own (:func:`_snap_side` over its middle 76 %, so the
+    neighbouring sides do not count) up to ``search`` x the card's width in and out of the box,
+    for the straight line with the largest mean brightness step from inside (the light card face)
+    to outside, when that step is at least ``min_edge`` grey levels per pixel. Adjacent lines are
+    intersected into the new corners, so a perspective-foreshortened card becomes a true
+    quadrilateral. The result is rejected (input returned) when it is not convex, its area
+    changed by more than 35 % or it overlaps the input by less than ``min_overlap`` (IoU): the
+    edge found was then most likely another card's, lying over this one.
+
+    >>> img = np.full((200, 200), 40, np.uint8); img[50:150, 60:130] = 230       # a 70 x 100 card
+    >>> box = order_card_polygon([[63, 54], [133, 54], [133, 154], [63, 154]])   # a box 3-4 px off
+    >>> true = np.array([[59.5, 49.5], [129.5, 49.5], [129.5, 149.5], [59.5, 149.5]])   # its outline
+    >>> float(np.abs(box - true).max()), float(np.abs(refine_card_polygon(img, box) - true).max()) < 1.0
+    (4.5, True)
+    """
+    p = as_polygon(ordered)
+    if gray.ndim != 2:
+        raise ValueError("refine_card_polygon: expects a single-channel (grey) frame")
+    width = _card_width(p)
+    if width < 8.0:
+        return p
+    centre = p.mean(axis=0)
+    reach = max(2.0, search * width)
+    lines = []
+    for i in range(4):
+        a, b = p[i], p[(i + 1) % 4]
+        found = _snap_side(gray, a, b, centre, reach, (0.12, 0.88), max_turn, min_edge, samples)
+        lines.append((a, b - a) if found is None else (found[0], found[1] - found[0]))
+    out = []
+    for i in range(4):   # corner i lies on side i-1 and side i
+        c = _intersect(*lines[i - 1], *lines[i])
+        if c is None:
+            return p
+        out.append(c)
+    q = np.array(out)
+    area_p, area_q = _signed_area(p), _signed_area(q)
+    if area_p == 0 or not 0.65 <= area_q / area_p <= 1.35:
+        return p
+    if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)):
+        return p
+    if polygon_iou(p, q) < min_overlap:
+        return p
+    return q
+
+
+def polygon_iou(a: Sequence[Sequence[float]] | np.ndarray, b: Sequence[Sequence[float]] | np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals (0 when either is degenerate).
+
+    >>> round(polygon_iou([[0, 0], [2, 0], [2, 2], [0, 2]], [[1, 0], [3, 0], [3, 2], [1, 2]]), 3)
+    0.333
+    """
+    pa = as_polygon(a).astype(np.float32)
+    pb = as_polygon(b).astype(np.float32)
+    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(inter) / (area_a + area_b - float(inter) + 1e-9)
+
+
+def _variant_to_card(aspect: float, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0,
+                     turn_deg: float = 0.0) -> np.ndarray:
+    """Affine map (3x3) in card units of a box variant: scaled by ``scale`` about the card's
+    centre and turned by ``turn_deg`` (clockwise on screen) in true proportions (``aspect`` =
+    height / width), then moved by (``dx``, ``dy``) card widths / heights."""
+    a = math.radians(turn_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    d = np.diag([1.0, aspect])
+    m = np.linalg.inv(d) @ rot @ d * scale
+    out = np.eye(3)
+    out[:2, :2] = m
+    out[:2, 2] = 0.5 + np.array([dx, dy]) - m @ np.array([0.5, 0.5])
+    return out
+
+
+def _aspect(p: np.ndarray) -> float:
+    e = edge_lengths(p)
+    return float((e[1] + e[3]) / max(e[0] + e[2], 1e-9))
+
+
+def warp_polygon(ordered: Sequence[Sequence[float]] | np.ndarray, scale: float = 1.0,
+                 dx: float = 0.0, dy: float = 0.0, turn_deg: float = 0.0) -> np.ndarray:
+    """The card polygon scaled by ``scale`` about its centre, turned by ``turn_deg`` (clockwise
+    on screen) and moved by (``dx``, ``dy``) card widths / heights, all in the card's own
+    (perspective) frame; corner order kept. These are the box variants the detector's corner
+    search reads (:func:`corner_crop_variants` cuts their crops directly).
+
+    >>> warp_polygon([[0, 0], [10, 0], [10, 14], [0, 14]], 1.2, dx=0.1).round(3).tolist()
+    [[0.0, -1.4], [12.0, -1.4], [12.0, 15.4], [0.0, 15.4]]
+    >>> warp_polygon([[0, 0], [10, 0], [10, 14], [0, 14]], turn_deg=90).round(3).tolist()
+    [[12.0, 2.0], [12.0, 12.0], [-2.0, 12.0], [-2.0, 2.0]]
+    """
+    p = as_polygon(ordered)
+    unit = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], np.float64)
+    h = _card_to_image(p) @ _variant_to_card(_aspect(p), scale, dx, dy, turn_deg)
+    q = unit @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+def corner_crop_variants(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarray,
+                         variants: Sequence[Sequence[float]], corner: int,
+                         region: tuple[float, float, float, float] = CORNER_REGION,
+                         size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+    """One index-corner crop (``corner`` 0: TL, 1: BR turned by 180 degrees) for each box variant
+    ``(scale, dx, dy, turn_deg)`` of :func:`warp_polygon`, shape (len(variants), h, w, C): the
+    same pixels as ``corner_crops(image, warp_polygon(ordered, *v))[corner]``, without building
+    the polygons.
+
+    >>> img = np.zeros((100, 100), np.uint8); img[10:20, 10:15] = 255      # a mark near TL
+    >>> box = order_card_polygon([[10, 10], [60, 10], [60, 80], [10, 80]])
+    >>> crops = corner_crop_variants(img, box, [(1.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 30.0)], 0)
+    >>> bool(np.array_equal(crops[0], corner_crops(img, box)[0])), crops.shape
+    (True, (2, 56, 36))
+    """
+    p = as_polygon(ordered)
+    w, h = size
+    h_card = _card_to_image(p)
+    aspect = _aspect(p)
+    r = _region_to_card(region, w, h, bool(corner))
+    return np.stack([_warp(image, h_card @ _variant_to_card(aspect, *v) @ r, w, h) for v in variants])

@@ -81,12 +81,18 @@ def log(msg: str) -> None:
 # 1. data
 # --------------------------------------------------------------------------------------------
 def ensure_data(data: Path, n_train: int, n_val: int, workers: int, seed0: int = 0,
-                recipe: str = "base") -> Path:
-    """Render (or finish rendering) the train and validation frames; returns the YOLO yaml."""
+                recipe: str = "base", mix: tuple[tuple[str, int], ...] = ()) -> Path:
+    """Render (or finish rendering) the train and validation frames; returns the YOLO yaml.
+
+    ``mix`` adds frames of other recipes, ``(recipe, n)`` each, with the seeds that follow."""
     from dealer_assist.vision.synth import write_dataset
 
     t0 = time.time()
     write_dataset(data, n_train, "train", seed0=seed0, workers=workers, recipe=recipe)
+    next_seed = seed0 + n_train
+    for extra, n in mix:
+        write_dataset(data, n, "train", seed0=next_seed, workers=workers, recipe=extra)
+        next_seed += n
     val = data / "val"
     write_dataset(val, n_val, "train", seed0=VAL_SEED0, workers=workers)
     yaml_path = data / "cards-obb-data.yaml"
@@ -389,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-train", type=int, default=1500)
     ap.add_argument("--train-seed0", type=int, default=0, help="first seed of the training frames")
     ap.add_argument("--recipe", default="base", help="data recipe (synth.dataset.RECIPES): base, joker-rich")
+    ap.add_argument("--mix", action="append", default=[], metavar="RECIPE:N",
+                    help="add N frames of another recipe (seeds after the --n-train ones), e.g. joker-rich:750")
     ap.add_argument("--n-val", type=int, default=120)
     ap.add_argument("--n-cls-test", type=int, default=60,
                     help="TEST-split frames (held-out styles) to report classifier accuracy on")
@@ -407,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
                     "behaviour anyway: finished steps are skipped)")
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true", help="use --cls-from instead")
-    ap.add_argument("--cls-from", default=None, help="classifier checkpoint to export when skipping")
+    ap.add_argument("--cls-from", default=None, help="classifier checkpoint to export when skipping "
+                    "(none: the shipped models/corner-cls.onnx is copied as it is)")
     ap.add_argument("--init-obb", default=None, help="continue the detector from this run's weights")
     ap.add_argument("--init-cls", default=None, help="start the classifier from these weights")
     args = ap.parse_args(argv)
@@ -415,9 +424,18 @@ def main(argv: list[str] | None = None) -> int:
     data, runs, out = Path(args.data), Path(args.runs), Path(args.out)
     runs.mkdir(parents=True, exist_ok=True)
     t_all = time.time()
-    data_yaml = ensure_data(data, args.n_train, args.n_val, args.workers, args.train_seed0, args.recipe)
+    mix = []
+    for item in args.mix:
+        name, _, n = item.partition(":")
+        if not n.isdigit():
+            ap.error(f"--mix takes RECIPE:N, got {item!r}")
+        mix.append((name, int(n)))
+    data_yaml = ensure_data(data, args.n_train, args.n_val, args.workers, args.train_seed0, args.recipe,
+                            tuple(mix))
 
-    cls_ckpt = Path(args.cls_from) if args.cls_from else runs / "cls" / "last.pt"
+    cls_ckpt: Path | None = Path(args.cls_from) if args.cls_from else runs / "cls" / "last.pt"
+    if args.skip_classifier and not args.cls_from:
+        cls_ckpt = None
     cls_report: dict = {"history": []}
     if not args.skip_classifier:
         from dealer_assist.vision.synth import write_dataset
@@ -444,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
                    "cls_epochs": args.cls_epochs, "cls_reps": args.cls_reps,
                    "crop_jitter": args.crop_jitter, "cls_lr": args.cls_lr, "imgsz": args.imgsz,
                    "batch": args.batch, "seed": args.seed, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],
-                   "data_recipe": args.recipe,
+                   "data_recipe": args.recipe, "mix": args.mix,
                    "val_seeds": [VAL_SEED0, VAL_SEED0 + args.n_val - 1], "init_obb": args.init_obb,
                    "init_cls": args.init_cls, "cls_from": args.cls_from},
         "classifier": cls_report["history"][-1] if cls_report["history"] else None,

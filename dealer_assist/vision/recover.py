@@ -1,0 +1,192 @@
+"""Rebuild a trainable ultralytics checkpoint of the card detector from the shipped ONNX model.
+
+Training checkpoints live in ``runs/`` (not in the repository), so a new machine has only
+``models/cards-obb.onnx``. That file holds every weight of the network, with each convolution's
+batch normalisation folded into it (``W' = W * g / s``, ``b' = beta - mean * g / s``). This module
+puts the weights back into the project's YOLOv8-OBB architecture (:data:`train.OBB_YAML`) and
+unfolds each batch norm so that training can go on from them:
+
+* every ``Conv`` (convolution + batch norm) gets the folded weight as its convolution and a batch
+  norm whose running statistics are the real statistics of that convolution's output on training
+  frames (``mean``, ``var``), with ``gamma = sqrt(var + eps)`` and ``beta = b' + mean``: in
+  evaluation the layer computes exactly ``W' x + b'`` again, and in training, where the batch norm
+  uses each batch's own statistics, it starts close to that instead of from an identity guess;
+* the head's plain convolutions take their weight and bias as they are.
+
+The rebuilt model is checked against ONNX Runtime on a real frame before it is saved.
+
+    .venv-train/bin/python -m dealer_assist.vision.recover --onnx models/cards-obb.onnx \\
+        --frames runs/data/images/train --out runs/recovered/cards-obb.pt
+
+Needs the ``[train]`` extra (torch, ultralytics, onnx).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from dealer_assist.errors import UserError
+
+
+def _initializers(onnx_path: Path) -> dict[str, np.ndarray]:
+    import onnx
+    from onnx import numpy_helper
+
+    try:
+        model = onnx.load(str(onnx_path))
+    except Exception as exc:  # noqa: BLE001 - a corrupt file is a user's problem to hear about
+        raise UserError(f"cannot read the ONNX model {onnx_path}: {exc}") from None
+    return {i.name: numpy_helper.to_array(i).copy() for i in model.graph.initializer}
+
+
+def _frames(folder: Path, n: int, shape: tuple[int, int]) -> np.ndarray:
+    """``n`` training frames letterboxed as the detector sees them: (n, 3, h, w) RGB 0..1."""
+    import cv2
+
+    from dealer_assist.vision.detector import letterbox
+
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[:n]
+    if not files:
+        raise UserError(f"no frames in {folder} to measure the batch-norm statistics on")
+    out = []
+    for f in files:
+        img = cv2.imread(str(f))
+        if img is None:
+            continue
+        lb, _, _ = letterbox(img, shape)
+        out.append(cv2.cvtColor(lb, cv2.COLOR_BGR2RGB).transpose(2, 0, 1).astype(np.float32) / 255.0)
+    return np.stack(out)
+
+
+def rebuild(onnx_path: Path, frames: np.ndarray):
+    """The OBB model with the ONNX weights and batch norms calibrated on ``frames``."""
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    import torch
+    from ultralytics.nn.modules import Conv
+    from ultralytics.nn.tasks import OBBModel
+
+    import yaml
+
+    from dealer_assist.vision.train import NAMES, OBB_YAML
+
+    inits = _initializers(onnx_path)
+    cfg = yaml.safe_load(OBB_YAML)
+    model = OBBModel(cfg, ch=3, nc=len(NAMES), verbose=False)
+    model.names = dict(NAMES)
+    used: set[str] = set()
+    convs: dict[str, Conv] = {}
+    with torch.no_grad():
+        for name, mod in model.named_modules():
+            if isinstance(mod, Conv) and hasattr(mod, "bn"):
+                w, b = inits[f"{name}.conv.weight"], inits[f"{name}.conv.bias"]
+                if tuple(mod.conv.weight.shape) != w.shape:
+                    raise UserError(f"{onnx_path}: {name} has shape {w.shape}, the architecture "
+                                    f"{tuple(mod.conv.weight.shape)}: not this project's detector")
+                mod.conv.weight.copy_(torch.from_numpy(w))
+                eps = mod.bn.eps
+                mod.bn.running_mean.zero_()
+                mod.bn.running_var.fill_(1.0 - eps)      # sqrt(var + eps) == 1: exact identity
+                mod.bn.weight.fill_(1.0)
+                mod.bn.bias.copy_(torch.from_numpy(b))
+                used.update({f"{name}.conv.weight", f"{name}.conv.bias"})
+                convs[name] = mod
+            elif isinstance(mod, torch.nn.Conv2d) and f"{name}.weight" in inits and f"{name}.weight" not in used:
+                if any(f"{name}".startswith(c + ".") for c in convs):
+                    continue
+                mod.weight.copy_(torch.from_numpy(inits[f"{name}.weight"]))
+                if mod.bias is not None and f"{name}.bias" in inits:
+                    mod.bias.copy_(torch.from_numpy(inits[f"{name}.bias"]))
+                    used.add(f"{name}.bias")
+                used.add(f"{name}.weight")
+    left = sorted(k for k in inits if k not in used and inits[k].ndim >= 1 and inits[k].size > 4
+                  and k.startswith("model."))
+    if left:
+        raise UserError(f"{onnx_path}: weights not placed in the architecture: {', '.join(left[:5])}")
+    # the real statistics of each convolution's output, measured with the exact (identity) norms
+    stats: dict[str, list] = {n: [] for n in convs}
+    hooks = [m.conv.register_forward_hook(
+        lambda _m, _i, out, n=n: stats[n].append((out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
+        for n, m in convs.items()]
+    model.eval()
+    with torch.no_grad():
+        for i in range(0, len(frames), 8):
+            model(torch.from_numpy(frames[i:i + 8]))
+    for h in hooks:
+        h.remove()
+    with torch.no_grad():
+        for n, m in convs.items():
+            mean = torch.stack([s[0] for s in stats[n]]).mean(0)
+            var = torch.stack([s[1] for s in stats[n]]).mean(0).clamp_min(1e-6)
+            b = m.bn.bias.clone()
+            m.bn.running_mean.copy_(mean)
+            m.bn.running_var.copy_(var)
+            m.bn.weight.copy_(torch.sqrt(var + m.bn.eps))
+            m.bn.bias.copy_(b + mean)
+    return model
+
+
+def check_against_onnx(model, onnx_path: Path, frame: np.ndarray) -> float:
+    """Largest absolute difference between the rebuilt model and ONNX Runtime on one frame."""
+    import onnxruntime as ort
+    import torch
+
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    ref = sess.run(None, {sess.get_inputs()[0].name: frame[None]})[0]
+    model.eval()
+    with torch.no_grad():
+        got = model(torch.from_numpy(frame[None]))
+    got = (got[0] if isinstance(got, (list, tuple)) else got).numpy()
+    if got.shape != ref.shape:
+        raise UserError(f"the rebuilt model gives {got.shape}, the ONNX model {ref.shape}")
+    return float(np.abs(got - ref).max())
+
+
+def save_checkpoint(model, out: Path) -> Path:
+    """An ultralytics checkpoint (``YOLO(out)`` loads it; ``--init-obb out`` trains from it)."""
+    import datetime
+
+    import torch
+    import ultralytics
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ckpt = {"model": model.half(), "ema": None, "epoch": -1, "optimizer": None, "train_args": {"task": "obb"},
+            "date": datetime.datetime.now().isoformat(), "version": ultralytics.__version__,
+            "recovered_from": "onnx"}
+    torch.save(ckpt, str(out))
+    model.float()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dealer_assist.vision.recover", description=__doc__.split("\n")[0])
+    ap.add_argument("--onnx", default="models/cards-obb.onnx")
+    ap.add_argument("--frames", required=True, help="a folder of training frames (batch-norm statistics)")
+    ap.add_argument("--n", type=int, default=64, help="how many frames to measure on")
+    ap.add_argument("--out", default="runs/recovered/cards-obb.pt")
+    args = ap.parse_args(argv)
+    import json
+
+    onnx_path = Path(args.onnx)
+    meta = json.loads((onnx_path.parent / "models.json").read_text(encoding="utf-8"))
+    h, w = meta["imgsz"]
+    frames = _frames(Path(args.frames), args.n, (h, w))
+    model = rebuild(onnx_path, frames)
+    diff = check_against_onnx(model, onnx_path, frames[0])
+    print(f"rebuilt from {onnx_path}: largest difference to ONNX Runtime {diff:.2e}", file=sys.stderr)
+    if diff > 1e-2:
+        raise UserError(f"the rebuilt detector differs from {onnx_path} by {diff:.3g}: not saved")
+    save_checkpoint(model, Path(args.out))
+    print(f"saved {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    try:
+        sys.exit(main())
+    except UserError as exc:
+        print(f"recover: {exc}", file=sys.stderr)
+        sys.exit(2)
