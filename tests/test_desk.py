@@ -311,3 +311,18 @@ def test_a_frame_the_calibration_does_not_fit_stops_the_table_aloud(qtbot, tmp_p
     assert "1280x720" in w.banner.text() and "640x480" in w.banner.text()
     assert "calibrate" in w.banner.text()
     w.shutdown()
+
+
+def test_desk_says_which_system_libraries_its_window_lacks(monkeypatch, capsys):
+    """Qt aborts the process when its X11 plugin cannot load; the desk checks first and says so."""
+    import dealer_assist.commands.desk as desk_cmd
+    from dealer_assist.cli import main
+
+    monkeypatch.setenv("DISPLAY", ":99")
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr(desk_cmd, "missing_xcb_libraries", lambda: ["libxcb-icccm.so.4"])
+    assert main(["desk", "--no-db"]) == 2
+    err = capsys.readouterr().err
+    assert "libxcb-icccm.so.4" in err and "apt-get install libxcb-cursor0" in err and "--screenshot" in err
+    assert os.environ["DISPLAY"] == ":99"          # nothing was started

@@ -92,6 +92,51 @@ def _need_display(args) -> None:
             and not os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("QT_QPA_PLATFORM")):
         raise UserError("no display to open the desk on (DISPLAY is not set); run it on the desk's screen, "
                         "or use --screenshot OUT.png to render it without one")
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if (sys.platform.startswith("linux") and os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+            and platform in ("", "xcb")):
+        missing = missing_xcb_libraries()
+        if missing:
+            # Qt aborts the whole process without them ("Could not load the Qt platform plugin xcb")
+            raise UserError(f"the desk's X11 window needs system libraries this machine lacks "
+                            f"({', '.join(missing)}): on Debian/Ubuntu apt-get install {XCB_PACKAGES}; "
+                            f"or use --screenshot OUT.png")
+
+
+#: the Debian packages of the libraries Qt's X11 plugin loads beyond a desktop's usual ones
+XCB_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 "
+                "libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxkbcommon-x11-0")
+
+
+def missing_xcb_libraries() -> list[str]:
+    """Shared libraries that Qt's X11 platform plugin (and Qt 6.5+'s required xcb-cursor) cannot
+    find on this machine; empty when they are all there or when ``ldd`` cannot tell."""
+    import ctypes.util
+    import shutil
+    import subprocess
+
+    try:
+        import PySide6
+    except ImportError:
+        return []
+    qt = Path(PySide6.__file__).parent / "Qt"
+    missing = [] if ctypes.util.find_library("xcb-cursor") else ["libxcb-cursor.so.0"]
+    ldd = shutil.which("ldd")
+    if ldd is None:
+        return missing
+    for lib in (qt / "plugins" / "platforms" / "libqxcb.so", qt / "lib" / "libQt6XcbQpa.so.6"):
+        if not lib.is_file():
+            continue
+        try:
+            out = subprocess.run([ldd, str(lib)], capture_output=True, text=True, timeout=20).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for line in out.splitlines():
+            if "not found" in line:
+                name = line.split("=>")[0].strip()
+                if name and name not in missing:
+                    missing.append(name)
+    return missing
 
 
 def _quiet_offscreen(mode, context, message) -> None:
