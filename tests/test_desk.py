@@ -168,6 +168,10 @@ def test_dispute_mode_opens_a_logged_hand_and_steps_through_it(qtbot, tmp_path):
     assert d.open_hand(hand2["id"])
     assert d.ruling_text().splitlines()[0].startswith("メインポット 320")
     assert "サイドポット1 400" in d.ruling_text()
+    panels = {p.seat: p for p in d.seat_panels}            # the seats dealt in, as the hand ended
+    assert sorted(panels) == [2, 3, 4, 6]
+    assert panels[2].payout.text() == "獲得 320" and panels[4].payout.text() == "獲得 400"
+    assert "JOKER＝A♠" in panels[3].hand.text() and panels[6].status.text() == "フォールド"
     assert d.timeline.count() == len(d.hand["events"]) and d.timeline.count() > 5
     n = len(d.hand["snapshots"])
     assert n >= 3 and d.image.has_frame()

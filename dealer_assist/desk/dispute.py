@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QHBoxLayout, QListWidget, QMainWindow, QPushButton
 
 from dealer_assist.desk.texts import event_name, seats_text, t, zone_text
 from dealer_assist.desk.view import DeskState
-from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, VideoView,
-                                        font, label, vbox)
+from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, SeatPanel,
+                                        VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
 from dealer_assist.live.words import line as event_line
 
@@ -41,7 +41,7 @@ class DisputeWindow(QMainWindow):
                            f" QPushButton {{ background: #2a3038; color: {TEXT}; border-radius: 6px;"
                            f" padding: 6px 12px; }}")
         central = QWidget()
-        outer = QHBoxLayout(central)
+        outer = vbox(central, (6, 6, 6, 6))
         split = QSplitter(Qt.Orientation.Horizontal)
         # left: the hands
         left = QWidget()
@@ -98,7 +98,12 @@ class DisputeWindow(QMainWindow):
         split.setStretchFactor(1, 5)
         split.setStretchFactor(2, 4)
         split.setSizes([300, 560, 420])
-        outer.addWidget(split)
+        outer.addWidget(split, 1)
+        seats = QWidget()
+        self.seat_row = QHBoxLayout(seats)
+        self.seat_row.setContentsMargins(0, 0, 0, 0)
+        self.seat_panels: list[SeatPanel] = []
+        outer.addWidget(seats)
         self.setCentralWidget(central)
         for key, fn in ((Qt.Key.Key_Left, lambda: self.step(-1)), (Qt.Key.Key_Right, lambda: self.step(1)),
                         (Qt.Key.Key_Home, lambda: self.show_snapshot(0)),
@@ -221,6 +226,16 @@ class DisputeWindow(QMainWindow):
         snap = desk.snapshot(lang)
         self.board.show_snapshot(snap)
         self.ruling.show_snapshot(snap)
+        for panel in self.seat_panels:      # a panel per seat dealt in, as the hand ended
+            panel.setParent(None)
+            panel.deleteLater()
+        self.seat_panels = []
+        for sv in snap.seats:
+            if sv.dealt:
+                panel = SeatPanel(sv.seat, tile=50)
+                panel.show_seat(sv, lang, live=False)
+                self.seat_row.addWidget(panel)
+                self.seat_panels.append(panel)
         self.timeline.clear()
         for ev in hand["events"]:
             self.timeline.addItem(event_line(ev, lang, explain=False))

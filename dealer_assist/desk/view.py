@@ -214,6 +214,13 @@ class DeskState:
         elif kind == "showdown":
             rec.ruling = ev.get("ruling")
             rec.street = "showdown"
+            for seat in (ev.get("table") or {}).get("seats") or ():   # what the ruling was made from
+                n = seat.get("seat")
+                if isinstance(n, int):
+                    if seat.get("folded"):
+                        rec.folded.add(n)
+                    if isinstance(seat.get("committed"), int) and (ev.get("ruling") or {}).get("chips_entered", True):
+                        rec.committed[n] = seat["committed"]
         elif kind == "hand_end":
             rec.ruling = ev.get("ruling") if ev.get("ruling") is not None else rec.ruling
             if ev.get("won_without_showdown") is not None:
