@@ -29,30 +29,15 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dealer_assist.vision.detector import CardDetector, DetectorSettings, read_image  # noqa: E402
+from dealer_assist.vision.geometry import polygon_iou  # noqa: E402
 
 SEED0 = 3_000_000
-
-
-def poly_iou(a, b) -> float:
-    """IoU of two convex quadrilaterals.
-
-    >>> round(poly_iou([[0, 0], [2, 0], [2, 2], [0, 2]], [[1, 0], [3, 0], [3, 2], [1, 2]]), 3)
-    0.333
-    """
-    pa = np.asarray(a, np.float32)
-    pb = np.asarray(b, np.float32)
-    area_a, area_b = abs(cv2.contourArea(pa)), abs(cv2.contourArea(pb))
-    if area_a <= 0 or area_b <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(pa, pb)
-    return float(inter) / (area_a + area_b - float(inter) + 1e-9)
 
 
 def counts(card: dict) -> bool:
@@ -71,7 +56,7 @@ def match(preds: list, labels: list, thr: float = 0.5) -> dict[int, int]:
             lp = np.asarray(lab["polygon"])
             if np.linalg.norm(pc - lp.mean(axis=0)) > np.linalg.norm(lp[0] - lp[2]):
                 continue
-            iou = poly_iou(p["polygon"], lab["polygon"])
+            iou = polygon_iou(p["polygon"], lab["polygon"])
             if iou >= thr:
                 pairs.append((iou, i, j))
     out: dict[int, int] = {}

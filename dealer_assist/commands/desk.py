@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands.run import GAMES, add_live_arguments
+from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
 
 #: CJK families tried first, in order (a dealer's laptop has one of these; Debian: fonts-noto-cjk)
@@ -242,4 +242,4 @@ def _review(app, args, size, lang) -> int:
     return int(app.exec())
 
 
-__all__ = ["register", "run", "GAMES", "parse_size", "pick_font"]
+__all__ = ["register", "run", "parse_size", "pick_font"]

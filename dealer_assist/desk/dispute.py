@@ -214,16 +214,7 @@ class DisputeWindow(QMainWindow):
         if hand is None:
             return
         lang = self.lang
-        desk = DeskState(seats=12)
-        desk.feed(hand["events"], None)
-        if desk.record is not None:      # an open hand (never ended): show what was recorded
-            rec, desk.record = desk.record, None
-            rec.ruling = hand.get("ruling") or rec.ruling
-            desk.finished = rec
-        elif desk.finished is not None and hand.get("ruling") is not None:
-            desk.finished.ruling = hand["ruling"]
-        desk.notices = []
-        snap = desk.snapshot(lang)
+        snap = DeskState.logged_hand(hand["events"], hand.get("ruling")).snapshot(lang)
         self.board.show_snapshot(snap)
         self.ruling.show_snapshot(snap)
         for panel in self.seat_panels:      # a panel per seat dealt in, as the hand ended

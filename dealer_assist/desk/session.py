@@ -103,6 +103,15 @@ class LiveSession:
             return Tick(events=self._take(), state=self.table.state(), refused=str(exc))
         return Tick(events=self._take(), state=self.table.state())
 
+    def stop(self, why: str) -> Tick:
+        """The pipeline cannot go on (a frame the calibration does not fit, a broken source): end
+        the session with a ``pipeline_stopped`` alert, to the screen and the hand log."""
+        self.ended = True
+        frame = self.pipeline.last_frame
+        self.pipeline.alert("pipeline_stopped", f"the pipeline stopped: {why}", f"処理が停止しました: {why}",
+                            frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
+        return Tick(events=self._take(), state=self.table.state(), ended=True)
+
     def close(self) -> None:
         try:
             close = getattr(self.source, "close", None)

@@ -59,10 +59,6 @@ class SeatView:
     winner: bool = False
     shows: Optional[int] = None       # 1-based place in the showdown order
 
-    @property
-    def spots(self) -> tuple[CardSpot, ...]:
-        return tuple(CardSpot(c, f"seat{self.seat}") for c in self.cards)
-
 
 @dataclass(frozen=True, slots=True)
 class PotView:
@@ -147,13 +143,13 @@ def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
 class DeskState:
     """The display's memory: feed it each batch of events with the table state that follows."""
 
-    def __init__(self, seats: int = 6, game: str = "joker-holdem", log_size: int = 400):
+    def __init__(self, seats: int = 6, log_size: int = 400):
         self.seats = seats
-        self.game = game
         self.state: Optional[dict] = None
         self.record: Optional[_HandRecord] = None
         self.finished: Optional[_HandRecord] = None     # the last hand, shown until the next deal
-        self.events: deque = deque(maxlen=log_size)
+        # the commentary, worded once per event in each language (the screen redraws every frame)
+        self.lines: dict[str, deque] = {lang: deque(maxlen=log_size) for lang in ("ja", "en")}
         self.source_alerts: dict[str, dict] = {}        # camera_lost while the camera is away
         self.notices: list[dict] = []                   # acknowledged by the dealer
         self.frame: Optional[int] = None
@@ -162,7 +158,10 @@ class DeskState:
     def feed(self, events: Sequence[Mapping[str, Any]], state: Optional[Mapping[str, Any]]) -> None:
         """Take the events of one step (a frame, a dealer action) and the table state after it."""
         for ev in events:
-            self.events.append(dict(ev))
+            for lang, lines in self.lines.items():
+                text = event_line(ev, lang)
+                if text:
+                    lines.append(text)
             if isinstance(ev.get("frame"), int):
                 self.frame = ev["frame"]
             self._event(ev)
@@ -179,6 +178,19 @@ class DeskState:
             # an alert the table does not keep (a refused input, a hand closed without a showdown,
             # the recording's end): the dealer acknowledges it
             self.notify(str(code), str(ev.get("message") or ""), str(ev.get("message_ja") or ""))
+
+    @classmethod
+    def logged_hand(cls, events: Sequence[Mapping[str, Any]], ruling: Optional[Mapping[str, Any]],
+                    seats: int = 12) -> "DeskState":
+        """A hand read back from the hand log, shown as it ended (an open hand as far as it got),
+        with the log's ruling; no notices (they were for the dealer at the time)."""
+        desk = cls(seats=seats)
+        desk.feed(events, None)
+        rec = desk.finished or desk.record
+        desk.record, desk.finished, desk.notices = None, rec, []
+        if rec is not None and ruling is not None:
+            rec.ruling = dict(ruling)
+        return desk
 
     def notify(self, code: str, message: str, message_ja: str = "") -> None:
         """A notice for the banner that stays until the dealer dismisses it (newest last)."""
@@ -377,9 +389,4 @@ class DeskState:
         return tuple(out)
 
     def _log(self, lang: str) -> tuple[str, ...]:
-        lines = []
-        for ev in self.events:
-            text = event_line(ev, lang)
-            if text:
-                lines.append(text)
-        return tuple(lines)
+        return tuple(self.lines["ja" if lang == "ja" else "en"])

@@ -326,11 +326,19 @@ class VideoView(QWidget):
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(0, 0, 0, 200))
             p.drawRoundedRect(box, 3, 3)
-            colour = QColor(card_colour(card)).lighter(190) if card not in ("??",) else QColor(255, 170, 40)
-            if card and card[-1:] == "s" or card == "JK":
-                colour = QColor("#ffffff") if card != "JK" else QColor("#e1a6ff")
-            p.setPen(colour)
+            p.setPen(_label_colour(card))
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _label_colour(card: str) -> QColor:
+    """A card name's colour on the camera view's dark label box: its suit colour, lightened."""
+    if card == "??":
+        return QColor(255, 170, 40)
+    if card == "JK":
+        return QColor("#e1a6ff")
+    if card.endswith("s"):
+        return QColor("#ffffff")       # black spades would vanish on the dark box
+    return QColor(card_colour(card)).lighter(190)
 
 
 class Panel(QFrame):

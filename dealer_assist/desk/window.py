@@ -61,12 +61,7 @@ class LiveWorker(QObject):
             tick = self.session.step()
         except Exception as exc:    # noqa: BLE001 - the screen must say it, not die
             from dealer_assist.errors import UserError
-            text = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-            self.session.ended = True
-            tick = Tick(events=[{"type": "alert", "code": "pipeline_stopped", "cleared": False,
-                                 "message": f"the pipeline stopped: {text}",
-                                 "message_ja": f"処理が停止しました: {text}"}],
-                        state=self.session.table.state(), ended=True)
+            tick = self.session.stop(str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}")
         self.ticked.emit(tick)
         return tick
 
@@ -126,10 +121,9 @@ class DeskWindow(QMainWindow):
         self.db = db
         self.source_name = source_name
         table = session.table
-        self.desk = DeskState(seats=table.seats, game=table.game)
+        self.desk = DeskState(seats=table.seats)
         if not font_ok:
-            en, ja = t("font_missing", "en"), t("font_missing", "ja")
-            self.desk.notify("font_missing", en, ja)
+            self._notify("font_missing", "font_missing")
         self.snapshot: Optional[DeskSnapshot] = None
         self.frames_seen = 0
         self.ended = False
@@ -356,14 +350,13 @@ class DeskWindow(QMainWindow):
         zone, card = target.get("zone"), target.get("card")
         if snap is None or not snap.live:
             if snap is not None and snap.hand is not None:
-                msg = (t("correct_over", "en", n=snap.hand), t("correct_over", "ja", n=snap.hand))
+                self._notify("correction_refused", "correct_over", n=snap.hand)
             else:
-                msg = (t("correct_none", "en"), t("correct_none", "ja"))
-            self.desk.notify("correction_refused", *msg)
+                self._notify("correction_refused", "correct_none")
             self.render()
             return None
         if card == "BACK":
-            self.desk.notify("correction_refused", t("correct_back", "en"), t("correct_back", "ja"))
+            self._notify("correction_refused", "correct_back")
             self.render()
             return None
         if self.picker is not None:
@@ -373,6 +366,10 @@ class DeskWindow(QMainWindow):
         self.picker.setModal(True)
         self.picker.open()
         return self.picker
+
+    def _notify(self, code: str, text: str, **fields: Any) -> None:
+        """A notice of the desk's own (text key ``text``) for the banner, in both languages."""
+        self.desk.notify(code, t(text, "en", **fields), t(text, "ja", **fields))
 
     def correct(self, zone: str, card: str, to: Optional[str]) -> None:
         """Send a correction to the table (it is logged, and the ruling follows at once)."""

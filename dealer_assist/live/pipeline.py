@@ -140,7 +140,7 @@ class Pipeline:
         A correction the table accepts is written to the hand log before the events it causes, so
         a dispute shows it in its place; a refused one raises :class:`UserError` and logs nothing.
         """
-        hand = self.table.state().get("hand")
+        hand = self.table.hand
         events = self.table.apply(action, frame, t)
         if action.get("type") == "correct" and self.log is not None:
             self.log.record_correction(action, frame, t, hand)
@@ -148,18 +148,15 @@ class Pipeline:
         return events
 
     def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> dict:
-        """Raise a one-off alert (a refused dealer input): to the sink and the hand log."""
-        ev = {"t": round(float(t), 3), "frame": frame, "type": "alert",
-              "hand": self.table.state().get("hand"), "code": code,
-              "message": message, "message_ja": message_ja, "cleared": False}
+        """Raise a one-off alert (a refused dealer input, the source's news): to the sink and the
+        hand log."""
+        ev = {"t": round(float(t), 3), "frame": frame, "type": "alert", "hand": self.table.hand,
+              "code": code, "message": message, "message_ja": message_ja, "cleared": False}
         self._emit([ev], None)
         return ev
 
     def source_alert(self, alert) -> None:
-        ev = {"t": round(float(alert.t), 3), "frame": self.stats.frames, "type": "alert",
-              "hand": self.table.state().get("hand"), "code": alert.code,
-              "message": alert.message, "message_ja": alert.message_ja, "cleared": False}
-        self._emit([ev], None)
+        self.alert(alert.code, alert.message, alert.message_ja, self.stats.frames, alert.t)
 
     # -- frames ------------------------------------------------------------------------------
     def _check_size(self, image: np.ndarray) -> None:

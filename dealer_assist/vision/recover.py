@@ -95,8 +95,7 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
                 used.update({f"{name}.conv.weight", f"{name}.conv.bias"})
                 convs[name] = mod
             elif isinstance(mod, torch.nn.Conv2d) and f"{name}.weight" in inits and f"{name}.weight" not in used:
-                if any(f"{name}".startswith(c + ".") for c in convs):
-                    continue
+                # (a Conv's own convolution comes after its parent here, its weight already used)
                 mod.weight.copy_(torch.from_numpy(inits[f"{name}.weight"]))
                 if mod.bias is not None and f"{name}.bias" in inits:
                     mod.bias.copy_(torch.from_numpy(inits[f"{name}.bias"]))
