@@ -35,13 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-#: The detector's architecture: ultralytics' YOLOv8 OBB layout with a thinner width (0.125
-#: instead of the "n" scale's 0.25), which trains 2.5x faster on a CPU. Written next to the run.
-OBB_YAML = """\
-# dealer-assist card detector: YOLOv8-OBB layout, depth 0.33, width 0.125 (3 classes)
+#: The detector's architecture: ultralytics' YOLOv8 OBB layout; ``{width}`` is 0.125 (half the
+#: "n" scale's 0.25, which trains 2.5x faster on a CPU) or 0.25 (the "n" scale, trained on a GPU).
+#: Written next to the run.
+_OBB_TEMPLATE = """\
+# dealer-assist card detector: YOLOv8-OBB layout, depth 0.33, width {width} (3 classes)
 nc: 3
 scales:
-  n: [0.33, 0.125, 1024]
+  n: [0.33, {width}, 1024]
 backbone:
   - [-1, 1, Conv, [64, 3, 2]]
   - [-1, 1, Conv, [128, 3, 2]]
@@ -68,6 +69,18 @@ head:
   - [-1, 3, C2f, [1024]]
   - [[15, 18, 21], 1, OBB, [nc, 1]]
 """
+
+
+def obb_yaml(width: float = 0.125) -> str:
+    """The detector's ultralytics yaml at a given width multiple.
+
+    >>> "n: [0.33, 0.25, 1024]" in obb_yaml(0.25)
+    True
+    """
+    return _OBB_TEMPLATE.format(width=width)
+
+
+OBB_YAML = obb_yaml(0.125)
 
 NAMES = {0: "face", 1: "back", 2: "joker"}
 VAL_SEED0 = 1_000_000
@@ -96,9 +109,11 @@ def ensure_data(data: Path, n_train: int, n_val: int, workers: int, seed0: int =
     val = data / "val"
     write_dataset(val, n_val, "train", seed0=VAL_SEED0, workers=workers)
     yaml_path = data / "cards-obb-data.yaml"
-    yaml_path.write_text(
+    tmp = yaml_path.with_suffix(f".{os.getpid()}.tmp")  # atomic: two trainings may share the data
+    tmp.write_text(
         f"path: {data.resolve()}\ntrain: images/train\nval: {(val / 'images' / 'train').resolve()}\n"
         "names:\n" + "".join(f"  {k}: {v}\n" for k, v in NAMES.items()), encoding="utf-8")
+    tmp.replace(yaml_path)
     log(f"data ready in {data} ({time.time() - t0:.0f} s)")
     return yaml_path
 
@@ -263,7 +278,7 @@ def augment(x, gen):
         x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     perm = rand(n) < 0.25
     if perm.any():
-        idx = torch.randperm(3, generator=gen)
+        idx = torch.randperm(3, generator=gen, device=dev)
         x[perm] = x[perm][:, idx]
     blur = rand(n) < 0.3
     if blur.any():
@@ -274,40 +289,44 @@ def augment(x, gen):
 
 def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int,
                      x_test: np.ndarray | None = None, y_test: np.ndarray | None = None,
-                     init: str | None = None, lr: float = 3e-3) -> dict:
-    """Train (or resume) the corner CNN; checkpoints each epoch to ``runs/cls/last.pt``."""
+                     init: str | None = None, lr: float = 3e-3, device: str = "cpu") -> dict:
+    """Train (or resume) the corner CNN; checkpoints each epoch to ``runs/cls/last.pt``.
+    ``device`` is a torch device ("cpu", "cuda", "cuda:0"); the crops and their augmentation
+    then live there."""
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
+    dev = torch.device(device)
     out = runs / "cls"
     out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "last.pt"
     net = build_corner_net()
     if init and not ckpt_path.is_file():  # warm start from an earlier run's weights
-        net.load_state_dict(torch.load(init, weights_only=False)["model"])
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
         log(f"classifier: starting from {init}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = (len(y) + 255) // 256
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
                                                 pct_start=0.15)
     start, history = 0, []
+    net.to(dev)
     if ckpt_path.is_file():
-        ck = torch.load(ckpt_path, weights_only=False)
+        ck = torch.load(ckpt_path, map_location=dev, weights_only=False)
         net.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
         start, history = ck["epoch"], ck["history"]
         log(f"classifier: resuming after epoch {start}")
-    gen = torch.Generator().manual_seed(seed)
-    xt = torch.from_numpy(x).permute(0, 3, 1, 2)  # uint8 N,3,H,W
-    yt = torch.from_numpy(y)
+    gen = torch.Generator(device=dev).manual_seed(seed)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).to(dev)  # uint8 N,3,H,W
+    yt = torch.from_numpy(y).to(dev)
     for epoch in range(start, epochs):
         t0 = time.time()
         net.train()
-        order = torch.randperm(len(yt), generator=torch.Generator().manual_seed(seed + epoch))
-        tot, correct, loss_sum = 0, 0, 0.0
+        order = torch.randperm(len(yt), generator=torch.Generator().manual_seed(seed + epoch)).to(dev)
+        tot, correct, loss_sum = 0, torch.zeros((), device=dev), torch.zeros((), device=dev)
         for i in range(0, len(order), 256):
             idx = order[i:i + 256]
             xb = augment(xt[idx].float(), gen)
@@ -317,16 +336,17 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
             loss.backward()
             opt.step()
             sched.step()
-            loss_sum += float(loss.detach()) * len(idx)
-            correct += int((logits.argmax(1) == yt[idx]).sum())
+            loss_sum += loss.detach() * len(idx)   # summed on the device: no sync per batch
+            correct += (logits.argmax(1) == yt[idx]).sum()
             tot += len(idx)
-        rec = {"epoch": epoch + 1, "loss": loss_sum / tot, "train_acc": correct / tot,
+        rec = {"epoch": epoch + 1, "loss": float(loss_sum) / tot, "train_acc": float(correct) / tot,
                "seconds": round(time.time() - t0, 1)}
         if x_test is not None:
             rec.update(evaluate_classifier(net, x_test, y_test))
         history.append(rec)
         log(f"classifier epoch {epoch + 1}/{epochs}: {json.dumps(rec)}")
-        torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+        state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+        torch.save({"model": state, "opt": opt.state_dict(), "sched": sched.state_dict(),
                     "epoch": epoch + 1, "history": history}, out / "last.tmp")
         (out / "last.tmp").replace(ckpt_path)
     return {"history": history}
@@ -337,10 +357,12 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:
     import torch
 
     net.eval()
+    dev = next(net.parameters()).device
     preds = []
     with torch.no_grad():
         for i in range(0, len(y), 512):
-            preds.append(net(torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float()).argmax(1).numpy())
+            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float().to(dev)
+            preds.append(net(xb).argmax(1).cpu().numpy())
     p = np.concatenate(preds)
     idx = y < 53
     return {"test_index_acc": round(float((p[idx] == y[idx]).mean()), 4) if idx.any() else None,
@@ -351,10 +373,14 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:
 # 4. detector
 # --------------------------------------------------------------------------------------------
 def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: int, batch: int,
-                   workers: int, fraction: float = 1.0, init: str | None = None) -> Path:
+                   workers: int, fraction: float = 1.0, init: str | None = None, width: float = 0.125,
+                   device: str = "cpu", hours: float | None = None, lr0: float | None = None,
+                   close_mosaic: int | None = None) -> Path:
     """Train (or resume) the OBB detector from the project's yaml - or, with ``init``, continue
     from the weights of an earlier run of this project (never downloaded weights); returns the
-    final weights."""
+    final weights. ``hours`` trains for that long instead (ultralytics re-plans the epochs, and
+    the learning-rate schedule with them, after each epoch); ``lr0`` fixes AdamW's rate (default:
+    ultralytics' "auto" choice)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     from ultralytics import YOLO
 
@@ -370,14 +396,19 @@ def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: i
         YOLO(str(last)).train(resume=True)
     else:
         cfg = runs / "cards-obb.yaml"
-        cfg.write_text(OBB_YAML, encoding="utf-8")
+        cfg.write_text(obb_yaml(width), encoding="utf-8")
         model = YOLO(str(init), task="obb") if init else YOLO(str(cfg), task="obb")
         if init:
             log(f"detector: continuing from {init}")
+        extra = {"time": hours} if hours else {}
+        if lr0:
+            extra.update(optimizer="AdamW", lr0=lr0)
+        # amp off: its self-check wants downloaded weights; a nano network is data-bound anyway
         model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
-                    device="cpu", seed=seed, deterministic=True, val=False, plots=False, amp=False,
+                    device=device, seed=seed, deterministic=True, val=False, plots=False, amp=False,
                     cache="ram", project=str(proj), name="detector", exist_ok=True, pretrained=bool(init),
-                    close_mosaic=max(1, epochs // 5), fraction=fraction,
+                    close_mosaic=close_mosaic if close_mosaic is not None else max(1, epochs // 5),
+                    fraction=fraction, **extra,
                     # the synthetic frames already vary rotation, tilt, colour and scale
                     degrees=0.0, scale=0.25, translate=0.1, fliplr=0.5, mosaic=1.0,
                     hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0, verbose=False,
@@ -411,6 +442,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--width", type=float, default=0.125,
+                    help="detector width multiple: 0.125 (CPU recipe) or 0.25 (the 'n' scale, GPU recipe)")
+    ap.add_argument("--device", default="cpu", help="detector device for ultralytics: cpu, 0, ...")
+    ap.add_argument("--cls-device", default="cpu", help="classifier device for torch: cpu, cuda, ...")
+    ap.add_argument("--hours", type=float, default=None,
+                    help="train the detector for this long instead of --epochs (re-planned per epoch)")
+    ap.add_argument("--lr0", type=float, default=None, help="detector AdamW learning rate (default: auto)")
+    ap.add_argument("--close-mosaic", type=int, default=None,
+                    help="last epochs without mosaic (default: a fifth of --epochs)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run (the default "
                     "behaviour anyway: finished steps are skipped)")
     ap.add_argument("--skip-detector", action="store_true")
@@ -446,14 +486,15 @@ def main(argv: list[str] | None = None) -> int:
         xt, yt = ensure_crops(test_dir, runs, "test", 1, args.seed + 1, "crops-test", jitter=jit)
         t0 = time.time()
         cls_report = train_classifier(x, y, runs, args.cls_epochs, args.seed, xt, yt, init=args.init_cls,
-                                      lr=args.cls_lr)
+                                      lr=args.cls_lr, device=args.cls_device)
         log(f"classifier trained ({time.time() - t0:.0f} s)")
         del x, y
     if args.skip_detector:
         return 0
     t0 = time.time()
     weights = train_detector(data_yaml, runs, args.epochs, args.imgsz, args.seed, args.batch, args.workers,
-                             init=args.init_obb)
+                             init=args.init_obb, width=args.width, device=args.device, hours=args.hours,
+                             lr0=args.lr0, close_mosaic=args.close_mosaic)
     log(f"detector trained ({time.time() - t0:.0f} s)")
 
     from dealer_assist.vision.export import export_all
@@ -461,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
         "recipe": {"n_train": args.n_train, "n_val": args.n_val, "epochs": args.epochs,
                    "cls_epochs": args.cls_epochs, "cls_reps": args.cls_reps,
                    "crop_jitter": args.crop_jitter, "cls_lr": args.cls_lr, "imgsz": args.imgsz,
-                   "batch": args.batch, "seed": args.seed, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],
+                   "batch": args.batch, "seed": args.seed, "width": args.width, "device": args.device,
+                   "hours": args.hours, "lr0": args.lr0, "close_mosaic": args.close_mosaic, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],
                    "data_recipe": args.recipe, "mix": args.mix,
                    "val_seeds": [VAL_SEED0, VAL_SEED0 + args.n_val - 1], "init_obb": args.init_obb,
                    "init_cls": args.init_cls, "cls_from": args.cls_from},

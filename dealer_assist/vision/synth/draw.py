@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = "/usr/share/fonts/truetype/dejavu"
+#: DejaVu (Debian's fonts-dejavu-core); DEALER_ASSIST_FONT_DIR points elsewhere (a machine without it).
+FONT_DIR = os.environ.get("DEALER_ASSIST_FONT_DIR", "/usr/share/fonts/truetype/dejavu")
 
 #: Hershey faces by name (OpenCV's built-in vector fonts).
 HERSHEY = {
