@@ -2,7 +2,7 @@
 classifier, fusion), ONNX Runtime (the shipped runtime) against PyTorch (ultralytics + torch).
 
     .venv/bin/python benchmarks/bench_detect.py                  # ONNX Runtime only
-    .venv/bin/python benchmarks/bench_detect.py --search         # also with the corner search
+    .venv/bin/python benchmarks/bench_detect.py --no-search      # also without the corner search
     .venv-train/bin/python benchmarks/bench_detect.py --torch    # both, in the training venv
 
 Frames: the TEST split frames of runs/eval-test (rendered by eval_detect.py) or sample_frames/.
@@ -96,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--obb-pt", default=str(ROOT / "runs" / "obb" / "detector" / "weights" / "last.pt"))
     ap.add_argument("--cls-pt", default=str(ROOT / "runs" / "cls" / "last.pt"))
     ap.add_argument("--threads", type=int, default=0, help="ONNX Runtime / torch threads (0: all cores)")
-    ap.add_argument("--search", action="store_true",
-                    help="also time the opt-in corner search (DetectorSettings(search=True))")
+    ap.add_argument("--no-search", action="store_true",
+                    help="also time the reading without the corner search (DetectorSettings(search=False))")
     args = ap.parse_args(argv)
     srcs = [Path(p) for p in args.frames] if args.frames else \
         [ROOT / "runs" / "eval-test" / "images" / "test", ROOT / "sample_frames"]
@@ -111,10 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     out["onnxruntime"] = time_it(det.detect, frames, args.repeat)
     out["onnxruntime"]["stage1_median_ms"] = time_it(det.find_boxes, frames, 1)["median_ms"]
     print(f"ONNX Runtime: {json.dumps(out['onnxruntime'])}", flush=True)
-    if args.search:
-        sdet = CardDetector(args.models, settings=DetectorSettings(search=True))
-        out["onnxruntime_search"] = time_it(sdet.detect, frames, args.repeat)
-        print(f"ONNX Runtime, corner search: {json.dumps(out['onnxruntime_search'])}", flush=True)
+    if args.no_search:
+        sdet = CardDetector(args.models, settings=DetectorSettings(search=False))
+        out["onnxruntime_no_search"] = time_it(sdet.detect, frames, args.repeat)
+        print(f"ONNX Runtime, no corner search: {json.dumps(out['onnxruntime_no_search'])}", flush=True)
     if args.torch:
         import torch
         if args.threads:

@@ -108,11 +108,11 @@ def test_shipped_model_reads_the_sample_frames(detector):
             named_right += any(lab["card"] == c["card"] and inside(c["center"], lab["polygon"])
                                for lab in labels["cards"])
     assert counted > 20
-    # A regression guard below what the shipped model measures on these frames (recall 123/156 =
-    # 0.788, precision 123/123 with detector E); the targets (recall 0.99,
-    # precision 0.995) are NOT met yet: see models/MODEL_CARD.md.
-    assert right / counted >= 0.70, misses
-    assert named_right / named >= 0.95
+    # A regression guard below what the shipped models measure on these frames (detector H3 with
+    # the corner search: recall 152/156 = 0.974, precision 152/152; detector E read 123/156); the
+    # issue's targets on the held-out split are NOT all met yet: see models/MODEL_CARD.md.
+    assert right / counted >= 0.93, misses
+    assert named_right / named >= 0.98
 
 
 @needs_models
@@ -147,9 +147,10 @@ def test_search_setting_keeps_the_detect_contract_and_the_sure_readings(detector
     from dealer_assist.vision.detector import DetectorSettings
 
     frames = sample_frames()[:4] or pytest.skip("no sample frames")
-    searching = CardDetector(MODELS, settings=DetectorSettings(search=True))
+    assert detector.settings.search  # on by default
+    plain_reader = CardDetector(MODELS, settings=DetectorSettings(search=False))
     for f in frames:
-        plain, found = detector.detect_file(f), searching.detect_file(f)
+        plain, found = plain_reader.detect_file(f), detector.detect_file(f)
         assert set(found) == set(plain)
         for c in found["cards"]:
             assert set(c) == {"card", "confidence", "center", "polygon"} and len(c["polygon"]) == 4
@@ -304,14 +305,15 @@ def test_deck_names_cannot_escape_the_decks_folder(tmp_path):
 
 
 @needs_models
-def test_detect_search_flag_names_more_of_the_sample_frames(tmp_path, capsys):
+def test_detect_search_is_on_by_default_and_no_search_names_fewer_cards(tmp_path, capsys):
     frames = sample_frames()
     if not frames:
         pytest.skip("no labelled sample_frames/")
     named = {}
-    for flag in ([], ["--search"]):
+    for flag in ([], ["--search"], ["--no-search"]):
         assert main(["detect", "--json", *flag, *map(str, frames)]) == 0
         rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert len(rows) == len(frames)
-        named[bool(flag)] = sum(c["card"] != "??" for r in rows for c in r["cards"])
-    assert named[True] > named[False]          # measured: 139 named against 123
+        named[" ".join(flag)] = sum(c["card"] != "??" for r in rows for c in r["cards"])
+    assert named[""] == named["--search"]
+    assert named["--no-search"] <= named[""], named

@@ -235,6 +235,26 @@ def test_a_duplicate_card_is_called_and_cleared_when_it_goes():
     assert alerts[0]["message_ja"]
 
 
+def test_an_extra_board_card_is_called_but_a_hand_passing_over_the_board_is_not():
+    seats = dict(seat1=B2, seat2=B2)
+    script = [
+        seg(10, **seats),
+        seg(10, board=FLOP, **seats),
+        seg(5, board="Ks Js", board3="6s ??", **seats),     # a hand over the flop: a blur for 5 frames
+        seg(10, board=FLOP, **seats),
+        seg(10, board="Ks Js", board3="6s 9h", **seats),    # a real sixth card on board3
+        seg(10, board=FLOP, **seats),
+        seg(25, board="Ks Js", board3="6s ??", **seats),    # an extra card nobody can read, left there
+    ]
+    s = starts(script)
+    events, _ = play(script, seed=4)
+    sixth = [(a["cleared"], a["zone"], a["frame"]) for a in of(events, "alert") if a["code"] == "sixth_board_card"]
+    assert sixth[:2] == [(False, "board3", sixth[0][2]), (True, "board3", sixth[1][2])]
+    assert s[4] <= sixth[0][2] < s[5] and s[5] <= sixth[1][2]
+    assert len(sixth) == 3 and sixth[2][:2] == (False, "board3")
+    assert sixth[2][2] >= s[6] + 15                          # only after the unreadable card's second
+
+
 def test_a_turn_card_before_the_flop_is_the_wrong_street():
     script = [
         seg(10, seat1=B2, seat2=B2),

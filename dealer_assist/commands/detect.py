@@ -35,8 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
     p.add_argument("--annotate", metavar="DIR", help="write each image with its cards drawn and named")
-    p.add_argument("--search", action="store_true",
-                   help="search around each card whose corners read no index (more cards named, slower; "
+    p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
+                   help="search around each card whose corners read no index (on by default; "
                         "models/MODEL_CARD.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")

@@ -62,8 +62,8 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of frames (default 15)")
     p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: the shipped models/)")
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
-    p.add_argument("--search", action="store_true",
-                   help="search around cards whose corners read no index (more cards named, slower)")
+    p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
+                   help="search around cards whose corners read no index (on by default)")
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
@@ -115,7 +115,7 @@ class LiveParts:
         self.calibration = load_calibration(self.calibration_path)
         actions = read_actions(actions_path) if actions_path else []
         detector = CardDetector(model_dir(args.models), deck=args.deck,
-                                settings=DetectorSettings(search=bool(getattr(args, "search", False))))
+                                settings=DetectorSettings(search=bool(getattr(args, "search", True))))
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         if not args.no_db:

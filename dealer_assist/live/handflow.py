@@ -378,7 +378,10 @@ class LiveTable:
         live_hand = self.hand is not None and self.won is None and not self.showdown_done
         if live_hand:
             for slot in BOARD_SLOTS:
-                n = sum(1 for t in tr.stable(slot) if tr.present(t))
+                # an unreadable box counts only once it has stayed unreadable as long as the
+                # unreadable-card alert waits: a hand passing over the board leaves such boxes
+                # for a few frames
+                n = sum(1 for t in tr.stable(slot) if tr.present(t) and not self._passing_blur(t))
                 if n > 1:
                     want[("sixth_board_card", slot)] = (
                         "sixth_board_card",
@@ -412,6 +415,12 @@ class LiveTable:
                     f"{t.zone}の表向きのカードが読めません。カメラの下で整えるか、訂正（card \"??\"）で入力してください",
                     {"zone": t.zone, "card": UNREADABLE})
         return want
+
+    def _passing_blur(self, t) -> bool:
+        """A face-up track that has been unreadable for less than ``settings.unreadable_s``."""
+        if self.tracker.identity(t) != UNREADABLE:
+            return False
+        return t.unreadable_since is None or self._t - t.unreadable_since < self.settings.unreadable_s
 
     # ===================================================================== the flow
     def _evaluate(self) -> list[dict]:

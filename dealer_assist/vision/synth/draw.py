@@ -206,8 +206,69 @@ def _norm(pts: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.nda
     return np.stack([x0 + u[:, 0] * (x1 - x0), y0 + u[:, 1] * (y1 - y0)], 1)
 
 
+def _var_shapes(suit: int, seed: int) -> tuple[list, list]:
+    """A seeded pip drawing (``var-N``): each number draws its own proportions - heart roundness
+    and height, spade stem width, flare and length, club lobe size, spacing and height, diamond
+    width and bulge - and one in three is drawn low-poly (outline simplified to straight facets,
+    club lobes as 5- to 12-gons), as geometric deck designs do. Training decks use these so that
+    the corner classifier learns what makes a suit, not four particular drawings."""
+    import random
+
+    rnd = random.Random(seed * 7919 + 17)
+    p = rnd.uniform(1.8, 4.6)                       # heart/spade roundness
+    body = rnd.uniform(0.72, 0.9)                   # spade body height
+    sw, flare = rnd.uniform(0.07, 0.22), rnd.uniform(0.0, 0.08)
+    stem_top = rnd.uniform(0.42, 0.66)
+    lobe_r, spread, lobe_y = rnd.uniform(0.17, 0.27), rnd.uniform(0.2, 0.3), rnd.uniform(0.46, 0.58)
+    dw, bulge = rnd.uniform(0.27, 0.45), rnd.uniform(-0.05, 0.12)
+    low_poly = rnd.random() < 0.33
+    facets = rnd.randint(5, 12)
+    eps = rnd.uniform(0.012, 0.045)                 # facet size, fraction of the pip
+
+    def simplify(pts: np.ndarray) -> np.ndarray:
+        if not low_poly:
+            return pts
+        q = cv2.approxPolyDP(pts.astype(np.float32).reshape(-1, 1, 2), eps, True).reshape(-1, 2)
+        return q if len(q) >= 3 else pts
+
+    polys: list = []
+    circles: list = []
+    if suit == 2:
+        polys.append(simplify(_norm(_heart_pts(p), 0, 0, 1, rnd.uniform(0.82, 1.0))))
+    elif suit == 1:
+        pts = []
+        corners = [(0.5, 0.0), (0.5 + dw, 0.5), (0.5, 1.0), (0.5 - dw, 0.5)]
+        for i in range(4):
+            a, b = np.array(corners[i]), np.array(corners[(i + 1) % 4])
+            nrm = np.array([-(b - a)[1], (b - a)[0]])
+            nrm = nrm / np.linalg.norm(nrm)
+            for t in np.linspace(0, 1, 12, endpoint=False):
+                pts.append(a + (b - a) * t - nrm * bulge * math.sin(math.pi * t))
+        polys.append(np.array(pts))
+    elif suit == 3:
+        h = _heart_pts(p)
+        h[:, 1] = -h[:, 1]
+        polys.append(simplify(_norm(h, 0, 0, 1, body)))
+        polys.append(np.array([(0.5 - sw * 0.35, stem_top), (0.5 + sw * 0.35, stem_top),
+                               (0.5 + sw + flare, 1.0), (0.5 - sw - flare, 1.0)]))
+    else:
+        for cx, cy in ((0.5, lobe_r), (0.5 - spread, lobe_y), (0.5 + spread, lobe_y)):
+            if low_poly:
+                a0 = rnd.uniform(0, math.pi)
+                polys.append(np.array([(cx + lobe_r * math.cos(a), cy + lobe_r * math.sin(a))
+                                       for a in np.linspace(a0, a0 + 2 * math.pi, facets, endpoint=False)]))
+            else:
+                circles.append((cx, cy, lobe_r))
+        polys.append(np.array([(0.5, lobe_r), (0.5 + spread, lobe_y), (0.5 - spread, lobe_y)]))  # the middle
+        polys.append(np.array([(0.5 - sw * 0.3, lobe_r), (0.5 + sw * 0.3, lobe_r), (0.5 + sw + flare, 1.0),
+                               (0.5 - sw - flare, 1.0)]))
+    return polys, circles
+
+
 def _poly_shapes(suit: int, shape: str) -> tuple[list, list]:
     """Polygons and circles (cx, cy, r) in a unit box for a suit (0 c, 1 d, 2 h, 3 s)."""
+    if shape.startswith("var-"):
+        return _var_shapes(suit, int(shape[4:]))
     polys: list = []
     circles: list = []
     fat = {"classic": 3.0, "fat": 2.2, "slim": 3.8, "angular": 3.0}.get(shape, 3.0)
@@ -248,7 +309,8 @@ def _poly_shapes(suit: int, shape: str) -> tuple[list, list]:
 def pip_mask(suit: int, shape: str, height: int) -> np.ndarray:
     """Coverage mask of one suit pip ``height`` px tall; ``suit`` is ``Suit`` value
     (0 clubs, 1 diamonds, 2 hearts, 3 spades). ``shape``: classic, fat, slim, angular (drawn
-    polygons) or glyph (the DejaVu suit characters)."""
+    polygons), ``var-N`` (a seeded drawing, :func:`_var_shapes`) or glyph (the DejaVu suit
+    characters)."""
     height = max(3, int(height))
     if shape == "glyph":
         big = _ttf_text_mask("♣♦♥♠"[suit], "DejaVuSans.ttf", height)

@@ -11,7 +11,7 @@ style uses, so test scores measure reading a deck the model has never seen.
 >>> any((s.font.kind, s.font.name) in train_fonts for s in styles_for("test", DECK_STYLES))
 False
 >>> len(styles_for("train", DECK_STYLES)), len(styles_for("test", DECK_STYLES))
-(44, 3)
+(74, 3)
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class DeckStyle:
     name: str
     split: str
     font: FontSpec
-    pips: str                      # classic | fat | slim | glyph | angular
+    pips: str                      # classic | fat | slim | glyph | angular | var-N (seeded)
     court: str                     # classic | flat | letter | bust | geo | line
     rank_h: float = 0.12
     suit_h: float = 0.075
@@ -200,9 +200,12 @@ def _generated_decks(n: int, seed: int = 2024) -> tuple[DeckStyle, ...]:
         if rnd.random() < 0.3:
             border = (rnd.choice(_BLACKS + _REDS + (BLUE,)), rnd.uniform(0.025, 0.045), rnd.choice([1, 2]))
         palette = tuple(tuple(rnd.randrange(20, 235) for _ in range(3)) for _ in range(4))
+        pips = rnd.choice(TRAIN_PIPS)
+        if i >= 30:  # decks from the 31st on (2026-11-23) draw their own pips: draw._var_shapes
+            pips = f"var-{i}"
         out.append(DeckStyle(
             f"gen-{i:02d}", "train", FontSpec(kind, name, round(weight, 3), italic, round(stretch, 3), bold),
-            rnd.choice(TRAIN_PIPS), rnd.choice(TRAIN_COURTS), rank_h=round(rank_h, 3),
+            pips, rnd.choice(TRAIN_COURTS), rank_h=round(rank_h, 3),
             suit_h=round(suit_h, 3), rank_w=round(rnd.uniform(0.12, 0.16), 3),
             index_x=round(rnd.uniform(0.035, 0.06), 3), index_y=round(index_y, 3),
             four_index=rnd.random() < 0.25, pip_w=round(rnd.uniform(0.14, 0.2), 3),
@@ -243,7 +246,7 @@ def _generated_backs(n: int, seed: int = 2026) -> tuple[BackStyle, ...]:
     return tuple(out)
 
 
-DECK_LIST = DECK_LIST + _generated_decks(30)
+DECK_LIST = DECK_LIST + _generated_decks(60)
 JOKER_LIST = JOKER_LIST + _generated_jokers(12)
 BACK_LIST = BACK_LIST + _generated_backs(12)
 
