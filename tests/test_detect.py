@@ -280,6 +280,42 @@ def test_enrolled_deck_names_its_joker_without_an_index(tmp_path, capsys):
     assert "JK" not in others
 
 
+@needs_models
+def test_an_enrolled_joker_does_not_take_an_ace_whose_index_reads(tmp_path):
+    """A white card with a big central design correlates with a joker's whole-card template
+    (0.8-0.9 for the held-out aces); the ace's index in its corner decides."""
+    from dealer_assist.vision.enroll import enroll_deck
+    from dealer_assist.vision.synth.scene import render_cards
+
+    photos = []
+    for style in ("harlequin-noindex", "sun-word"):      # the held-out joker styles
+        for i, (angle, width, felt) in enumerate([(0, 150, (40, 110, 30)), (30, 120, (90, 40, 30))]):
+            img, _ = render_cards([{"card": "JK", "style": style, "center": (0, 0), "angle": angle,
+                                    "width": width}], background=felt)
+            photos.append(tmp_path / f"JK-{style}-{i}.png")
+            cv2.imwrite(str(photos[-1]), img)
+    info = enroll_deck("house", photos, MODELS, root=tmp_path / "decks")
+    # small, turned photos too (the detector scores one low and takes the other for a back)
+    assert info["views"] == {"JK": 4} and not info["skipped"]
+    # held-out test frames where, before the corner guard, the enrolled joker's template took an
+    # ace (0.97 sure) from a corner that read its index
+    from dealer_assist.vision.geometry import polygon_iou
+    from dealer_assist.vision.synth.scene import render_scene
+
+    det = CardDetector(MODELS, deck="house", decks_root=tmp_path / "decks")
+    checked = 0
+    for seed in (3_000_155, 3_000_163, 3_000_202):
+        frame, label = render_scene(seed, "test")
+        res = det.detect(frame)
+        for lab in label["cards"]:
+            if lab["card"][0] == "A" and any(lab["corners_visible"]):
+                best = max(res["cards"], key=lambda c: polygon_iou(c["polygon"], lab["polygon"]))
+                if polygon_iou(best["polygon"], lab["polygon"]) > 0.5:
+                    checked += 1
+                    assert best["card"] != "JK", (seed, lab["card"], best)
+    assert checked >= 3
+
+
 def test_enroll_unknown_photo_name_is_a_clear_error(tmp_path, capsys):
     if not (MODELS / "cards-obb.onnx").is_file():
         pytest.skip("no shipped model")

@@ -31,7 +31,11 @@ from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import NONE, READABLE
 from dealer_assist.vision.decks import TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, save_deck
-from dealer_assist.vision.detector import BACK, CLS_FILE, CardDetector, read_image
+from dealer_assist.vision.detector import CLS_FILE, CardDetector, DetectorSettings, read_image
+
+#: detector score a box needs in an enrollment photo (lower than at run time: the photo is known
+#: to show a card)
+ENROLL_CONF = 0.1
 
 
 def file_sha256(path: Path) -> str:
@@ -98,7 +102,9 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     Photos in which nothing usable is found are listed under ``"skipped"`` with the reason."""
     folder = deck_dir(name, root)
     fixed = Card.parse(card) if card else None
-    det = CardDetector(model_dir)
+    # a photo is known to show a card: a low score or a "back" call (a new joker art can look
+    # like a back design) must not lose it, so every box of any class counts here
+    det = CardDetector(model_dir, settings=DetectorSettings(conf=ENROLL_CONF))
     emb_l: list[np.ndarray] = []
     lab_l: list[int] = []
     read_l: list[bool] = []
@@ -114,7 +120,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
             skipped.append({"image": str(p), "reason": str(exc)})
             continue
         boxes, scores = det.find_boxes(image)
-        faces = [i for i in range(len(boxes)) if int(scores[i].argmax()) != BACK]
+        faces = list(range(len(boxes)))
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(boxes[i])) for i in faces]
         found = [{"center": boxes[i][:2].tolist(), "polygon": polys[k].tolist()} for k, i in enumerate(faces)]
         targets = _targets(p, found, fixed)

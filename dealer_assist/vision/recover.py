@@ -3,7 +3,8 @@
 Training checkpoints live in ``runs/`` (not in the repository), so a new machine has only
 ``models/cards-obb.onnx``. That file holds every weight of the network, with each convolution's
 batch normalisation folded into it (``W' = W * g / s``, ``b' = beta - mean * g / s``). This module
-puts the weights back into the project's YOLOv8-OBB architecture (:data:`train.OBB_YAML`) and
+puts the weights back into the project's YOLOv8-OBB architecture (:func:`train.obb_yaml`, at the
+width the file's first convolution shows) and
 unfolds each batch norm so that training can go on from them:
 
 * every ``Conv`` (convolution + batch norm) gets the folded weight as its convolution and a batch
@@ -71,10 +72,13 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
 
     import yaml
 
-    from dealer_assist.vision.train import NAMES, OBB_YAML
+    from dealer_assist.vision.train import NAMES, obb_yaml
 
     inits = _initializers(onnx_path)
-    cfg = yaml.safe_load(OBB_YAML)
+    first = inits.get("model.0.conv.weight")
+    if first is None:
+        raise UserError(f"{onnx_path}: no first convolution (model.0.conv.weight): not this project's detector")
+    cfg = yaml.safe_load(obb_yaml(first.shape[0] / 64))   # the stem has 64 x width channels
     model = OBBModel(cfg, ch=3, nc=len(NAMES), verbose=False)
     model.names = dict(NAMES)
     used: set[str] = set()

@@ -1,0 +1,76 @@
+"""What deck enrollment buys on the held-out TEST split: enroll the two held-out joker styles
+from a few rendered "photos" (a joker on plain felt, as a floor manager would photograph
+tonight's jokers), then read test frames with and without ``--deck``.
+
+    .venv/bin/python benchmarks/eval_enroll.py                 # frames 150..299 of runs/eval-test
+    .venv/bin/python benchmarks/eval_enroll.py --start 0 --n 300
+
+The photos are rendered with :func:`synth.scene.render_cards` (each held-out joker style twice:
+upright at 150 px and turned 30 degrees at 120 px, on two felt colours), enrolled with
+:func:`enroll.enroll_deck` into a temporary folder. Only frames 150-299 are quoted by default: the
+template threshold was set looking at frames 0-149.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from eval_detect import SEED0, evaluate  # noqa: E402
+
+from dealer_assist.vision.detector import CardDetector  # noqa: E402
+from dealer_assist.vision.enroll import enroll_deck  # noqa: E402
+from dealer_assist.vision.synth import write_dataset  # noqa: E402
+from dealer_assist.vision.synth.scene import render_cards  # noqa: E402
+from dealer_assist.vision.synth.styles import JOKER_STYLES, styles_for  # noqa: E402
+
+KEYS = ("recall", "precision", "joker_recall", "joker_recall_no_index", "joker_recall_with_index",
+        "frames_all_correct")
+
+
+def joker_photos(folder: Path) -> list[Path]:
+    """Two photos of each held-out joker style, named so enrollment knows the card (JK*.png)."""
+    paths = []
+    for style in styles_for("test", JOKER_STYLES):
+        for k, (angle, width, felt) in enumerate(((0, 150, (40, 110, 30)), (30, 120, (90, 40, 30)))):
+            img, _ = render_cards([{"card": "JK", "style": style.name, "center": (0, 0), "angle": angle,
+                                    "width": width}], background=felt)
+            p = folder / f"JK-{style.name}-{k}.png"
+            cv2.imwrite(str(p), img)
+            paths.append(p)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
+    ap.add_argument("--models", default=str(ROOT / "models"))
+    ap.add_argument("--start", type=int, default=150)
+    ap.add_argument("--n", type=int, default=150)
+    args = ap.parse_args(argv)
+    data = Path(args.data)
+    write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        summary = enroll_deck("heldout-jokers", joker_photos(root), args.models, root=root / "decks")
+        out["enrolled"] = {k: summary[k] for k in ("cards", "skipped") if k in summary}
+        for name, deck in (("generic", None), ("enrolled", "heldout-jokers")):
+            det = CardDetector(args.models, deck=deck, decks_root=root / "decks")
+            r = evaluate(det, data, "test", args.n, start=args.start)
+            out[name] = {k: r[k] for k in KEYS}
+            print(f"{name:>9}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
