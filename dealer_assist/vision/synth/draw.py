@@ -206,6 +206,19 @@ def _norm(pts: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.nda
     return np.stack([x0 + u[:, 0] * (x1 - x0), y0 + u[:, 1] * (y1 - y0)], 1)
 
 
+def _diamond(half_width: float, bulge: float) -> np.ndarray:
+    """A diamond's outline in the unit box: four sides bowed out by ``bulge`` (in by a negative one)."""
+    corners = [(0.5, 0.0), (0.5 + half_width, 0.5), (0.5, 1.0), (0.5 - half_width, 0.5)]
+    pts = []
+    for i in range(4):
+        a, b = np.array(corners[i]), np.array(corners[(i + 1) % 4])
+        nrm = np.array([-(b - a)[1], (b - a)[0]])
+        nrm = nrm / np.linalg.norm(nrm)
+        for t in np.linspace(0, 1, 12, endpoint=False):
+            pts.append(a + (b - a) * t - nrm * bulge * math.sin(math.pi * t))
+    return np.array(pts)
+
+
 def _var_shapes(suit: int, seed: int) -> tuple[list, list]:
     """A seeded pip drawing (``var-N``): each number draws its own proportions - heart roundness
     and height, spade stem width, flare and length, club lobe size, spacing and height, diamond
@@ -236,15 +249,7 @@ def _var_shapes(suit: int, seed: int) -> tuple[list, list]:
     if suit == 2:
         polys.append(simplify(_norm(_heart_pts(p), 0, 0, 1, rnd.uniform(0.82, 1.0))))
     elif suit == 1:
-        pts = []
-        corners = [(0.5, 0.0), (0.5 + dw, 0.5), (0.5, 1.0), (0.5 - dw, 0.5)]
-        for i in range(4):
-            a, b = np.array(corners[i]), np.array(corners[(i + 1) % 4])
-            nrm = np.array([-(b - a)[1], (b - a)[0]])
-            nrm = nrm / np.linalg.norm(nrm)
-            for t in np.linspace(0, 1, 12, endpoint=False):
-                pts.append(a + (b - a) * t - nrm * bulge * math.sin(math.pi * t))
-        polys.append(np.array(pts))
+        polys.append(_diamond(dw, bulge))
     elif suit == 3:
         h = _heart_pts(p)
         h[:, 1] = -h[:, 1]
@@ -278,15 +283,7 @@ def _poly_shapes(suit: int, shape: str) -> tuple[list, list]:
     elif suit == 1:  # diamond
         k = {"classic": 0.06, "fat": 0.0, "slim": 0.1, "angular": 0.0}.get(shape, 0.05)
         wid = {"fat": 0.42, "slim": 0.3}.get(shape, 0.36)
-        corners = [(0.5, 0.0), (0.5 + wid, 0.5), (0.5, 1.0), (0.5 - wid, 0.5)]
-        pts = []
-        for i in range(4):
-            a, b = np.array(corners[i]), np.array(corners[(i + 1) % 4])
-            nrm = np.array([-(b - a)[1], (b - a)[0]])
-            nrm = nrm / np.linalg.norm(nrm)
-            for t in np.linspace(0, 1, 12, endpoint=False):
-                pts.append(a + (b - a) * t - nrm * k * math.sin(math.pi * t))
-        polys.append(np.array(pts))
+        polys.append(_diamond(wid, k))
     elif suit == 3:  # spade: inverted heart plus a stem
         h = _heart_pts(fat, nh)
         h[:, 1] = -h[:, 1]
