@@ -16,9 +16,11 @@ Steps (outputs under ``--runs``, default ``runs/``; only the ONNX files go to ``
    label = the card (0..51, JK 52) when that corner's index is visible, else none (53).
 3. **corner classifier** - a small CNN (:func:`build_corner_net`) trained with augmentation that
    does not trust colour or exact stroke shape (grey-scale, channel swaps, blur, noise, contrast).
-4. **detector** - ultralytics YOLOv8-OBB built from the project's yaml (:data:`OBB_YAML`: the v8
-   OBB layout at depth 0.33, width 0.125: about 0.93 M parameters, 2.9 GFLOPs at 640), from
-   scratch, 3 classes ``face``, ``back``, ``joker``; resumable from ``last.pt``.
+4. **detector** - ultralytics YOLOv8-OBB built from the project's yaml (:func:`obb_yaml`: the v8
+   OBB layout at depth 0.33 and ``--width`` 0.125 - about 0.93 M parameters, 2.9 GFLOPs at 640,
+   the CPU recipe - or 0.25, the "n" scale of the shipped detector, trained on a GPU with
+   ``scripts/train-gpu.sh``), from scratch, 3 classes ``face``, ``back``, ``joker``; resumable
+   from ``last.pt``. ``--hours`` bounds its wall-clock time instead of ``--epochs``.
 5. **export** - both to ONNX (:mod:`dealer_assist.vision.export`) plus ``models.json``.
 
 Needs torch and ultralytics (``pip install -e '.[train]'``); the run time needs neither.
