@@ -82,8 +82,6 @@ def obb_yaml(width: float = 0.125) -> str:
     return _OBB_TEMPLATE.format(width=width)
 
 
-OBB_YAML = obb_yaml(0.125)
-
 NAMES = {0: "face", 1: "back", 2: "joker"}
 VAL_SEED0 = 1_000_000
 
