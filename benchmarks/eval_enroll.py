@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         summary = enroll_deck("heldout-jokers", joker_photos(root), args.models, root=root / "decks")
-        out["enrolled"] = {k: summary[k] for k in ("cards", "skipped") if k in summary}
+        out["enrollment"] = {k: summary[k] for k in ("views", "skipped")}
         for name, deck in (("generic", None), ("enrolled", "heldout-jokers")):
             det = CardDetector(args.models, deck=deck, decks_root=root / "decks")
             r = evaluate(det, data, "test", args.n, start=args.start)

@@ -381,7 +381,8 @@ class LiveTable:
                 # an unreadable box counts only once it has stayed unreadable as long as the
                 # unreadable-card alert waits: a hand passing over the board leaves such boxes
                 # for a few frames
-                n = sum(1 for t in tr.stable(slot) if tr.present(t) and not self._passing_blur(t))
+                n = sum(1 for t in tr.stable(slot) if tr.present(t)
+                        and (tr.identity(t) != UNREADABLE or self._long_unreadable(t)))
                 if n > 1:
                     want[("sixth_board_card", slot)] = (
                         "sixth_board_card",
@@ -405,9 +406,7 @@ class LiveTable:
                 msg, ja = self.rules.joker_on_board(i)
                 want[("joker_on_board", slot)] = ("joker_on_board", msg, ja, {"zone": slot, "card": "JK"})
         for t in tr.stable():
-            if t.zone is None or t.unreadable_since is None or tr.identity(t) != UNREADABLE:
-                continue
-            if self._t - t.unreadable_since >= self.settings.unreadable_s:
+            if t.zone is not None and self._long_unreadable(t):
                 want[("unreadable_card", t.id)] = (
                     "unreadable_card",
                     f"a face-up card in {t.zone} cannot be read: straighten it under the camera, "
@@ -416,11 +415,11 @@ class LiveTable:
                     {"zone": t.zone, "card": UNREADABLE})
         return want
 
-    def _passing_blur(self, t) -> bool:
-        """A face-up track that has been unreadable for less than ``settings.unreadable_s``."""
-        if self.tracker.identity(t) != UNREADABLE:
-            return False
-        return t.unreadable_since is None or self._t - t.unreadable_since < self.settings.unreadable_s
+    def _long_unreadable(self, t) -> bool:
+        """A face-up track unreadable for at least ``settings.unreadable_s`` (the unreadable-card
+        alert's wait; a hand passing over a card leaves it unreadable for less)."""
+        return (t.unreadable_since is not None and self.tracker.identity(t) == UNREADABLE
+                and self._t - t.unreadable_since >= self.settings.unreadable_s)
 
     # ===================================================================== the flow
     def _evaluate(self) -> list[dict]:

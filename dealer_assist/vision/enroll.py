@@ -119,13 +119,12 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         except UserError as exc:
             skipped.append({"image": str(p), "reason": str(exc)})
             continue
-        boxes, scores = det.find_boxes(image)
-        faces = list(range(len(boxes)))
-        polys = [geometry.order_card_polygon(geometry.polygon_from_obb(boxes[i])) for i in faces]
-        found = [{"center": boxes[i][:2].tolist(), "polygon": polys[k].tolist()} for k, i in enumerate(faces)]
+        boxes, _ = det.find_boxes(image)
+        polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
+        found = [{"center": b[:2].tolist(), "polygon": q.tolist()} for b, q in zip(boxes, polys)]
         targets = _targets(p, found, fixed)
         if not targets:
-            skipped.append({"image": str(p), "reason": "no face-up card found in the photo"})
+            skipped.append({"image": str(p), "reason": "no card found in the photo"})
             continue
         for j, c, full in targets:
             crops = geometry.corner_crops(image, polys[j])

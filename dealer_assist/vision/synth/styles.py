@@ -200,7 +200,7 @@ def _generated_decks(n: int, seed: int = 2024) -> tuple[DeckStyle, ...]:
         if rnd.random() < 0.3:
             border = (rnd.choice(_BLACKS + _REDS + (BLUE,)), rnd.uniform(0.025, 0.045), rnd.choice([1, 2]))
         palette = tuple(tuple(rnd.randrange(20, 235) for _ in range(3)) for _ in range(4))
-        pips = rnd.choice(TRAIN_PIPS)
+        pips = rnd.choice(TRAIN_PIPS)   # drawn for every deck: the later fields stay as they were
         if i >= 30:  # decks from the 31st on (2026-11-23) draw their own pips: draw._var_shapes
             pips = f"var-{i}"
         out.append(DeckStyle(
