@@ -50,6 +50,22 @@ def time_it(fn, frames: list[np.ndarray], repeat: int) -> dict:
             "frames": len(ms), **({"stage1_median_ms": round(statistics.median(stage1), 1)} if stage1 else {})}
 
 
+def time_pair(fn_a, fn_b, frames: list[np.ndarray], repeat: int) -> tuple[dict, dict]:
+    """Two readers timed frame by frame in turn, so that a noisy machine slows both alike."""
+    for f in frames[:3]:
+        fn_a(f)
+        fn_b(f)
+    ms_a, ms_b = [], []
+    for _ in range(repeat):
+        for f in frames:
+            for fn, ms in ((fn_a, ms_a), (fn_b, ms_b)):
+                t0 = time.perf_counter()
+                fn(f)
+                ms.append((time.perf_counter() - t0) * 1000.0)
+    return tuple({"median_ms": round(statistics.median(ms), 1), "p90_ms": round(float(np.percentile(ms, 90)), 1),
+                  "frames": len(ms)} for ms in (ms_a, ms_b))
+
+
 class TorchDetector(CardDetector):
     """The same pipeline with ultralytics' PyTorch model for stage 1 and the torch corner net."""
 
@@ -98,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=0, help="ONNX Runtime / torch threads (0: all cores)")
     ap.add_argument("--no-search", action="store_true",
                     help="also time the reading without the corner search (DetectorSettings(search=False))")
+    ap.add_argument("--no-look", action="store_true",
+                    help="also time the reading with and without the card-look model "
+                         "(DetectorSettings(look=False)), frame by frame in turn")
     args = ap.parse_args(argv)
     srcs = [Path(p) for p in args.frames] if args.frames else \
         [ROOT / "runs" / "eval-test" / "images" / "test", ROOT / "sample_frames"]
@@ -115,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
         sdet = CardDetector(args.models, settings=DetectorSettings(search=False))
         out["onnxruntime_no_search"] = time_it(sdet.detect, frames, args.repeat)
         print(f"ONNX Runtime, no corner search: {json.dumps(out['onnxruntime_no_search'])}", flush=True)
+    if args.no_look:
+        ldet = CardDetector(args.models, settings=DetectorSettings(look=False))
+        with_look, no_look = time_pair(det.detect, ldet.detect, frames, args.repeat)
+        out["onnxruntime_look_vs_no_look"] = {"look": with_look, "no_look": no_look}
+        print(f"ONNX Runtime, timed in turn with and without the look: {json.dumps(with_look)} / "
+              f"{json.dumps(no_look)}", flush=True)
     if args.torch:
         import torch
         if args.threads:

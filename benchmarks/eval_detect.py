@@ -188,6 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
     ap.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
                     help="read with the corner search (DetectorSettings.search; on by default)")
+    ap.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
+                    help="consult the card-look classifier about boxes whose corners read nothing "
+                         "(default on; --no-look measures without it)")
+    ap.add_argument("--look-joker", type=float, default=DetectorSettings().look_joker)
+    ap.add_argument("--look-not-joker", type=float, default=DetectorSettings().look_not_joker)
+    ap.add_argument("--look-back-joker", type=float, default=DetectorSettings().look_back_joker)
+    ap.add_argument("--look-suit", type=float, default=DetectorSettings().look_suit)
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
@@ -198,10 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "
           f"{time.time() - t0:.0f} s)")
     det = CardDetector(args.models, deck=args.deck,
-                       settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline))
+                       settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline,
+                                                 look=args.look, look_joker=args.look_joker,
+                                                 look_not_joker=args.look_not_joker,
+                                                 look_back_joker=args.look_back_joker,
+                                                 look_suit=args.look_suit))
     r = evaluate(det, data, args.split, args.n)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
-    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline}
+    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look,
+                     "look_joker": args.look_joker, "look_not_joker": args.look_not_joker,
+                     "look_back_joker": args.look_back_joker, "look_suit": args.look_suit}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "median_ms"):

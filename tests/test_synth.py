@@ -206,6 +206,45 @@ def test_test_split_styles_are_held_out_of_training():
     assert len([s for s in BACK_STYLES.values() if s.split == "train"]) >= 4
 
 
+def test_seeded_joker_arts_are_many_distinct_training_jokers_with_blank_corners_when_unindexed():
+    proc = [s for s in JOKER_STYLES.values() if s.art.startswith("proc-")]
+    assert len(proc) >= 40 and all(s.split == "train" for s in proc)
+    imgs = {s.name: render_card("JK", s.name, 110)[..., :3].astype(int) for s in proc}
+    names = list(imgs)
+    # every drawing differs clearly from every other (no two seeds give the same joker)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.abs(imgs[a] - imgs[b]).mean() > 8, (a, b)
+    for s in proc:
+        img = imgs[s.name]
+        assert (img < 200).any(axis=2).mean() > 0.03, s.name           # there is art
+        if s.index is None:   # where an index would be, nothing but paper
+            box = img[int(0.04 * 154):int(0.25 * 154), int(0.06 * 110):int(0.2 * 110)]
+            assert np.abs(box - np.asarray(s.paper)).max() < 60, s.name
+    # the held-out jokers' motifs are not among the seeded ones
+    from dealer_assist.vision.synth.faces import PROC_FIGURES, PROC_GROUNDS
+    held = {s.art for s in JOKER_STYLES.values() if s.split == "test"}
+    assert not held & (set(PROC_FIGURES) | set(PROC_GROUNDS))
+
+
+def test_seeded_back_designs_are_many_distinct_patterned_training_backs():
+    proc = [s for s in BACK_STYLES.values() if s.pattern.startswith("proc-")]
+    assert len(proc) >= 30 and all(s.split == "train" for s in proc)
+    imgs = {s.name: render_card("BACK", s.name, 90)[..., :3].astype(np.float32) for s in proc}
+    names = list(imgs)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.abs(imgs[a] - imgs[b]).mean() > 8, (a, b)
+    for s in proc:   # a pattern all over: every quarter of the back holds ink of the design
+        g = imgs[s.name].mean(axis=2)
+        h, w = g.shape
+        for q in (g[8:h // 2, 8:w // 2], g[h // 2:-8, w // 2:-8]):
+            assert q.std() > 10, s.name
+    from dealer_assist.vision.synth.faces import PROC_TILINGS
+    held = {s.pattern for s in BACK_STYLES.values() if s.split == "test"}
+    assert not held & set(PROC_TILINGS)
+
+
 def test_every_card_of_every_style_renders_with_its_index_in_the_corner_box():
     for style in DECK_STYLES:
         for card in ("As", "Td", "Kc", "7h"):
@@ -265,3 +304,9 @@ def test_synth_command(tmp_path, capsys):
     assert "1 new frames" in capsys.readouterr().out
     assert main(["synth", out, "--n", "-1"]) == 2
     assert "--n" in capsys.readouterr().err
+    # the joker-rich recipe (the look classifier's data): a joker in 9 frames of 10
+    rich = str(tmp_path / "rich")
+    assert main(["synth", rich, "--n", "6", "--seed", "10", "--recipe", "joker-rich", "--quiet"]) == 0
+    metas = [json.loads(open(os.path.join(rich, "meta", "train", f"{10 + i:06d}.json")).read()) for i in range(6)]
+    assert all(m["meta"]["recipe"] == "joker-rich" for m in metas)
+    assert sum(any(c["card"] == "JK" for c in m["cards"]) for m in metas) >= 4

@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
                    help="search around each card whose corners read no index (on by default; "
                         "models/MODEL_CARD.md)")
+    p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
+                   help="ask the whole-card look model about cards whose corners read no index "
+                        "(a joker without one) and about their suit (on by default; models/MODEL_CARD.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
     p.set_defaults(func=run)
@@ -84,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
     from dealer_assist.vision.detector import CardDetector, DetectorSettings, draw_annotations, read_image
 
-    detector = CardDetector(model_dir(args.models), deck=args.deck, settings=DetectorSettings(search=args.search))
+    detector = CardDetector(model_dir(args.models), deck=args.deck,
+                            settings=DetectorSettings(search=args.search, look=args.look))
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         try:

@@ -64,6 +64,8 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
     p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
                    help="search around cards whose corners read no index (on by default)")
+    p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
+                   help="ask the whole-card look model about unreadable cards and suits (on by default)")
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
@@ -115,7 +117,8 @@ class LiveParts:
         self.calibration = load_calibration(self.calibration_path)
         actions = read_actions(actions_path) if actions_path else []
         detector = CardDetector(model_dir(args.models), deck=args.deck,
-                                settings=DetectorSettings(search=bool(getattr(args, "search", True))))
+                                settings=DetectorSettings(search=bool(getattr(args, "search", True)),
+                                                          look=bool(getattr(args, "look", True))))
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         if not args.no_db:

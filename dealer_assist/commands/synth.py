@@ -26,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", choices=("train", "test"), default="train")
     p.add_argument("--seed", type=int, default=0, help="first seed (frame i has seed S+i)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--recipe", choices=("base", "joker-rich"), default="base",
+                   help="base, or joker-rich: a joker in 9 frames of 10 (the look classifier's data)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
                    "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         written = write_dataset(args.out, args.n, args.split, seed0=args.seed, workers=args.workers,
-                                progress=progress)
+                                progress=progress, recipe=args.recipe)
     except OSError as exc:
         raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
     el = time.time() - t0

@@ -107,7 +107,7 @@ class CornerClassifier:
 
 
 def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
-              min_identity: float = 0.5) -> tuple[str, float]:
+              min_identity: float = 0.5, suit_llr: np.ndarray | None = None) -> tuple[str, float]:
     """Name one card from its corners' probabilities (shape (k, 54), k = 1 or 2) and the
     detector's class scores for this box.
 
@@ -118,22 +118,19 @@ def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
     ``(name, confidence)``; ``name`` is ``'??'`` when no corner is readable and the card does not
     look like a joker, or when the identity is too uncertain (below ``min_identity``).
     Confidence = P(identity) x P(the box is a card).
+
+    ``suit_llr`` (4 values, club diamond heart spade): log-likelihood ratios of the suit seen
+    elsewhere on the card (the look classifier's view of the centre pips), added to every card of
+    that suit; it can tip a corner torn between a spade and a club, not overrule a sure one.
+
+    >>> spade_or_club = corner(["2s", "2c"], [0.5, 0.4])
+    >>> fuse_card(np.stack([spade_or_club, spade_or_club]), 0.9, 0.01)[0]
+    '2s'
+    >>> clubs = np.log(np.array([0.9, 0.02, 0.02, 0.06]) * 4)
+    >>> fuse_card(np.stack([spade_or_club, spade_or_club]), 0.9, 0.01, suit_llr=clubs)[0]
+    '2c'
     """
-    p = np.asarray(corner_probs, np.float64).reshape(-1, NUM_CLASSES)
-    eps = 1e-6
-    vis = 1.0 - p[:, NONE]
-    q = p[:, :NONE] + eps
-    q /= q.sum(axis=1, keepdims=True)
-    # log-likelihood ratio against "uniform over 53", each corner weighted by its visibility
-    llr = (vis[:, None] * np.log(q * NONE)).sum(axis=0)
-    pj = joker_score / max(face_score + joker_score, eps)
-    pj = min(max(pj, 0.02), 0.98)
-    prior = np.full(NONE, (1.0 - pj) / (NONE - 1))
-    prior[JK] = pj
-    logpost = llr + np.log(prior)
-    logpost -= logpost.max()
-    post = np.exp(logpost)
-    post /= post.sum()
+    post, vis = card_posterior(corner_probs, face_score, joker_score, suit_llr)
     best = int(post.argmax())
     det = min(1.0, max(face_score, joker_score))
     readable = float(vis.max()) >= READABLE
@@ -142,6 +139,47 @@ def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
     if post[best] < min_identity:
         return HIDDEN, float(det * post[best])
     return class_name(best), float(det * post[best])
+
+
+def card_posterior(corner_probs: np.ndarray, face_score: float, joker_score: float,
+                   suit_llr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The posterior over the 53 identities (52 cards, JK) behind :func:`fuse_card`, and each
+    corner's P(an index is visible).
+
+    >>> post, vis = card_posterior(np.stack([corner(["As"], [0.9]), corner(["As"], [0.9])]), 0.9, 0.01)
+    >>> int(post.argmax()) == class_of("As"), bool(post.max() > 0.99), vis.round(2).tolist()
+    (True, True, [1.0, 1.0])
+    """
+    p = np.asarray(corner_probs, np.float64).reshape(-1, NUM_CLASSES)
+    eps = 1e-6
+    vis = 1.0 - p[:, NONE]
+    q = p[:, :NONE] + eps
+    q /= q.sum(axis=1, keepdims=True)
+    # log-likelihood ratio against "uniform over 53", each corner weighted by its visibility
+    llr = (vis[:, None] * np.log(q * NONE)).sum(axis=0)
+    if suit_llr is not None:
+        llr[:JK] += np.tile(np.asarray(suit_llr, np.float64), JK // 4)
+    pj = joker_score / max(face_score + joker_score, eps)
+    pj = min(max(pj, 0.02), 0.98)
+    prior = np.full(NONE, (1.0 - pj) / (NONE - 1))
+    prior[JK] = pj
+    logpost = llr + np.log(prior)
+    logpost -= logpost.max()
+    post = np.exp(logpost)
+    return post / post.sum(), vis
+
+
+def corner(names: list[str], ps: list[float]) -> np.ndarray:
+    """A corner reading (54 probabilities) that gives ``names`` the probabilities ``ps`` and
+    spreads the rest (for examples and tests).
+
+    >>> round(float(corner(["As"], [0.9])[class_of("As")]), 2)
+    0.9
+    """
+    v = np.full(NUM_CLASSES, (1.0 - sum(ps)) / (NUM_CLASSES - len(names)))
+    for n, p in zip(names, ps):
+        v[class_of(n)] = p
+    return v
 
 
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -40,7 +40,13 @@ import numpy as np
 from dealer_assist.cards import HIDDEN
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import NONE, CornerClassifier, fuse_card, load_session
+from dealer_assist.vision.classifier import (NONE, READABLE, CornerClassifier, card_posterior, fuse_card,
+                                             load_session)
+from dealer_assist.vision.look import FACE as LOOK_FACE
+from dealer_assist.vision.look import JOKER as LOOK_JOKER
+from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
+from dealer_assist.vision.look import kinds as look_kinds
+from dealer_assist.vision.look import suits as look_suits
 
 #: Detector classes (YOLO label ids).
 CLASS_NAMES = ("face", "back", "joker")
@@ -50,6 +56,11 @@ FACE, BACK, JOKER_CLS = 0, 1, 2
 OBB_FILE = "cards-obb.onnx"
 CLS_FILE = "corner-cls.onnx"
 META_FILE = "models.json"
+
+#: A card named with at least this posterior is not shown to the look classifier for its suit:
+#: the suit term (clipped to 0.01..0.99 per suit, weight <= 1) moves a log-odds by at most
+#: log(99) = 4.6, and a posterior of 0.99 is ahead of every other card by at least that.
+LOOK_SURE = 0.99
 
 #: Letterbox grey (as ultralytics pads).
 PAD_VALUE = 114
@@ -95,6 +106,23 @@ class DetectorSettings:
     #: report each face card's outline snapped to the card's own edges in the full-resolution
     #: frame (:func:`geometry.refine_card_polygon`) rather than the detector's box (opt-in)
     refine_outline: bool = False
+    #: consult the whole-card look classifier (:mod:`look`, ``card-look.onnx``; skipped when the
+    #: model folder has none) about every face box: its kind where the corners read no index,
+    #: its suit where they do
+    look: bool = True
+    #: weight of the suit the card's centre shows against the corners' reading (0: not used)
+    look_suit: float = 1.0
+    #: such a box is named ``JK`` when the look says joker at least this surely
+    look_joker: float = 0.6
+    #: a box the detector alone names ``JK`` (no corner reads an index) is left unnamed (``??``)
+    #: when the look says a suited card at least this surely
+    look_not_joker: float = 0.7
+    #: a box the detector takes for a BACK is reported as a face-up ``JK`` when the look says
+    #: joker at least this surely (a joker's patterned art can pass for a back). Off (above 1)
+    #: by default: on the validation frames it changed nothing, and on the held-out test backs
+    #: it named 10 backs of an unseen design JK (models/MODEL_CARD.md, "Card look"). The other
+    #: look thresholds were chosen on validation frames of the train styles.
+    look_back_joker: float = 1.01
 
 
 def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -199,6 +227,7 @@ class CardDetector:
                 raise UserError(f"{meta_path}: not valid JSON ({exc})") from None
         self.obb = load_session(d / OBB_FILE, "card detector")
         self.cls = CornerClassifier(d / CLS_FILE)
+        self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
         try:
@@ -263,14 +292,18 @@ class CardDetector:
             (probs, emb), (probs0, emb0), searched = self._read_corners(
                 image, [polys[i] for i in face_idx], variants)
 
-            def name_card(k: int, pk: np.ndarray, ek: np.ndarray) -> tuple[str, float]:
+            surest = np.zeros(len(face_idx))   # each name's posterior (the look need not check a sure one)
+
+            def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
                 i = face_idx[k]
                 face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
-                return fuse_card(pk, face_s, joker_s, self.settings.min_identity)
+                surest[k] = float(card_posterior(pk, face_s, joker_s, suit_llr)[0].max())
+                return fuse_card(pk, face_s, joker_s, self.settings.min_identity, suit_llr)
 
-            named = [name_card(k, probs[k], emb[k]) for k in range(len(face_idx))]
+            cur_p, cur_e = list(probs), list(emb)        # the corner readings each name rests on
+            named = [name_card(k, cur_p[k], cur_e[k]) for k in range(len(face_idx))]
             # one deck holds each card once: a name that only the search found and that another,
             # separate box also reads is most likely that card's index, seen past this card's
             # corner (a fanned hand): this box keeps what its own box reads
@@ -280,7 +313,13 @@ class CardDetector:
                     name = named[k][0]
                     if name != HIDDEN and any(named[j][0] == name and sim[k, j] < self.settings.same_card_iou
                                               for j in range(len(named)) if j != k):
-                        named[k] = name_card(k, probs0[k], emb0[k])
+                        cur_p[k], cur_e[k] = probs0[k], emb0[k]
+                        named[k] = name_card(k, cur_p[k], cur_e[k])
+            if self.look is not None and self.settings.look:
+                named = self._look_again(
+                    image, [polys[i] for i in face_idx], np.stack(cur_p), named,
+                    [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
+                    lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr), surest.copy())
             shown: dict[int, np.ndarray] = {}
             if self.settings.refine_outline:
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -293,13 +332,63 @@ class CardDetector:
                 cards.append({"card": name, "confidence": round(conf, 3),
                               "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                               "polygon": _round_poly(outline)})
-        cards = _merge_same_name(cards, boxes[face_idx] if face_idx else np.zeros((0, 5)),
+        turned = self._jokers_among_backs(image, boxes, scores, polys, is_back)
+        for i, conf in turned.items():
+            cards.append({"card": "JK", "confidence": round(conf, 3),
+                          "center": [round(float(boxes[i][0]), 1), round(float(boxes[i][1]), 1)],
+                          "polygon": _round_poly(polys[i])})
+        card_boxes = face_idx + list(turned)
+        cards = _merge_same_name(cards, boxes[card_boxes] if card_boxes else np.zeros((0, 5)),
                                  self.settings.same_card_iou)
         _mark_duplicates(cards)
         backs = [{"center": [round(float(boxes[i][0]), 1), round(float(boxes[i][1]), 1)],
                   "polygon": _round_poly(polys[i])}
-                 for i, b in enumerate(is_back) if b]
+                 for i, b in enumerate(is_back) if b and i not in turned]
         return {"cards": cards, "backs": backs}
+
+    def _jokers_among_backs(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                            polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:
+        """{box index: confidence} of the back boxes the look classifier takes for a joker
+        (:attr:`DetectorSettings.look_back_joker`)."""
+        idx = [i for i, b in enumerate(is_back) if b]
+        if self.look is None or not self.settings.look or self.settings.look_back_joker > 1.0 or not idx:
+            return {}
+        kind = look_kinds(self.look(np.stack([look_patch(image, polys[i]) for i in idx])))
+        return {i: float(scores[i].max()) * float(kk[LOOK_JOKER])
+                for i, kk in zip(idx, kind) if kk[LOOK_JOKER] >= self.settings.look_back_joker}
+
+    def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
+                    named: list[tuple[str, float]], det: list[float], rename,
+                    surest: np.ndarray) -> list[tuple[str, float]]:
+        """The look classifier's word on the face boxes (corner readings ``probs`` (N, 2, 54)).
+
+        A box whose corners read no index: an unnamed one that looks like a joker becomes
+        ``JK``; one named ``JK`` by the detector's joker score alone that looks like a suited
+        card becomes ``??``. A suited card whose corners read: the suit its centre shows is
+        weighed in (``rename(k, suit_llr)`` names it again) with weight
+        :attr:`DetectorSettings.look_suit` x P(a suited card). A name already at least
+        :data:`LOOK_SURE` sure (``surest``) is not asked: the suit term is clipped so that it
+        cannot move a posterior that sure to another card."""
+        w = self.settings.look_suit
+        readable = (1.0 - probs[:, :, NONE]).max(axis=1) >= READABLE
+        ask = [k for k in range(len(polys))
+               if (not readable[k] and named[k][0] in (HIDDEN, "JK"))
+               or (readable[k] and w > 0 and named[k][0] not in (HIDDEN, "JK") and surest[k] < LOOK_SURE)]
+        if not ask:
+            return named
+        p = self.look(np.stack([look_patch(image, polys[k]) for k in ask]))
+        kind, suit = look_kinds(p), look_suits(p)
+        out = list(named)
+        for j, k in enumerate(ask):
+            if not readable[k]:
+                if named[k][0] == HIDDEN and kind[j, LOOK_JOKER] >= self.settings.look_joker:
+                    out[k] = ("JK", det[k] * float(kind[j, LOOK_JOKER]))
+                elif named[k][0] == "JK" and kind[j, LOOK_FACE] >= self.settings.look_not_joker:
+                    out[k] = (HIDDEN, named[k][1] * (1.0 - float(kind[j, LOOK_FACE])))
+            else:
+                s_k = np.clip(suit[j], 0.01, 0.99)
+                out[k] = rename(k, w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))
+        return out
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]]
                       ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], np.ndarray]:

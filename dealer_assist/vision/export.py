@@ -87,7 +87,7 @@ def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | 
     if old.is_file():  # keep metrics written by the benchmarks
         try:
             prev = json.loads(old.read_text(encoding="utf-8"))
-            meta = {**{k: v for k, v in prev.items() if k.startswith("eval")}, **meta}
+            meta = {**{k: v for k, v in prev.items() if k.startswith("eval") or k == "look"}, **meta}
         except ValueError:
             pass
     (out / META_FILE).write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")

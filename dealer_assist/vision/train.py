@@ -196,9 +196,10 @@ def ensure_crops(data: Path, runs: Path, split: str, reps: int, seed: int, name:
 # --------------------------------------------------------------------------------------------
 # 3. corner classifier
 # --------------------------------------------------------------------------------------------
-def build_corner_net(num_classes: int = 54, emb_dim: int = 128):
+def build_corner_net(num_classes: int = 54, emb_dim: int = 128, crop_hw: tuple[int, int] = (56, 36)):
     """The corner CNN (about 15 M multiply-adds a crop): per-crop normalisation, 5 conv layers, a
-    128-d embedding, 54 logits.
+    128-d embedding, 54 logits. ``crop_hw`` is the input (height, width); the card-look
+    classifier (:mod:`dealer_assist.vision.train_look`) uses the same network on 56 x 40 patches.
     ``forward`` returns logits; ``forward_export`` returns (softmax, unit embedding)."""
     import torch
     from torch import nn
@@ -217,7 +218,8 @@ def build_corner_net(num_classes: int = 54, emb_dim: int = 128):
                 *block(32, 64), *block(64, 64),
                 nn.MaxPool2d(2),                                     # -> 7x4
             )
-            self.embed = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 7 * 4, emb_dim))
+            self.embed = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
+                                       nn.Linear(64 * (crop_hw[0] // 8) * (crop_hw[1] // 8), emb_dim))
             self.head = nn.Sequential(nn.ReLU(), nn.Linear(emb_dim, num_classes))
 
         @staticmethod

@@ -329,6 +329,8 @@ def _draw_joker(img: np.ndarray, js: JokerStyle) -> tuple | None:
         if vert.shape[0] > H - 70:
             vert = cv2.resize(vert, (vert.shape[1], H - 70))
         paste_center(img, vert, cx, cy, js.color)
+    elif js.art.startswith("proc-"):
+        _draw_proc_joker(img, js, int(js.art[5:]))
     else:
         raise ValueError(f"unknown joker art {js.art!r}")
     if js.index is None:
@@ -361,6 +363,183 @@ def _draw_joker(img: np.ndarray, js: JokerStyle) -> tuple | None:
         paste(img, mm, x, yy, colr)
         paste(img, mm, W - x - mm.shape[1], H - yy - mm.shape[0], colr, rotate180=True)
     return (0.05, 0.03, round((x0 + bw) / W, 4), round((y0 + rh + 0.01 * H + smask.shape[0]) / H, 4))
+
+
+#: Motifs of the seeded joker art (``proc-N``). The held-out jokers' motifs (the harlequin's
+#: diamond lattice, the sun's rays) are deliberately not among them.
+PROC_GROUNDS = ("plain", "stripes", "dots", "checks", "rings", "confetti", "frame")
+PROC_FIGURES = ("hat", "face", "stars", "moon", "bell", "blob", "crown", "none")
+PROC_WORDS = ("none", "across", "down", "slant", "band", "twice")
+
+
+def _draw_proc_joker(img: np.ndarray, js: JokerStyle, seed: int) -> None:
+    """Seeded joker art: a ground motif, a figure and the word JOKER, each drawn from a few
+    families with random sizes, places and colours. Many different jokers for training, so the
+    detector and the look classifier learn "a face that is not a suited card" rather than six
+    drawings.
+
+    >>> from dealer_assist.vision.synth.styles import JokerStyle
+    >>> a, b = (np.full((CANON_H, CANON_W, 4), 255, np.uint8) for _ in range(2))
+    >>> _draw_proc_joker(a, JokerStyle("t", "train", "proc-7", None), 7)
+    >>> _draw_proc_joker(b, JokerStyle("t", "train", "proc-7", None), 7)
+    >>> bool((a == b).all()), bool((a[..., :3] < 250).any())      # seeded, and drawn
+    (True, True)
+    """
+    import random
+
+    from dealer_assist.vision.synth.styles import TRAIN_FONTS
+
+    rnd = random.Random(seed)
+    W, H = CANON_W, CANON_H
+    cx, cy = W / 2 + rnd.uniform(-12, 12), H / 2 + rnd.uniform(-25, 25)
+
+    def colour():
+        return tuple(rnd.randrange(0, 240) for _ in range(3)) + (255,)
+
+    c, acc, acc2 = tuple(js.color) + (255,), tuple(js.accent) + (255,), colour()
+    m = rnd.uniform(22, 34)           # keep the corners (where an index would be) mostly clear
+    ground = rnd.choice(PROC_GROUNDS)
+    full = img
+    img = img.copy()         # the ground is drawn on a layer and kept inside a central panel
+    gcol = acc2 if rnd.random() < 0.5 else tuple(int(v * 0.35 + 255 * 0.65) for v in acc[:3]) + (255,)
+    if ground == "stripes":
+        step, ang = rnd.uniform(12, 26), math.radians(rnd.choice([0, 90, 30, -30, 45, -45]))
+        ca, sa = math.cos(ang), math.sin(ang)
+        for k in range(-20, 21):
+            o = k * step
+            p0 = (cx + o * -sa - 400 * ca, cy + o * ca - 400 * sa)
+            p1 = (cx + o * -sa + 400 * ca, cy + o * ca + 400 * sa)
+            cv2.line(img, (int(p0[0]), int(p0[1])), (int(p1[0]), int(p1[1])), gcol, max(2, int(step / 3)),
+                     cv2.LINE_AA)
+    elif ground == "dots":
+        step, r = rnd.uniform(14, 24), rnd.uniform(2.5, 5)
+        for i in range(int(W / step) + 1):
+            for j in range(int(H / step) + 1):
+                circle(img, i * step + (j % 2) * step / 2, j * step, r, gcol)
+    elif ground == "checks":
+        step = rnd.uniform(14, 26)
+        for i in range(int(W / step) + 1):
+            for j in range(int(H / step) + 1):
+                if (i + j) % 2:
+                    poly(img, [(i * step, j * step), ((i + 1) * step, j * step), ((i + 1) * step, (j + 1) * step),
+                               (i * step, (j + 1) * step)], gcol)
+    elif ground == "rings":
+        for k in range(rnd.randint(3, 7)):
+            circle(img, cx, cy, 30 + k * rnd.uniform(14, 20), gcol, rnd.randint(2, 5))
+    elif ground == "confetti":
+        for _ in range(rnd.randint(25, 60)):
+            x, y = rnd.uniform(0, W), rnd.uniform(0, H)
+            poly(img, _star(x, y, rnd.uniform(3, 8), n=rnd.choice([4, 5, 6]), rot=rnd.uniform(0, 90)),
+                 rnd.choice([gcol, acc, colour()]))
+    elif ground == "frame":
+        t = rnd.randint(2, 6)
+        x0, y0 = rnd.uniform(0.2, 0.26) * W, rnd.uniform(0.26, 0.3) * H     # a frame round the art
+        poly(img, [(x0, y0), (W - x0, y0), (W - x0, H - y0), (x0, H - y0)], gcol, t)
+    panel = np.zeros((H, W), np.uint8)
+    if rnd.random() < 0.5:
+        ellipse(panel, W / 2, H / 2, rnd.uniform(0.28, 0.4) * W, rnd.uniform(0.25, 0.36) * H, 0, (255,))
+    else:
+        y0 = rnd.uniform(0.2, 0.3) * H
+        poly(panel, [(m, y0), (W - m, y0), (W - m, H - y0), (m, H - y0)], (255,))
+    if ground == "frame":
+        panel[:] = 255
+    full[panel > 127] = img[panel > 127]
+    img = full
+    s = rnd.uniform(0.7, 1.15)
+    fig = rnd.choice(PROC_FIGURES)
+    if fig == "hat":
+        n = rnd.randint(2, 5)
+        xs = [cx - 70 * s + 140 * s * k / (n - 1) for k in range(n)]
+        tips = [(x, cy - rnd.uniform(55, 95) * s) for x in xs]
+        pts = [(cx - 60 * s, cy + 10 * s)]
+        for k, tip in enumerate(tips):
+            pts.append(tip)
+            if k < n - 1:
+                pts.append(((tip[0] + tips[k + 1][0]) / 2, cy - 25 * s))
+        pts.append((cx + 60 * s, cy + 10 * s))
+        poly(img, pts, acc)
+        for tx, ty in tips:
+            circle(img, tx, ty, 8 * s, c)
+        if rnd.random() < 0.6:
+            circle(img, cx, cy + 40 * s, 36 * s, colour())
+            circle(img, cx - 12 * s, cy + 34 * s, 4 * s, c)
+            circle(img, cx + 12 * s, cy + 34 * s, 4 * s, c)
+    elif fig == "face":
+        r = rnd.uniform(45, 70) * s
+        circle(img, cx, cy, r, colour())
+        circle(img, cx, cy, r, c, 3)
+        for dx in (-0.38, 0.38):
+            ellipse(img, cx + dx * r, cy - 0.2 * r, 0.15 * r, 0.2 * r, 0, c)
+        cv2.ellipse(img, (int(cx), int(cy + 0.25 * r)), (int(0.45 * r), int(0.25 * r)), 0, 0, 180, c, 4,
+                    cv2.LINE_AA)
+        if rnd.random() < 0.5:
+            circle(img, cx, cy + 0.05 * r, 0.13 * r, (40, 40, 220, 255))
+    elif fig == "stars":
+        for _ in range(rnd.randint(1, 4)):
+            poly(img, _star(cx + rnd.uniform(-50, 50), cy + rnd.uniform(-70, 70), rnd.uniform(20, 60) * s,
+                            n=rnd.choice([5, 6, 8]), inner=rnd.uniform(0.35, 0.55), rot=rnd.uniform(-90, 0)),
+                 rnd.choice([c, acc, acc2]))
+    elif fig == "moon":
+        r = rnd.uniform(45, 70) * s
+        circle(img, cx, cy, r, acc)
+        circle(img, cx + 0.45 * r, cy - 0.2 * r, 0.85 * r, tuple(js.paper) + (255,))
+    elif fig == "bell":
+        pts = [(cx - 20 * s, cy - 55 * s), (cx + 20 * s, cy - 55 * s), (cx + 45 * s, cy + 30 * s),
+               (cx + 60 * s, cy + 45 * s), (cx - 60 * s, cy + 45 * s), (cx - 45 * s, cy + 30 * s)]
+        poly(img, pts, acc)
+        circle(img, cx, cy + 55 * s, 12 * s, c)
+    elif fig == "blob":
+        k = rnd.randint(6, 11)
+        pts = []
+        for i in range(k):
+            a = 2 * math.pi * i / k
+            rr = rnd.uniform(40, 85) * s
+            pts.append((cx + rr * math.cos(a), cy + rr * 1.2 * math.sin(a)))
+        poly(img, pts, rnd.choice([acc, acc2]))
+        poly(img, pts, c, 3)
+    elif fig == "crown":
+        n = rnd.randint(3, 5)
+        w2 = 65 * s
+        pts = [(cx - w2, cy + 35 * s)]
+        for k in range(n):
+            x = cx - w2 + 2 * w2 * (k + 0.5) / n
+            pts += [(x - w2 / n * 0.5, cy - 5 * s), (x, cy - 55 * s), (x + w2 / n * 0.5, cy - 5 * s)]
+        pts.append((cx + w2, cy + 35 * s))
+        poly(img, pts, acc)
+        poly(img, pts, c, 2)
+    word = rnd.choice(PROC_WORDS)
+    if word == "none" and fig == "none":
+        word = "across"
+    if word != "none":
+        kind, name = rnd.choice(TRAIN_FONTS)
+        font = FontSpec(kind, name, 0.12)
+        size = int(rnd.uniform(24, 48))
+        mw = glyph_mask("JOKER", font, size, int(W - 2 * m))
+        col = rnd.choice([js.color, js.accent, acc2[:3]])
+        if word in ("across", "twice", "band"):
+            y = rnd.choice([cy + 85 * s, cy - 85 * s, cy]) if word != "band" else cy
+            y = min(max(y, 0.3 * H), 0.7 * H)    # clear of the corners, where an index would be
+            if word == "band":
+                poly(img, [(m, y - size * 0.75), (W - m, y - size * 0.75), (W - m, y + size * 0.75),
+                           (m, y + size * 0.75)], tuple(js.paper) + (255,))
+            paste_center(img, mw, cx, y, col)
+            if word == "twice":
+                paste_center(img, mw, cx, H - y, col, rotate180=True)
+        elif word == "down":
+            vert = np.ascontiguousarray(np.rot90(mw, rnd.choice([1, -1])))
+            if vert.shape[0] > 0.5 * H:
+                vert = cv2.resize(vert, (vert.shape[1], int(0.5 * H)))
+            paste_center(img, vert, cx + rnd.choice([-45, 0, 45]), cy, col)
+        else:   # slant
+            ang = rnd.uniform(25, 65) * rnd.choice([1, -1])
+            side = int(max(mw.shape) * 1.1)
+            rot = cv2.getRotationMatrix2D((mw.shape[1] / 2, mw.shape[0] / 2), ang, 1.0)
+            rot[0, 2] += (side - mw.shape[1]) / 2
+            rot[1, 2] += (side - mw.shape[0]) / 2
+            paste_center(img, cv2.warpAffine(mw, rot, (side, side)), cx, cy, col)
+    if js.index is None:   # no index: where one would be, the corners stay blank paper
+        for x0, y0 in ((0.0, 0.0), (0.77 * W, 0.72 * H)):
+            img[int(y0):int(y0 + 0.28 * H) + 1, int(x0):int(x0 + 0.23 * W) + 1, :3] = js.paper
 
 
 def _draw_back(img: np.ndarray, bs: BackStyle) -> None:
@@ -429,8 +608,87 @@ def _draw_back(img: np.ndarray, bs: BackStyle) -> None:
         circle(inner, w / 2, h / 2, w * 0.25, fg)
         poly(inner, [(w / 2, h / 2 - w * 0.2), (w / 2 + w * 0.14, h / 2), (w / 2, h / 2 + w * 0.2),
                      (w / 2 - w * 0.14, h / 2)], bg)
+    elif bs.pattern.startswith("proc-"):
+        _draw_proc_back(inner, bs, int(bs.pattern[5:]))
     else:
         raise ValueError(f"unknown back pattern {bs.pattern!r}")
+
+
+#: Tilings of the seeded backs (``proc-N``); the held-out backs' rosette and hexagons are not
+#: among them.
+PROC_TILINGS = ("hatch", "lines", "dots", "squares", "chevrons", "rings", "stars", "bricks")
+
+
+def _draw_proc_back(inner: np.ndarray, bs: BackStyle, seed: int) -> None:
+    """Seeded back design on the back's inner area: a tiling over all of it, sometimes a second
+    colour, an inner border and a central medallion. Many designs, so that a back is learned
+    as "one small motif repeated edge to edge", not as nine drawings.
+
+    >>> from dealer_assist.vision.synth.styles import BackStyle
+    >>> a, b = (np.full((300, 200, 4), 255, np.uint8) for _ in range(2))
+    >>> bs = BackStyle("t", "train", "proc-3", ((120, 30, 30), (230, 230, 230)))
+    >>> _draw_proc_back(a, bs, 3); _draw_proc_back(b, bs, 3)
+    >>> bool((a == b).all()), bool((a[..., :3] < 200).mean() > 0.05)     # seeded, and patterned
+    (True, True)
+    """
+    import random
+
+    rnd = random.Random(seed)
+    h, w = inner.shape[:2]
+    fg = tuple(bs.colors[0]) + (255,)
+    fg2 = fg if rnd.random() < 0.6 else tuple(int(v * 0.5 + 128 * 0.5) for v in bs.colors[0]) + (255,)
+    tiling = rnd.choice(PROC_TILINGS)
+    step = rnd.uniform(7, 16)
+    thick = rnd.choice([1, 2, 2, 3])
+    if tiling in ("hatch", "lines"):
+        angles = [rnd.uniform(0, 180)]
+        if tiling == "hatch":
+            angles.append(angles[0] + rnd.choice([60, 90, 120]))
+        for a in angles:
+            ca, sa = math.cos(math.radians(a)), math.sin(math.radians(a))
+            for k in range(-int((w + h) / step) - 2, int((w + h) / step) + 3):
+                o = k * step
+                x, y = w / 2 - sa * o, h / 2 + ca * o
+                cv2.line(inner, (int(x - ca * 2 * (w + h)), int(y - sa * 2 * (w + h))),
+                         (int(x + ca * 2 * (w + h)), int(y + sa * 2 * (w + h))), fg, thick, cv2.LINE_AA)
+    elif tiling in ("dots", "rings", "stars"):
+        r = step * rnd.uniform(0.2, 0.38)
+        for j, yy in enumerate(np.arange(step / 2, h, step)):
+            for xx in np.arange(step / 2 + (j % 2) * step / 2 * rnd.choice([0, 1]), w, step):
+                col = fg if (int(xx / step) + j) % 2 else fg2
+                if tiling == "dots":
+                    circle(inner, xx, yy, r, col)
+                elif tiling == "rings":
+                    circle(inner, xx, yy, r * 1.2, col, 1)
+                else:
+                    poly(inner, _star(xx, yy, r * 1.4, n=rnd.choice([4, 5, 6]) if j == 0 else 5), col)
+    elif tiling == "squares":
+        sq = step * rnd.uniform(0.4, 0.7)
+        for yy in np.arange(0, h, step):
+            for xx in np.arange(0, w, step):
+                col = fg if (int(xx / step) + int(yy / step)) % 2 else fg2
+                cv2.rectangle(inner, (int(xx), int(yy)), (int(xx + sq), int(yy + sq)), col, -1)
+    elif tiling == "chevrons":
+        for yy in np.arange(-step, h + step, step):
+            pts = [(xx, yy + (step / 2 if int(xx / step) % 2 else 0)) for xx in np.arange(0, w + step, step)]
+            cv2.polylines(inner, [np.round(np.array(pts) * 16).astype(np.int32).reshape(-1, 1, 2)], False, fg,
+                          thick + 1, cv2.LINE_AA, 4)
+    else:  # bricks
+        bh = step
+        for j, yy in enumerate(np.arange(0, h, bh)):
+            cv2.line(inner, (0, int(yy)), (w, int(yy)), fg, thick)
+            for xx in np.arange((j % 2) * step, w, 2 * step):
+                cv2.line(inner, (int(xx), int(yy)), (int(xx), int(yy + bh)), fg, thick)
+    if rnd.random() < 0.6:   # an inner border
+        d = rnd.randint(3, 12)
+        cv2.rectangle(inner, (d, d), (w - 1 - d, h - 1 - d), fg, rnd.randint(2, 5))
+    if rnd.random() < 0.35:  # a central medallion
+        bg = tuple(bs.colors[1]) + (255,)
+        rx, ry = w * rnd.uniform(0.2, 0.32), h * rnd.uniform(0.12, 0.22)
+        ellipse(inner, w / 2, h / 2, rx, ry, 0, bg)
+        ellipse(inner, w / 2, h / 2, rx, ry, 0, fg, 2)
+        if rnd.random() < 0.5:
+            circle(inner, w / 2, h / 2, min(rx, ry) * 0.5, fg)
 
 
 @functools.lru_cache(maxsize=600)

@@ -62,7 +62,7 @@ class JokerStyle:
 
     name: str
     split: str
-    art: str                       # jester | star | mask | word | clown | bigword | harlequin | sun
+    art: str                       # jester | star | mask | word | clown | bigword | harlequin | sun | proc-N (seeded art)
     index: str | None
     font: FontSpec = FontSpec("ttf", "DejaVuSans-Bold.ttf")
     color: tuple = BLACK
@@ -229,6 +229,40 @@ def _generated_jokers(n: int, seed: int = 2025) -> tuple[JokerStyle, ...]:
     return tuple(out)
 
 
+def _procedural_jokers(n: int, seed: int = 2027) -> tuple[JokerStyle, ...]:
+    """Training jokers with seeded art (``proc-N``, faces.py's ``_draw_proc_joker``); half of
+    them carry no corner index, like the held-out harlequin."""
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        kind, name = rnd.choice(TRAIN_FONTS)
+        out.append(JokerStyle(
+            f"proc-joker-{i:02d}", "train", f"proc-{seed * 100 + i}",
+            rnd.choice([None, None, None, "word", "star"]), FontSpec(kind, name, 0.12),
+            color=rnd.choice(_BLACKS + _REDS + (BLUE, GREEN)),
+            accent=tuple(rnd.randrange(20, 240) for _ in range(3)), paper=rnd.choice(_PAPERS)))
+    return tuple(out)
+
+
+def _procedural_backs(n: int, seed: int = 2028) -> tuple[BackStyle, ...]:
+    """Training backs with seeded designs (``proc-N``, faces.py's ``_draw_proc_back``)."""
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(n):
+        while True:  # pattern and ground must differ clearly
+            fg = tuple(rnd.randrange(10, 220) for _ in range(3))
+            bg = rnd.choice(_PAPERS + (tuple(rnd.randrange(60, 250) for _ in range(3)),))
+            if abs(sum(fg) - sum(bg)) >= 200:
+                break
+        out.append(BackStyle(f"proc-back-{i:02d}", "train", f"proc-{seed * 100 + i}", (fg, bg),
+                             margin=rnd.choice([0.0, 0.04, 0.06, 0.08]), paper=rnd.choice(_PAPERS)))
+    return tuple(out)
+
+
 def _generated_backs(n: int, seed: int = 2026) -> tuple[BackStyle, ...]:
     import random
 
@@ -247,8 +281,8 @@ def _generated_backs(n: int, seed: int = 2026) -> tuple[BackStyle, ...]:
 
 
 DECK_LIST = DECK_LIST + _generated_decks(60)
-JOKER_LIST = JOKER_LIST + _generated_jokers(12)
-BACK_LIST = BACK_LIST + _generated_backs(12)
+JOKER_LIST = JOKER_LIST + _generated_jokers(12) + _procedural_jokers(48)
+BACK_LIST = BACK_LIST + _generated_backs(12) + _procedural_backs(40)
 
 DECK_STYLES: dict[str, DeckStyle] = {s.name: s for s in DECK_LIST}
 JOKER_STYLES: dict[str, JokerStyle] = {s.name: s for s in JOKER_LIST}

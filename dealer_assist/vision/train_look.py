@@ -1,0 +1,336 @@
+"""Train the card-look classifier (:mod:`dealer_assist.vision.look`) on rendered tables, on a CPU
+(``[train]`` extra)::
+
+    dealer-assist synth runs/look/data --n 3000 --seed 5000000 --recipe joker-rich --workers 2
+    python -m dealer_assist.vision.train_look --data runs/look/data --runs runs/look \\
+        --epochs 14 --holdout-jokers 8 --out models
+
+Every labelled object of every frame gives a patch cut the way the runtime cuts it (its outline
+as the min-area box a detector would predict, jittered like a detector's error, ordered and
+rectified by :func:`~dealer_assist.vision.look.look_patch`): face-up suited cards -> their suit,
+jokers -> ``joker``, backs -> ``back`` (each when the detector's labels would hold it), random
+table patches clear of any card -> ``none``. Cards whose corners are both hidden get more
+patches: those are the ones the runtime asks about.
+
+Validation: the jokers of the last ``--holdout-jokers`` seeded joker styles (``proc-joker-NN``)
+and the backs of the last ``--holdout-backs`` seeded back designs (``proc-back-NN``) are kept
+out of training and with frames ``--val-frames`` (the last ones) measure how the classifier
+reads a joker ART and a back DESIGN it has never seen, and what it says of suited cards. The held-out
+TEST styles (benchmarks/eval_detect.py) are never touched. Resumable: the checkpoint
+``runs/look/last.pt`` is written each epoch.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from dealer_assist.vision.look import (BACK, BACK_OUT, FACE, JOKER, JOKER_OUT, LOOK_CLASSES, LOOK_H, LOOK_W,
+                                       NONE_OUT, NOTHING, kinds, suits)
+from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def look_label(card: dict) -> int | None:
+    """The look output class of a labelled card (None: the detector would not see it): its suit
+    (0 club .. 3 spade) or 4 for a joker.
+
+    >>> look_label({"card": "JK", "visible_fraction": 0.6, "corners_visible": [False, False]})
+    4
+    >>> look_label({"card": "7h", "visible_fraction": 0.1, "corners_visible": [True, False]})
+    2
+    >>> look_label({"card": "7h", "visible_fraction": 0.2, "corners_visible": [False, False]}) is None
+    True
+    """
+    from dealer_assist.cards import Card
+
+    if card.get("visible_fraction", 1.0) < DETECT_MIN_VISIBLE and not any(card.get("corners_visible", [True])):
+        return None
+    return JOKER_OUT if card["card"] == "JK" else Card.parse(card["card"]).index % 4
+
+
+def _patch(img: np.ndarray, polygon, rng: np.random.Generator) -> np.ndarray:
+    from dealer_assist.vision.geometry import (JITTER, jitter_obb, obb_from_polygon, order_card_polygon,
+                                               polygon_from_obb)
+    from dealer_assist.vision.look import look_patch
+
+    obb = jitter_obb(obb_from_polygon(np.asarray(polygon, np.float64)), rng, **JITTER)
+    ordered = order_card_polygon(polygon_from_obb(obb))
+    if rng.random() < 0.5:           # either way up: the runtime's order depends on the view
+        ordered = np.roll(ordered, 2, axis=0)
+    return look_patch(img, ordered)
+
+
+def build_patches(data: Path, split: str, seed: int, frames: list[Path],
+                  hidden_reps: int = 3, joker_reps: int = 3, negatives: int = 2
+                  ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Patches (N, LOOK_H, LOOK_W, 3), labels (N,) and for each the frame's joker style (jokers),
+    back style (backs) or '' (others)."""
+    import cv2
+
+    from dealer_assist.vision.geometry import polygon_iou
+
+    rng = np.random.default_rng(seed)
+    xs, ys, tags = [], [], []
+    for mp in frames:
+        meta = json.loads(mp.read_text(encoding="utf-8"))
+        img = cv2.imread(str(data / "images" / split / meta["image"]), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        style = meta["meta"].get("joker_style", "")
+        back_style = meta["meta"].get("back_style", "")
+        for card in meta["cards"]:
+            lab = look_label(card)
+            if lab is None:
+                continue
+            hidden = not any(card.get("corners_visible", [True]))
+            reps = joker_reps if lab == JOKER_OUT else (hidden_reps if hidden else 1)
+            for _ in range(reps):
+                xs.append(_patch(img, card["polygon"], rng))
+                ys.append(lab)
+                tags.append(style if lab == JOKER_OUT else "")
+        for back in meta["backs"]:
+            if back["visible_fraction"] >= DETECT_MIN_VISIBLE:
+                xs.append(_patch(img, back["polygon"], rng))
+                ys.append(BACK_OUT)
+                tags.append(back_style)
+        h, w = img.shape[:2]
+        polys = [c["polygon"] for c in meta["cards"]] + [b["polygon"] for b in meta["backs"]]
+        made = tries = 0
+        while made < negatives and tries < 20:   # table patches clear of every card
+            tries += 1
+            cw = rng.uniform(60, 190)
+            cx, cy = rng.uniform(cw / 2, w - cw / 2), rng.uniform(cw * 0.7, h - cw * 0.7)
+            poly = [[cx - cw / 2, cy - cw * 0.7], [cx + cw / 2, cy - cw * 0.7], [cx + cw / 2, cy + cw * 0.7],
+                    [cx - cw / 2, cy + cw * 0.7]]
+            if any(polygon_iou(poly, p) > 0.05 for p in polys):
+                continue
+            xs.append(_patch(img, poly, rng))
+            ys.append(NONE_OUT)
+            tags.append("")
+            made += 1
+    return np.stack(xs), np.array(ys, np.int64), tags
+
+
+def evaluate(net, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Softmax probabilities (N, 4) of a trained network (eval mode, no augmentation)."""
+    import torch
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float()
+            out.append(torch.softmax(net(xb), dim=1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(LOOK_CLASSES)), np.float32)
+
+
+def report(probs: np.ndarray, y: np.ndarray, thresholds=(0.5, 0.7, 0.8, 0.9)) -> dict:
+    """Kind accuracy (face / joker / back / none), suit accuracy of suited cards, and at each
+    joker threshold: joker recall and the share of suited cards / backs / table patches that
+    would be called a joker."""
+    k = kinds(probs)
+    yk = np.where(y < 4, FACE, y - 3)            # output class -> kind
+    pred = k.argmax(1)
+    rec = {f"acc_{name}": round(float((pred[yk == i] == i).mean()), 4)
+           for i, name in enumerate(("face", "joker", "back", "none")) if (yk == i).any()}
+    if (y < 4).any():
+        rec["acc_suit"] = round(float((suits(probs[y < 4]).argmax(1) == y[y < 4]).mean()), 4)
+    for t in thresholds:
+        called = k[:, JOKER] >= t
+        rec[f"joker@{t}"] = {
+            "recall": round(float(called[yk == JOKER].mean()), 4) if (yk == JOKER).any() else None,
+            "false_face": round(float(called[yk == FACE].mean()), 5) if (yk == FACE).any() else None,
+            "false_back": round(float(called[yk == BACK].mean()), 5) if (yk == BACK).any() else None,
+            "false_none": round(float(called[yk == NOTHING].mean()), 5) if (yk == NOTHING).any() else None}
+    return rec
+
+
+def flip_augment(x, gen):
+    """Mirror half of a batch left-right: a joker's art may face either way."""
+    import torch
+
+    m = torch.rand(x.shape[0], generator=gen, device=x.device) < 0.5
+    if m.any():
+        x[m] = x[m].flip(3)
+    return x
+
+
+def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: float = 3e-3,
+          x_val: np.ndarray | None = None, y_val: np.ndarray | None = None):
+    import torch
+    import torch.nn.functional as F
+
+    from dealer_assist.vision.train import augment, build_corner_net
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    net = build_corner_net(num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    bs = 256
+    steps = (len(y) + bs - 1) // bs
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
+    ckpt = runs / "last.pt"
+    start, history = 0, []
+    if ckpt.is_file():
+        ck = torch.load(ckpt, map_location="cpu", weights_only=False)
+        net.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        sched.load_state_dict(ck["sched"])
+        start, history = ck["epoch"], ck["history"]
+        log(f"resuming after epoch {start}")
+    # balanced classes: each class weighs as much as the others in the loss
+    counts = np.bincount(y, minlength=len(LOOK_CLASSES)).astype(np.float64)
+    weight = torch.tensor(counts.sum() / (len(counts) * np.maximum(counts, 1)), dtype=torch.float32)
+    gen = torch.Generator().manual_seed(seed)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2)
+    yt = torch.from_numpy(y)
+    for epoch in range(start, epochs):
+        t0 = time.time()
+        net.train()
+        order = torch.randperm(len(yt), generator=torch.Generator().manual_seed(seed + epoch))
+        loss_sum, tot = 0.0, 0
+        for i in range(0, len(order), bs):
+            idx = order[i:i + bs]
+            xb = flip_augment(augment(xt[idx].float(), gen), gen)
+            loss = F.cross_entropy(net(xb), yt[idx], weight=weight, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += float(loss.detach()) * len(idx)
+            tot += len(idx)
+        rec = {"epoch": epoch + 1, "loss": round(loss_sum / tot, 4), "seconds": round(time.time() - t0, 1)}
+        if x_val is not None and len(x_val):
+            rec["val"] = report(evaluate(net, x_val, y_val), y_val)
+        history.append(rec)
+        log(json.dumps(rec))
+        state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+        torch.save({"model": state, "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "epoch": epoch + 1, "history": history}, runs / "last.tmp")
+        (runs / "last.tmp").replace(ckpt)
+    return net, history
+
+
+def export(ckpt: str | Path, out_path: str | Path) -> None:
+    """The checkpoint as ONNX: input ``patches`` (n, 3, LOOK_H, LOOK_W) raw BGR pixels, output
+    ``probs`` (n, 7) in LOOK_CLASSES order."""
+    import torch
+
+    from dealer_assist.vision.train import build_corner_net
+
+    net = build_corner_net(num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W))
+    state = torch.load(str(ckpt), map_location="cpu", weights_only=False)
+    net.load_state_dict(state["model"] if "model" in state else state)
+    net.eval()
+
+    class Export(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, x):
+            return torch.softmax(self.inner(x), dim=1)
+
+    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(Export(net), (torch.zeros(2, 3, LOOK_H, LOOK_W),), str(out_path),
+                      input_names=["patches"], output_names=["probs"], opset_version=17, dynamo=False,
+                      dynamic_axes={"patches": {0: "n"}, "probs": {0: "n"}})
+
+
+def record_in_models_json(out: Path, info: dict) -> None:
+    """Write ``info`` as the ``look`` entry of ``out/models.json`` (kept beside the detector's)."""
+    from dealer_assist.vision.detector import META_FILE
+
+    path = out / META_FILE
+    meta = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    meta["look"] = info
+    path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dealer_assist.vision.train_look")
+    ap.add_argument("--data", required=True, type=Path, help="a rendered dataset (meta/, images/)")
+    ap.add_argument("--split", default="train")
+    ap.add_argument("--runs", default=Path("runs/look"), type=Path)
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--holdout-jokers", type=int, default=8,
+                    help="the last N seeded joker styles are validation only")
+    ap.add_argument("--holdout-backs", type=int, default=6,
+                    help="the last N seeded back designs are validation only")
+    ap.add_argument("--val-frames", type=int, default=300, help="the last N frames are validation only")
+    ap.add_argument("--limit", type=int, default=None, help="use only the first N frames (smoke runs)")
+    ap.add_argument("--out", type=Path, default=None, help="export card-look.onnx into this folder")
+    args = ap.parse_args(argv)
+
+    from dealer_assist.vision.look import LOOK_FILE
+    from dealer_assist.vision.synth.styles import BACK_STYLES, JOKER_STYLES
+
+    args.runs.mkdir(parents=True, exist_ok=True)
+    frames = sorted((args.data / "meta" / args.split).glob("*.json"))[:args.limit]
+    if len(frames) < 2:
+        print(f"error: no rendered frames under {args.data / 'meta' / args.split}", file=sys.stderr)
+        return 2
+    proc = sorted(n for n in JOKER_STYLES if n.startswith("proc-joker-"))
+    held = set(proc[len(proc) - args.holdout_jokers:]) if args.holdout_jokers else set()
+    proc_b = sorted(n for n in BACK_STYLES if n.startswith("proc-back-"))
+    held_b = set(proc_b[len(proc_b) - args.holdout_backs:]) if args.holdout_backs else set()
+    nval = min(args.val_frames, len(frames) // 4)
+    cache = args.runs / "patches.npz"
+    if cache.is_file():
+        z = np.load(cache, allow_pickle=False)
+        x, y, tags = z["x"], z["y"], list(z["tags"])
+        xv, yv, tv = z["xv"], z["yv"], list(z["tv"])
+    else:
+        t0 = time.time()
+        x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval])
+        xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:])
+        np.savez(args.runs / "patches.tmp.npz", x=x, y=y, tags=np.array(tags), xv=xv, yv=yv, tv=np.array(tv))
+        (args.runs / "patches.tmp.npz").replace(cache)
+        log(f"patches: {len(y)} train, {len(yv)} val in {time.time() - t0:.0f} s")
+    # held-out joker arts and back designs: their patches are validation only, wherever they
+    # come from
+    hx = np.array([t in held for t in tags], bool)
+    hv = np.array([t in held for t in tv], bool)
+    jx = np.concatenate([x[hx], xv[hv]])
+    bx_t = np.array([t in held_b for t in tags], bool)
+    bx_v = np.array([t in held_b for t in tv], bool)
+    bx = np.concatenate([x[bx_t], xv[bx_v]])
+    x, y = x[~(hx | bx_t)], y[~(hx | bx_t)]
+    log(f"train {len(y)} patches ({np.bincount(y, minlength=len(LOOK_CLASSES)).tolist()} per class), "
+        f"{int(hx.sum())} of held-out joker arts {sorted(held)}, {int(bx_t.sum())} of held-out backs {sorted(held_b)}")
+    net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv)
+    summary = {"val_frames": report(evaluate(net, xv, yv), yv)}
+    if len(jx):
+        summary["heldout_joker_arts"] = report(evaluate(net, jx, np.full(len(jx), JOKER_OUT)),
+                                               np.full(len(jx), JOKER_OUT))
+        summary["heldout_joker_patches"] = int(len(jx))
+    if len(bx):
+        summary["heldout_back_designs"] = report(evaluate(net, bx, np.full(len(bx), BACK_OUT)),
+                                                 np.full(len(bx), BACK_OUT))
+        summary["heldout_back_patches"] = int(len(bx))
+    (args.runs / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    log(json.dumps(summary))
+    if args.out is not None:
+        export(args.runs / "last.pt", args.out / LOOK_FILE)
+        record_in_models_json(args.out, {
+            "file": LOOK_FILE, "input": [LOOK_W, LOOK_H], "classes": list(LOOK_CLASSES),
+            "data": str(args.data), "frames": len(frames), "epochs": args.epochs, "lr": args.lr,
+            "seed": args.seed, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
+            "validation": summary})
+        log(f"exported {args.out / LOOK_FILE}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
