@@ -7,6 +7,9 @@ card, its whole outline even where partly covered), ``back`` (a face-down card) 
 box is ordered (:func:`geometry.order_card_polygon`), its two index corners are cut
 (:func:`geometry.corner_crops`) and named by the corner classifier, and
 :func:`classifier.fuse_card` turns the two corners and the detector's scores into one name.
+Stage 3 (``card-look.onnx``, optional: :mod:`look`) sees the whole card: a card whose corners read
+no index is named ``JK`` when it looks like a joker, and the suit its centre pips show is
+weighed into a corner reading that is not sure.
 
 Decisions a user can see (docs/vision.md):
 
