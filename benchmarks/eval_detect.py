@@ -188,13 +188,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
     ap.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
                     help="read with the corner search (DetectorSettings.search; on by default)")
+    defaults = DetectorSettings()
     ap.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
                     help="consult the card-look classifier about boxes whose corners read nothing "
                          "(default on; --no-look measures without it)")
-    ap.add_argument("--look-joker", type=float, default=DetectorSettings().look_joker)
-    ap.add_argument("--look-not-joker", type=float, default=DetectorSettings().look_not_joker)
-    ap.add_argument("--look-back-joker", type=float, default=DetectorSettings().look_back_joker)
-    ap.add_argument("--look-suit", type=float, default=DetectorSettings().look_suit)
+    ap.add_argument("--look-joker", type=float, default=defaults.look_joker)
+    ap.add_argument("--look-not-joker", type=float, default=defaults.look_not_joker)
+    ap.add_argument("--look-back-joker", type=float, default=defaults.look_back_joker)
+    ap.add_argument("--look-suit", type=float, default=defaults.look_suit)
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)

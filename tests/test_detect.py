@@ -13,7 +13,7 @@ import pytest
 from dealer_assist.cards import parse_card
 from dealer_assist.cli import main
 from dealer_assist.vision import classifier as C
-from dealer_assist.vision.detector import CardDetector, DetectorSettings, gaussian_iou, nms_rotated
+from dealer_assist.vision.detector import CardDetector, gaussian_iou, nms_rotated
 from dealer_assist.vision.look import LOOK_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,9 +40,7 @@ def inside(point, polygon) -> bool:
 # fusion of the two corners (no model needed)
 # ---------------------------------------------------------------------------------------------
 def corner(name: str | None, p: float = 0.9) -> np.ndarray:
-    v = np.full(C.NUM_CLASSES, (1 - p) / (C.NUM_CLASSES - 1))
-    v[C.NONE if name is None else C.class_of(name)] = p
-    return v
+    return C.corner(["none" if name is None else name], [p])
 
 
 def test_two_visible_corners_of_one_card_name_it_once_and_more_surely():

@@ -131,6 +131,13 @@ def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
     '2c'
     """
     post, vis = card_posterior(corner_probs, face_score, joker_score, suit_llr)
+    return name_from_posterior(post, vis, face_score, joker_score, min_identity)
+
+
+def name_from_posterior(post: np.ndarray, vis: np.ndarray, face_score: float, joker_score: float,
+                        min_identity: float = 0.5) -> tuple[str, float]:
+    """:func:`fuse_card`'s decision from :func:`card_posterior`'s output (for a caller that
+    needs the posterior too)."""
     best = int(post.argmax())
     det = min(1.0, max(face_score, joker_score))
     readable = float(vis.max()) >= READABLE
@@ -170,15 +177,15 @@ def card_posterior(corner_probs: np.ndarray, face_score: float, joker_score: flo
 
 
 def corner(names: list[str], ps: list[float]) -> np.ndarray:
-    """A corner reading (54 probabilities) that gives ``names`` the probabilities ``ps`` and
-    spreads the rest (for examples and tests).
+    """A corner reading (54 probabilities) that gives ``names`` (cards, ``'JK'`` or ``'none'``)
+    the probabilities ``ps`` and spreads the rest (for examples and tests).
 
-    >>> round(float(corner(["As"], [0.9])[class_of("As")]), 2)
-    0.9
+    >>> round(float(corner(["As"], [0.9])[class_of("As")]), 2), round(float(corner(["none"], [0.8])[NONE]), 2)
+    (0.9, 0.8)
     """
     v = np.full(NUM_CLASSES, (1.0 - sum(ps)) / (NUM_CLASSES - len(names)))
     for n, p in zip(names, ps):
-        v[class_of(n)] = p
+        v[NONE if n == "none" else class_of(n)] = p
     return v
 
 

@@ -43,8 +43,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (NONE, READABLE, CornerClassifier, card_posterior, fuse_card,
-                                             load_session)
+from dealer_assist.vision.classifier import (NONE, READABLE, CornerClassifier, card_posterior, load_session,
+                                             name_from_posterior)
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
@@ -302,8 +302,9 @@ class CardDetector:
                 face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
-                surest[k] = float(card_posterior(pk, face_s, joker_s, suit_llr)[0].max())
-                return fuse_card(pk, face_s, joker_s, self.settings.min_identity, suit_llr)
+                post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
+                surest[k] = float(post.max())
+                return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
 
             cur_p, cur_e = list(probs), list(emb)        # the corner readings each name rests on
             named = [name_card(k, cur_p[k], cur_e[k]) for k in range(len(face_idx))]

@@ -45,15 +45,20 @@ def export_detector(weights: str | Path, out_path: str | Path, imgsz: int) -> tu
     return shape
 
 
-def export_classifier(ckpt: str | Path, out_path: str | Path) -> None:
+def export_cnn(ckpt: str | Path, out_path: str | Path, num_classes: int, crop_hw: tuple[int, int],
+               input_name: str, output_names: list[str]) -> None:
+    """A :func:`train.build_corner_net` checkpoint as ONNX with a dynamic batch: input
+    ``input_name`` (n, 3, h, w) raw BGR pixels; outputs the softmax probabilities and, when
+    ``output_names`` names two, the unit embedding (``forward_export``)."""
     import torch
 
     from dealer_assist.vision.train import build_corner_net
 
-    net = build_corner_net()
+    net = build_corner_net(num_classes=num_classes, crop_hw=crop_hw)
     state = torch.load(str(ckpt), map_location="cpu", weights_only=False)
     net.load_state_dict(state["model"] if "model" in state else state)
     net.eval()
+    n_out = len(output_names)
 
     class Export(torch.nn.Module):
         def __init__(self, inner):
@@ -61,13 +66,18 @@ def export_classifier(ckpt: str | Path, out_path: str | Path) -> None:
             self.inner = inner
 
         def forward(self, x):
-            return self.inner.forward_export(x)
+            out = self.inner.forward_export(x)
+            return out if n_out == 2 else out[0]
 
-    dummy = torch.zeros(2, 3, CROP_H, CROP_W)
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Export(net), (dummy,), str(out_path), input_names=["crops"],
-                      output_names=["probs", "embedding"], opset_version=17, dynamo=False,
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}})
+    torch.onnx.export(Export(net), (torch.zeros(2, 3, *crop_hw),), str(out_path), input_names=[input_name],
+                      output_names=list(output_names), opset_version=17, dynamo=False,
+                      dynamic_axes={name: {0: "n"} for name in (input_name, *output_names)})
+
+
+def export_classifier(ckpt: str | Path, out_path: str | Path) -> None:
+    """The corner classifier: ``crops`` (n, 3, 56, 36) -> ``probs`` (n, 54), ``embedding`` (n, 128)."""
+    export_cnn(ckpt, out_path, 54, (CROP_H, CROP_W), "crops", ["probs", "embedding"])
 
 
 def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | Path, imgsz: int,

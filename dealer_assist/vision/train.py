@@ -291,20 +291,33 @@ def augment(x, gen):
 
 def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int,
                      x_test: np.ndarray | None = None, y_test: np.ndarray | None = None,
-                     init: str | None = None, lr: float = 3e-3, device: str = "cpu") -> dict:
+                     init: str | None = None, lr: float = 3e-3, device: str = "cpu", *,
+                     num_classes: int = 54, crop_hw: tuple[int, int] = (56, 36), out_dir: str = "cls",
+                     class_weight: np.ndarray | None = None,
+                     batch_augment=None, validate=None) -> dict:
     """Train (or resume) the corner CNN; checkpoints each epoch to ``runs/cls/last.pt``.
     ``device`` is a torch device ("cpu", "cuda", "cuda:0"); the crops and their augmentation
-    then live there."""
+    then live there. Returns ``{"history": [...], "net": the trained network}``.
+
+    The card-look classifier (:mod:`train_look`) trains with the same loop: ``num_classes`` and
+    ``crop_hw`` (of :func:`build_corner_net`), ``out_dir`` (checkpoint folder under ``runs``), ``class_weight``
+    (cross-entropy weights), ``batch_augment(x, generator)`` (default :func:`augment`) and
+    ``validate(net) -> dict`` (added to each epoch's record; default: :func:`evaluate_classifier`
+    on ``x_test``, ``y_test``)."""
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     dev = torch.device(device)
-    out = runs / "cls"
+    out = runs / out_dir
     out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "last.pt"
-    net = build_corner_net()
+    net = build_corner_net(num_classes, crop_hw=crop_hw)
+    batch_augment = augment if batch_augment is None else batch_augment
+    if validate is None and x_test is not None:
+        def validate(n):
+            return evaluate_classifier(n, x_test, y_test)
     if init and not ckpt_path.is_file():  # warm start from an earlier run's weights
         net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
         log(f"classifier: starting from {init}")
@@ -324,6 +337,7 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
     gen = torch.Generator(device=dev).manual_seed(seed)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).to(dev)  # uint8 N,3,H,W
     yt = torch.from_numpy(y).to(dev)
+    weight = None if class_weight is None else torch.as_tensor(class_weight, dtype=torch.float32, device=dev)
     for epoch in range(start, epochs):
         t0 = time.time()
         net.train()
@@ -331,9 +345,9 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
         tot, correct, loss_sum = 0, torch.zeros((), device=dev), torch.zeros((), device=dev)
         for i in range(0, len(order), 256):
             idx = order[i:i + 256]
-            xb = augment(xt[idx].float(), gen)
+            xb = batch_augment(xt[idx].float(), gen)
             logits = net(xb)
-            loss = F.cross_entropy(logits, yt[idx], label_smoothing=0.05)
+            loss = F.cross_entropy(logits, yt[idx], weight=weight, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -343,15 +357,15 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
             tot += len(idx)
         rec = {"epoch": epoch + 1, "loss": float(loss_sum) / tot, "train_acc": float(correct) / tot,
                "seconds": round(time.time() - t0, 1)}
-        if x_test is not None:
-            rec.update(evaluate_classifier(net, x_test, y_test))
+        if validate is not None:
+            rec.update(validate(net))
         history.append(rec)
         log(f"classifier epoch {epoch + 1}/{epochs}: {json.dumps(rec)}")
         state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
         torch.save({"model": state, "opt": opt.state_dict(), "sched": sched.state_dict(),
                     "epoch": epoch + 1, "history": history}, out / "last.tmp")
         (out / "last.tmp").replace(ckpt_path)
-    return {"history": history}
+    return {"history": history, "net": net}
 
 
 def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -33,10 +32,7 @@ import numpy as np
 from dealer_assist.vision.look import (BACK, BACK_OUT, FACE, JOKER, JOKER_OUT, LOOK_CLASSES, LOOK_H, LOOK_W,
                                        NONE_OUT, NOTHING, kinds, suits)
 from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE
-
-
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+from dealer_assist.vision.train import log
 
 
 def look_label(card: dict) -> int | None:
@@ -166,84 +162,30 @@ def flip_augment(x, gen):
 
 def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: float = 3e-3,
           x_val: np.ndarray | None = None, y_val: np.ndarray | None = None):
-    import torch
-    import torch.nn.functional as F
+    """Train (or resume from ``runs/last.pt``) with the corner classifier's loop
+    (:func:`dealer_assist.vision.train.train_classifier`): the same CNN on whole-card patches,
+    balanced classes, mirrored batches. Returns (network, history)."""
+    from dealer_assist.vision.train import augment, train_classifier
 
-    from dealer_assist.vision.train import augment, build_corner_net
-
-    torch.manual_seed(seed)
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
-    net = build_corner_net(num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W))
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    bs = 256
-    steps = (len(y) + bs - 1) // bs
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps, pct_start=0.15)
-    ckpt = runs / "last.pt"
-    start, history = 0, []
-    if ckpt.is_file():
-        ck = torch.load(ckpt, map_location="cpu", weights_only=False)
-        net.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        start, history = ck["epoch"], ck["history"]
-        log(f"resuming after epoch {start}")
     # balanced classes: each class weighs as much as the others in the loss
     counts = np.bincount(y, minlength=len(LOOK_CLASSES)).astype(np.float64)
-    weight = torch.tensor(counts.sum() / (len(counts) * np.maximum(counts, 1)), dtype=torch.float32)
-    gen = torch.Generator().manual_seed(seed)
-    xt = torch.from_numpy(x).permute(0, 3, 1, 2)
-    yt = torch.from_numpy(y)
-    for epoch in range(start, epochs):
-        t0 = time.time()
-        net.train()
-        order = torch.randperm(len(yt), generator=torch.Generator().manual_seed(seed + epoch))
-        loss_sum, tot = 0.0, 0
-        for i in range(0, len(order), bs):
-            idx = order[i:i + bs]
-            xb = flip_augment(augment(xt[idx].float(), gen), gen)
-            loss = F.cross_entropy(net(xb), yt[idx], weight=weight, label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            loss_sum += float(loss.detach()) * len(idx)
-            tot += len(idx)
-        rec = {"epoch": epoch + 1, "loss": round(loss_sum / tot, 4), "seconds": round(time.time() - t0, 1)}
-        if x_val is not None and len(x_val):
-            rec["val"] = report(evaluate(net, x_val, y_val), y_val)
-        history.append(rec)
-        log(json.dumps(rec))
-        state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
-        torch.save({"model": state, "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1, "history": history}, runs / "last.tmp")
-        (runs / "last.tmp").replace(ckpt)
-    return net, history
+    validate = None
+    if x_val is not None and len(x_val):
+        def validate(net):
+            return {"val": report(evaluate(net, x_val, y_val), y_val)}
+    result = train_classifier(
+        x, y, runs, epochs, seed, lr=lr, num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W),
+        out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),
+        batch_augment=lambda xb, gen: flip_augment(augment(xb, gen), gen), validate=validate)
+    return result["net"], result["history"]
 
 
 def export(ckpt: str | Path, out_path: str | Path) -> None:
     """The checkpoint as ONNX: input ``patches`` (n, 3, LOOK_H, LOOK_W) raw BGR pixels, output
     ``probs`` (n, 7) in LOOK_CLASSES order."""
-    import torch
+    from dealer_assist.vision.export import export_cnn
 
-    from dealer_assist.vision.train import build_corner_net
-
-    net = build_corner_net(num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W))
-    state = torch.load(str(ckpt), map_location="cpu", weights_only=False)
-    net.load_state_dict(state["model"] if "model" in state else state)
-    net.eval()
-
-    class Export(torch.nn.Module):
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, x):
-            return torch.softmax(self.inner(x), dim=1)
-
-    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(Export(net), (torch.zeros(2, 3, LOOK_H, LOOK_W),), str(out_path),
-                      input_names=["patches"], output_names=["probs"], opset_version=17, dynamo=False,
-                      dynamic_axes={"patches": {0: "n"}, "probs": {0: "n"}})
+    export_cnn(ckpt, out_path, len(LOOK_CLASSES), (LOOK_H, LOOK_W), "patches", ["probs"])
 
 
 def record_in_models_json(out: Path, info: dict) -> None:
