@@ -4,6 +4,8 @@ classifier, fusion), ONNX Runtime (the shipped runtime) against PyTorch (ultraly
     .venv/bin/python benchmarks/bench_detect.py                  # ONNX Runtime only
     .venv/bin/python benchmarks/bench_detect.py --no-search      # also without the corner search
     .venv-train/bin/python benchmarks/bench_detect.py --torch    # both, in the training venv
+    .venv/bin/python benchmarks/bench_detect.py --spin           # also with ORT thread spinning on
+    .venv/bin/python benchmarks/bench_detect.py --openvino       # stage 1 in OpenVINO too (pip install openvino)
 
 Frames: the TEST split frames of runs/eval-test (rendered by eval_detect.py) or sample_frames/.
 Each path runs a warm-up, then every frame ``--repeat`` times; the median is reported.
@@ -102,6 +104,33 @@ class TorchDetector(CardDetector):
         return boxes, scores
 
 
+def time_openvino(det: CardDetector, model_dir: Path, frames: list[np.ndarray], repeat: int) -> dict:
+    """The detector network alone, ONNX Runtime (``det``'s session) against OpenVINO at f32 and at
+    OpenVINO's default inference precision for this CPU (bf16 where the CPU has it)."""
+    import openvino as ov
+
+    from dealer_assist.vision.detector import OBB_FILE, letterbox
+
+    xs = [np.ascontiguousarray(letterbox(f, det.input_shape)[0][:, :, ::-1].transpose(2, 0, 1)[None],
+                               dtype=np.float32) / 255.0 for f in frames]
+    core = ov.Core()
+    path = str(model_dir / OBB_FILE)
+    hint = core.get_property("CPU", "INFERENCE_PRECISION_HINT")
+    default_precision = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)
+    runners = {"onnxruntime": lambda x: det.obb.run(None, {det.input_name: x})[0]}
+    for label, cfg in (("openvino_f32", {"INFERENCE_PRECISION_HINT": "f32"}),
+                       (f"openvino_default_{default_precision}", {})):
+        req = core.compile_model(path, "CPU", {"PERFORMANCE_HINT": "LATENCY", **cfg}).create_infer_request()
+        runners[label] = lambda x, req=req: req.infer({0: x})[0]
+    res: dict = {"cpu": str(core.get_property("CPU", "FULL_DEVICE_NAME"))}
+    ref = [runners["onnxruntime"](x) for x in xs]
+    for label, run in runners.items():
+        t = time_it(run, xs, repeat)
+        diff = max(float(np.abs(run(x) - r).max()) for x, r in zip(xs, ref))
+        res[label] = {"median_ms": t["median_ms"], "p90_ms": t["p90_ms"], "max_abs_diff": round(diff, 5)}
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", nargs="*", default=None, help="images or folders (default: test frames)")
@@ -117,6 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-look", action="store_true",
                     help="also time the reading with and without the card-look model "
                          "(DetectorSettings(look=False)), frame by frame in turn")
+    ap.add_argument("--spin", action="store_true",
+                    help="also time the reader with ONNX Runtime's thread spinning on (its own default; "
+                         "the project turns it off, see dealer_assist.vision.classifier.load_session)")
+    ap.add_argument("--openvino", action="store_true",
+                    help="also time stage 1 (the detector network alone) in OpenVINO, at full float "
+                         "precision and at its default precision on this CPU, against ONNX Runtime on "
+                         "the same inputs, with the largest difference of their outputs "
+                         "(needs: pip install openvino; not a project dependency)")
     args = ap.parse_args(argv)
     srcs = [Path(p) for p in args.frames] if args.frames else \
         [ROOT / "runs" / "eval-test" / "images" / "test", ROOT / "sample_frames"]
@@ -140,6 +177,19 @@ def main(argv: list[str] | None = None) -> int:
         out["onnxruntime_look_vs_no_look"] = {"look": with_look, "no_look": no_look}
         print(f"ONNX Runtime, timed in turn with and without the look: {json.dumps(with_look)} / "
               f"{json.dumps(no_look)}", flush=True)
+    if args.spin:
+        # not in turn with the default reader: spinning threads would slow whatever runs next
+        os.environ["DEALER_ASSIST_ORT_SPIN"] = "1"
+        try:
+            spin_det = CardDetector(args.models)
+        finally:
+            del os.environ["DEALER_ASSIST_ORT_SPIN"]
+        out["onnxruntime_spinning"] = time_it(spin_det.detect, frames, args.repeat)
+        print(f"ONNX Runtime, thread spinning on: {json.dumps(out['onnxruntime_spinning'])}", flush=True)
+        del spin_det
+    if args.openvino:
+        out["openvino_stage1"] = time_openvino(det, Path(args.models), frames, args.repeat)
+        print(f"stage 1 network, ONNX Runtime against OpenVINO: {json.dumps(out['openvino_stage1'])}", flush=True)
     if args.torch:
         import torch
         if args.threads:

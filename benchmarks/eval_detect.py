@@ -26,7 +26,7 @@ import json
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -89,7 +89,31 @@ def width_bucket(poly) -> str:
     return "<80px" if w < 80 else "80-130px" if w < 130 else ">=130px"
 
 
-def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 20,
+def failure_kind(f: dict) -> str:
+    """The cause of one failure, as the model card counts them.
+
+    >>> failure_kind({"true": "7s", "got": "7c", "corners_visible": [True, False]})
+    'suit wrong'
+    >>> failure_kind({"true": "JK", "got": "(not found)", "corners_visible": [True, True]})
+    'joker not found'
+    >>> failure_kind({"extra": "JK", "on": "nothing/back"})
+    'JK on nothing or a back'
+    """
+    if "extra" in f:
+        if f["on"].startswith("nothing"):
+            return f"{'JK' if f['extra'] == 'JK' else 'card'} on nothing or a back"
+        return "extra name on a card" if f["extra"] != "JK" else "extra JK on a card"
+    true, got = f["true"], f["got"]
+    if true == "JK":
+        return {"(not found)": "joker not found", "??": "joker left ??"}.get(got, "joker named a suited card")
+    if got in ("(not found)", "??"):
+        return "not found" if got == "(not found)" else "?? on a visible index"
+    if got == "JK":
+        return "suited card named JK"
+    return "suit wrong" if got[:-1] == true[:-1] else "rank wrong"
+
+
+def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
              start: int = 0) -> dict:
     metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
     tot = defaultdict(int)
@@ -173,6 +197,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},
         "by_width": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["width"].items())},
         "failures": confusions,
+        "failures_by_kind": dict(Counter(failure_kind(f) for f in confusions).most_common()),
     }
 
 
@@ -222,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{k:>24}: {r[k]}")
     for name in ("by_rotation", "by_tilt", "by_width"):
         print(f"{name}: " + ", ".join(f"{k} {v['recall']:.3f} ({v['cards']})" for k, v in r[name].items()))
+    print("failures by kind (a wrong name counts twice: a card missed and a name extra): "
+          + ", ".join(f"{k} {v}" for k, v in r["failures_by_kind"].items()))
     print("first failures:")
     for f in r["failures"][:12]:
         print("  ", json.dumps(f))

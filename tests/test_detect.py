@@ -171,6 +171,19 @@ def test_an_empty_table_has_no_cards(detector):
     assert res == {"cards": [], "backs": []}
 
 
+@needs_models
+def test_the_three_model_sessions_do_not_spin_their_threads(detector, monkeypatch):
+    # The reader runs three ONNX Runtime sessions one after another. Spinning worker threads take
+    # the cores away from the next session: on a 2-core laptop a frame took 41 ms with spinning
+    # on and 25 ms with it off (benchmarks/bench_detect.py --spin).
+    key = "session.intra_op.allow_spinning"
+    sessions = [detector.obb, detector.cls.session, detector.look.session]
+    assert [s.get_session_options().get_session_config_entry(key) for s in sessions] == ["0"] * 3
+    monkeypatch.setenv("DEALER_ASSIST_ORT_SPIN", "1")      # how the benchmark measures the other way
+    assert C.load_session(MODELS / "corner-cls.onnx", "corner classifier") \
+        .get_session_options().get_session_config_entry(key) == "1"
+
+
 # ---------------------------------------------------------------------------------------------
 # CLI contract
 # ---------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ a card whose two corners are both visible counts once, and a covered corner says
 from __future__ import annotations
 
 import math  # noqa: F401  (used by doctests)
+import os
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +77,13 @@ def load_session(path: str | Path, what: str):
                         f"dealer_assist.vision.train, or use the shipped models/ folder)")
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
+    # The reader runs three sessions in turn (detector, corner classifier, card look). With
+    # spinning on, each session's worker threads keep spinning after its run and take the cores
+    # from the next session: on a 2-core machine that doubled a frame's time (median 44 -> 25 ms
+    # without it, benchmarks/bench_detect.py --spin; docs/vision.md). DEALER_ASSIST_ORT_SPIN=1
+    # turns it back on (to measure it).
+    spin = os.environ.get("DEALER_ASSIST_ORT_SPIN", "0") == "1"
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
     try:
         return ort.InferenceSession(str(p), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for corrupt files

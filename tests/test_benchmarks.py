@@ -1,0 +1,42 @@
+"""The benchmark scripts' own helpers (the scripts themselves need rendered data and run outside
+the test suite)."""
+from __future__ import annotations
+
+import doctest
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_eval_detect_doctests_pass():
+    result = doctest.testmod(load("eval_detect"))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_failures_are_counted_by_the_cause_the_model_card_names():
+    kind = load("eval_detect").failure_kind
+    failures = [
+        {"true": "Qs", "got": "Qc", "corners_visible": [True, False]},
+        {"extra": "Qc", "on": "Qs"},                 # the same misread, seen from the precision side
+        {"true": "9h", "got": "8h", "corners_visible": [True, True]},
+        {"true": "5c", "got": "??", "corners_visible": [False, True]},
+        {"true": "Ad", "got": "(not found)", "corners_visible": [True, True]},
+        {"true": "JK", "got": "??", "corners_visible": [True, True]},
+        {"true": "JK", "got": "Ah", "corners_visible": [True, True]},
+        {"true": "Kc", "got": "JK", "corners_visible": [True, True]},
+        {"extra": "JK", "on": "Kc"},
+        {"extra": "JK", "on": "nothing/back"},
+        {"extra": "7d", "on": "nothing/back"},
+    ]
+    assert [kind(f) for f in failures] == [
+        "suit wrong", "extra name on a card", "rank wrong", "?? on a visible index", "not found",
+        "joker left ??", "joker named a suited card", "suited card named JK", "extra JK on a card",
+        "JK on nothing or a back", "card on nothing or a back"]
