@@ -113,6 +113,38 @@ def failure_kind(f: dict) -> str:
     return "suit wrong" if got[:-1] == true[:-1] else "rank wrong"
 
 
+#: the counts kept per frame, and the ratios the intervals are given for (numerator, denominator)
+PER_FRAME = ("counted", "counted_right", "named_preds", "named_right", "jokers", "jokers_right",
+             "frames", "frames_ok")
+RATIOS = {"recall": ("counted_right", "counted"), "precision": ("named_right", "named_preds"),
+          "joker_recall": ("jokers_right", "jokers"), "frames_all_correct": ("frames_ok", "frames")}
+
+
+def bootstrap_intervals(counts: np.ndarray, n: int = 2000, seed: int = 0) -> dict[str, list[float]]:
+    """95 % percentile intervals of the headline ratios, resampling whole frames (cards of one
+    frame are not independent: one bad box can cost two names). ``counts`` is (frames,
+    len(PER_FRAME)).
+
+    >>> c = np.array([[10, 10, 10, 10, 1, 1, 1, 1]] * 50 + [[10, 5, 10, 5, 1, 0, 1, 0]] * 50)
+    >>> iv = bootstrap_intervals(c)
+    >>> iv["recall"][0] < 0.75 < iv["recall"][1], iv["frames_all_correct"][1] < 0.65
+    (True, True)
+    """
+    if len(counts) == 0:
+        return {}
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(counts), size=(n, len(counts)))
+    sums = counts[idx].sum(axis=1)                                  # (n, len(PER_FRAME))
+    col = {k: i for i, k in enumerate(PER_FRAME)}
+    out = {}
+    for name, (num, den) in RATIOS.items():
+        d = sums[:, col[den]]
+        r = sums[:, col[num]][d > 0] / d[d > 0]
+        if len(r):
+            out[name] = [round(float(np.percentile(r, 2.5)), 4), round(float(np.percentile(r, 97.5)), 4)]
+    return out
+
+
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
              start: int = 0) -> dict:
     metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
@@ -122,7 +154,9 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
                                                 "width": defaultdict(lambda: [0, 0])}
     ms: list[float] = []
     confusions: list[dict] = []
+    per_frame: list[tuple[int, ...]] = []      # PER_FRAME counts of each frame, for the intervals
     for mp in metas:
+        before = {k: tot[k] for k in PER_FRAME}
         meta = json.loads(mp.read_text(encoding="utf-8"))
         image = read_image(data / "images" / split / meta["image"])
         t0 = time.perf_counter()
@@ -179,6 +213,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         tot["back_preds_right"] += len(mb)
         tot["frames"] += 1
         tot["frames_ok"] += frame_ok
+        per_frame.append(tuple(tot[k] - before[k] for k in PER_FRAME))
 
     def ratio(a: str, b: str) -> float | None:
         return round(tot[a] / tot[b], 4) if tot[b] else None
@@ -196,6 +231,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         "by_rotation": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["rotation"].items())},
         "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},
         "by_width": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["width"].items())},
+        "intervals_95": bootstrap_intervals(np.array(per_frame, np.int64).reshape(-1, len(PER_FRAME))),
         "failures": confusions,
         "failures_by_kind": dict(Counter(failure_kind(f) for f in confusions).most_common()),
     }
@@ -245,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "median_ms"):
         print(f"{k:>24}: {r[k]}")
+    print("95 % intervals (frames resampled): " + ", ".join(
+        f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
     for name in ("by_rotation", "by_tilt", "by_width"):
         print(f"{name}: " + ", ".join(f"{k} {v['recall']:.3f} ({v['cards']})" for k, v in r[name].items()))
     print("failures by kind (a wrong name counts twice: a card missed and a name extra): "
