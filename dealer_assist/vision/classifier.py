@@ -79,8 +79,8 @@ def load_session(path: str | Path, what: str):
     opts.log_severity_level = 3
     # The reader runs three sessions in turn (detector, corner classifier, card look). With
     # spinning on, each session's worker threads keep spinning after its run and take the cores
-    # from the next session: on a 2-core machine that doubled a frame's time (median 44 -> 25 ms
-    # without it, benchmarks/bench_detect.py --spin; docs/vision.md). DEALER_ASSIST_ORT_SPIN=1
+    # from the next session: on a 2-core machine a frame took a median 41 ms with spinning and
+    # 25 ms without (benchmarks/bench_detect.py --spin; docs/vision.md). DEALER_ASSIST_ORT_SPIN=1
     # turns it back on (to measure it).
     spin = os.environ.get("DEALER_ASSIST_ORT_SPIN", "0") == "1"
     opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
