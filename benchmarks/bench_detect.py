@@ -69,7 +69,10 @@ def time_pair(fn_a, fn_b, frames: list[np.ndarray], repeat: int) -> tuple[dict, 
 
 
 class TorchDetector(CardDetector):
-    """The same pipeline with ultralytics' PyTorch model for stage 1 and the torch corner net."""
+    """The same pipeline with ultralytics' PyTorch model for stage 1 and the torch corner net
+    (the ONNX corner classifier when ``cls_pt`` is not a file: a machine that only has the
+    shipped models can rebuild stage 1 with ``python -m dealer_assist.vision.recover``, not the
+    classifier's checkpoint)."""
 
     def __init__(self, model_dir: Path, obb_pt: Path, cls_pt: Path):
         super().__init__(model_dir)
@@ -81,6 +84,9 @@ class TorchDetector(CardDetector):
 
         self.torch = torch
         self.yolo = YOLO(str(obb_pt))
+        self.torch_classifier = cls_pt.is_file()
+        if not self.torch_classifier:
+            return
         net = build_corner_net()
         state = torch.load(str(cls_pt), map_location="cpu", weights_only=False)
         net.load_state_dict(state["model"])
@@ -197,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         tdet = TorchDetector(Path(args.models), Path(args.obb_pt), Path(args.cls_pt))
         out["pytorch"] = time_it(tdet.detect, frames, args.repeat)
         out["pytorch"]["stage1_median_ms"] = time_it(tdet.find_boxes, frames, 1)["median_ms"]
+        out["pytorch"]["classifier"] = "torch" if tdet.torch_classifier else "onnxruntime (no --cls-pt file)"
         print(f"PyTorch:      {json.dumps(out['pytorch'])}", flush=True)
     print(json.dumps(out))
     return 0
