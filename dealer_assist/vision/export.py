@@ -21,6 +21,7 @@ from pathlib import Path
 
 from dealer_assist.vision.detector import CLASS_NAMES, CLS_FILE, META_FILE, OBB_FILE
 from dealer_assist.vision.geometry import CROP_H, CROP_W
+from dealer_assist.vision.look import LOOK_FILE
 
 
 def runtime_shape(imgsz: int, frame_w: int = 1280, frame_h: int = 720) -> tuple[int, int]:
@@ -83,7 +84,8 @@ def export_classifier(ckpt: str | Path, out_path: str | Path) -> None:
 def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | Path, imgsz: int,
                extra: dict | None = None, cls_onnx: str | Path = "models/" + CLS_FILE) -> Path:
     """Export the detector (and the classifier from ``cls_ckpt``; with None, ``cls_onnx`` - the
-    shipped classifier - is copied unchanged) into ``out`` with its ``models.json``."""
+    shipped classifier - is copied unchanged) into ``out`` with its ``models.json``; the shipped
+    card look beside ``cls_onnx`` is copied too when ``out`` has none."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     shape = export_detector(obb_weights, out / OBB_FILE, imgsz)
@@ -91,6 +93,11 @@ def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | 
         export_classifier(cls_ckpt, out / CLS_FILE)
     elif Path(cls_onnx).resolve() != (out / CLS_FILE).resolve():
         shutil.copyfile(cls_onnx, out / CLS_FILE)
+    # the card look is trained on its own (train_look); a new model folder gets the shipped one,
+    # or it would read without stage 3 (jokers without an index left "??")
+    look_src = Path(cls_onnx).parent / LOOK_FILE
+    if not (out / LOOK_FILE).is_file() and look_src.is_file():
+        shutil.copyfile(look_src, out / LOOK_FILE)
     meta = {"imgsz": list(shape), "train_imgsz": imgsz, "names": list(CLASS_NAMES),
             "crop": [CROP_W, CROP_H], "classes": "0..51 Card.index, 52 JK, 53 none", **(extra or {})}
     old = out / META_FILE
@@ -107,7 +114,9 @@ def export_all(obb_weights: str | Path, cls_ckpt: str | Path | None, out: str | 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dealer_assist.vision.export")
     ap.add_argument("--obb", required=True, help="ultralytics weights (.pt) of the detector")
-    ap.add_argument("--cls", required=True, help="corner classifier checkpoint (.pt)")
+    ap.add_argument("--cls", default=None,
+                    help="corner classifier checkpoint (.pt); without it the shipped "
+                         f"models/{CLS_FILE} is kept (copied into --out)")
     ap.add_argument("--out", default="models")
     ap.add_argument("--imgsz", type=int, default=416)
     args = ap.parse_args(argv)
