@@ -148,6 +148,76 @@ def check_against_onnx(model, onnx_path: Path, frame: np.ndarray) -> float:
     return float(np.abs(got - ref).max())
 
 
+def rebuild_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: tuple[int, int]):
+    """A :func:`train.build_corner_net` network (the corner classifier, or the card look) with
+    the weights of its exported ONNX file, batch norms unfolded as for the detector (module doc)
+    with the statistics of ``crops`` (N, H, W, 3) uint8, as the runtime cuts them."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    from dealer_assist.vision.train import build_corner_net
+
+    try:
+        graph = onnx.load(str(onnx_path)).graph
+    except Exception as exc:  # noqa: BLE001 - a corrupt file is a user's problem to hear about
+        raise UserError(f"cannot read the ONNX model {onnx_path}: {exc}") from None
+    inits = {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
+    conv_wb = [(inits[n.input[1]], inits[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    net = build_corner_net(num_classes, crop_hw=crop_hw)
+    pairs = [(m, net.features[i + 1]) for i, m in enumerate(net.features)
+             if isinstance(m, torch.nn.Conv2d)]
+    if len(pairs) != len(conv_wb) or any(tuple(c.weight.shape) != w.shape for (c, _), (w, _) in zip(pairs, conv_wb)):
+        raise UserError(f"{onnx_path}: its convolutions do not match the corner network's layout")
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(pairs, conv_wb):
+            conv.weight.copy_(torch.from_numpy(w))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)           # exact identity while measuring
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(b))
+        for name in ("embed.2", "head.1"):
+            mod = net.get_submodule(name)
+            mod.weight.copy_(torch.from_numpy(inits[f"inner.{name}.weight"]))
+            mod.bias.copy_(torch.from_numpy(inits[f"inner.{name}.bias"]))
+    stats: dict[int, list] = {k: [] for k in range(len(pairs))}
+    hooks = [conv.register_forward_hook(
+        lambda _m, _i, out, k=k: stats[k].append((out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
+        for k, (conv, _) in enumerate(pairs)]
+    net.eval()
+    x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).float()
+    with torch.no_grad():
+        for i in range(0, len(x), 256):
+            net(x[i:i + 256])
+    for h in hooks:
+        h.remove()
+    with torch.no_grad():
+        for k, (_, bn) in enumerate(pairs):
+            mean = torch.stack([m for m, _ in stats[k]]).mean(0)
+            var = torch.stack([v for _, v in stats[k]]).mean(0).clamp_min(1e-6)
+            b = bn.bias.clone()
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(b + mean)
+    return net
+
+
+def check_cnn_against_onnx(net, onnx_path: Path, crops: np.ndarray) -> float:
+    """Largest absolute difference of the output probabilities, rebuilt network against ONNX
+    Runtime, on ``crops``."""
+    import onnxruntime as ort
+    import torch
+
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
+    ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    net.eval()
+    with torch.no_grad():
+        got = net.forward_export(torch.from_numpy(x))[0].numpy()
+    return float(np.abs(got - ref).max())
+
+
 def save_checkpoint(model, out: Path) -> Path:
     """An ultralytics checkpoint (``YOLO(out)`` loads it; ``--init-obb out`` trains from it)."""
     import datetime
@@ -170,8 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", required=True, help="a folder of training frames (batch-norm statistics)")
     ap.add_argument("--n", type=int, default=64, help="how many frames to measure on")
     ap.add_argument("--out", default="runs/recovered/cards-obb.pt")
+    ap.add_argument("--corner-classifier", action="store_true",
+                    help="rebuild the corner classifier instead (--onnx models/corner-cls.onnx; "
+                         "--frames: a rendered dataset folder, whose train split's corner crops "
+                         "give the batch-norm statistics); the checkpoint is what train --init-cls "
+                         "and export --cls take")
     args = ap.parse_args(argv)
     import json
+
+    if args.corner_classifier:
+        return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
 
     onnx_path = Path(args.onnx)
     meta = json.loads((onnx_path.parent / "models.json").read_text(encoding="utf-8"))
@@ -184,6 +262,26 @@ def main(argv: list[str] | None = None) -> int:
         raise UserError(f"the rebuilt detector differs from {onnx_path} by {diff:.3g}: not saved")
     save_checkpoint(model, Path(args.out))
     print(f"saved {args.out}", file=sys.stderr)
+    return 0
+
+
+def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+    import torch
+
+    from dealer_assist.vision.geometry import CROP_H, CROP_W
+    from dealer_assist.vision.train import build_crops
+
+    crops, _ = build_crops(data, "train", reps=1, seed=0, limit=n_frames)
+    net = rebuild_cnn(onnx_path, crops, 54, (CROP_H, CROP_W))
+    diff = check_cnn_against_onnx(net, onnx_path, crops[:512])
+    print(f"rebuilt from {onnx_path} ({len(crops)} crops measured): largest difference of the "
+          f"probabilities to ONNX Runtime {diff:.2e}", file=sys.stderr)
+    if diff > 1e-3:
+        raise UserError(f"the rebuilt classifier differs from {onnx_path} by {diff:.3g}: not saved")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+                "recovered_from": str(onnx_path)}, str(out))
+    print(f"saved {out}", file=sys.stderr)
     return 0
 
 
