@@ -19,6 +19,13 @@ The rebuilt model is checked against ONNX Runtime on a real frame before it is s
     .venv-train/bin/python -m dealer_assist.vision.recover --onnx models/cards-obb.onnx \\
         --frames runs/data/images/train --out runs/recovered/cards-obb.pt
 
+``--corner-classifier`` does the same for the corner classifier (:func:`rebuild_cnn`, the
+statistics measured on corner crops of a rendered dataset's train split); its checkpoint is what
+``train --init-cls`` and ``export --cls`` take:
+
+    .venv-train/bin/python -m dealer_assist.vision.recover --corner-classifier \\
+        --onnx models/corner-cls.onnx --frames runs/val-train --out runs/recovered/cls.pt
+
 Needs the ``[train]`` extra (torch, ultralytics, onnx).
 """
 from __future__ import annotations
@@ -33,15 +40,57 @@ import numpy as np
 from dealer_assist.errors import UserError
 
 
-def _initializers(onnx_path: Path) -> dict[str, np.ndarray]:
+def _load_graph(onnx_path: Path):
+    """The ONNX file's graph and its initializers by name (:class:`UserError` when unreadable)."""
     import onnx
     from onnx import numpy_helper
 
     try:
-        model = onnx.load(str(onnx_path))
+        graph = onnx.load(str(onnx_path)).graph
     except Exception as exc:  # noqa: BLE001 - a corrupt file is a user's problem to hear about
         raise UserError(f"cannot read the ONNX model {onnx_path}: {exc}") from None
-    return {i.name: numpy_helper.to_array(i).copy() for i in model.graph.initializer}
+    return graph, {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
+
+
+def _initializers(onnx_path: Path) -> dict[str, np.ndarray]:
+    return _load_graph(onnx_path)[1]
+
+
+def _set_identity_norm(bn, bias: np.ndarray) -> None:
+    """A batch norm that passes its input through plus ``bias`` (the folded convolution's bias):
+    ``sqrt(var + eps) == 1``, so the layer computes exactly ``W' x + b'`` while it is measured."""
+    import torch
+
+    bn.running_mean.zero_()
+    bn.running_var.fill_(1.0 - bn.eps)
+    bn.weight.fill_(1.0)
+    bn.bias.copy_(torch.from_numpy(bias))
+
+
+def _unfold_norms(model, pairs: list, batches) -> None:
+    """Unfold each (convolution, batch norm) of ``pairs`` (norms set by :func:`_set_identity_norm`)
+    with the real statistics of the convolution's output over ``batches`` (module doc)."""
+    import torch
+
+    stats: list[list] = [[] for _ in pairs]
+    hooks = [conv.register_forward_hook(
+        lambda _m, _i, out, k=k: stats[k].append((out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
+        for k, (conv, _) in enumerate(pairs)]
+    model.eval()
+    with torch.no_grad():
+        for batch in batches:
+            model(batch)
+    for h in hooks:
+        h.remove()
+    with torch.no_grad():
+        for (_, bn), measured in zip(pairs, stats):
+            mean = torch.stack([m for m, _ in measured]).mean(0)
+            var = torch.stack([v for _, v in measured]).mean(0).clamp_min(1e-6)
+            b = bn.bias.clone()
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(b + mean)
 
 
 def _frames(folder: Path, n: int, shape: tuple[int, int]) -> np.ndarray:
@@ -91,11 +140,7 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
                     raise UserError(f"{onnx_path}: {name} has shape {w.shape}, the architecture "
                                     f"{tuple(mod.conv.weight.shape)}: not this project's detector")
                 mod.conv.weight.copy_(torch.from_numpy(w))
-                eps = mod.bn.eps
-                mod.bn.running_mean.zero_()
-                mod.bn.running_var.fill_(1.0 - eps)      # sqrt(var + eps) == 1: exact identity
-                mod.bn.weight.fill_(1.0)
-                mod.bn.bias.copy_(torch.from_numpy(b))
+                _set_identity_norm(mod.bn, b)
                 used.update({f"{name}.conv.weight", f"{name}.conv.bias"})
                 convs[name] = mod
             elif isinstance(mod, torch.nn.Conv2d) and f"{name}.weight" in inits and f"{name}.weight" not in used:
@@ -110,25 +155,8 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
     if left:
         raise UserError(f"{onnx_path}: weights not placed in the architecture: {', '.join(left[:5])}")
     # the real statistics of each convolution's output, measured with the exact (identity) norms
-    stats: dict[str, list] = {n: [] for n in convs}
-    hooks = [m.conv.register_forward_hook(
-        lambda _m, _i, out, n=n: stats[n].append((out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
-        for n, m in convs.items()]
-    model.eval()
-    with torch.no_grad():
-        for i in range(0, len(frames), 8):
-            model(torch.from_numpy(frames[i:i + 8]))
-    for h in hooks:
-        h.remove()
-    with torch.no_grad():
-        for n, m in convs.items():
-            mean = torch.stack([s[0] for s in stats[n]]).mean(0)
-            var = torch.stack([s[1] for s in stats[n]]).mean(0).clamp_min(1e-6)
-            b = m.bn.bias.clone()
-            m.bn.running_mean.copy_(mean)
-            m.bn.running_var.copy_(var)
-            m.bn.weight.copy_(torch.sqrt(var + m.bn.eps))
-            m.bn.bias.copy_(b + mean)
+    _unfold_norms(model, [(m.conv, m.bn) for m in convs.values()],
+                  (torch.from_numpy(frames[i:i + 8]) for i in range(0, len(frames), 8)))
     return model
 
 
@@ -152,17 +180,11 @@ def rebuild_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: t
     """A :func:`train.build_corner_net` network (the corner classifier, or the card look) with
     the weights of its exported ONNX file, batch norms unfolded as for the detector (module doc)
     with the statistics of ``crops`` (N, H, W, 3) uint8, as the runtime cuts them."""
-    import onnx
     import torch
-    from onnx import numpy_helper
 
     from dealer_assist.vision.train import build_corner_net
 
-    try:
-        graph = onnx.load(str(onnx_path)).graph
-    except Exception as exc:  # noqa: BLE001 - a corrupt file is a user's problem to hear about
-        raise UserError(f"cannot read the ONNX model {onnx_path}: {exc}") from None
-    inits = {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
+    graph, inits = _load_graph(onnx_path)
     conv_wb = [(inits[n.input[1]], inits[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
     net = build_corner_net(num_classes, crop_hw=crop_hw)
     pairs = [(m, net.features[i + 1]) for i, m in enumerate(net.features)
@@ -172,34 +194,13 @@ def rebuild_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: t
     with torch.no_grad():
         for (conv, bn), (w, b) in zip(pairs, conv_wb):
             conv.weight.copy_(torch.from_numpy(w))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)           # exact identity while measuring
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(b))
+            _set_identity_norm(bn, b)
         for name in ("embed.2", "head.1"):
             mod = net.get_submodule(name)
             mod.weight.copy_(torch.from_numpy(inits[f"inner.{name}.weight"]))
             mod.bias.copy_(torch.from_numpy(inits[f"inner.{name}.bias"]))
-    stats: dict[int, list] = {k: [] for k in range(len(pairs))}
-    hooks = [conv.register_forward_hook(
-        lambda _m, _i, out, k=k: stats[k].append((out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
-        for k, (conv, _) in enumerate(pairs)]
-    net.eval()
     x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).float()
-    with torch.no_grad():
-        for i in range(0, len(x), 256):
-            net(x[i:i + 256])
-    for h in hooks:
-        h.remove()
-    with torch.no_grad():
-        for k, (_, bn) in enumerate(pairs):
-            mean = torch.stack([m for m, _ in stats[k]]).mean(0)
-            var = torch.stack([v for _, v in stats[k]]).mean(0).clamp_min(1e-6)
-            b = bn.bias.clone()
-            bn.running_mean.copy_(mean)
-            bn.running_var.copy_(var)
-            bn.weight.copy_(torch.sqrt(var + bn.eps))
-            bn.bias.copy_(b + mean)
+    _unfold_norms(net, pairs, (x[i:i + 256] for i in range(0, len(x), 256)))
     return net
 
 

@@ -199,7 +199,7 @@ def ensure_crops(data: Path, runs: Path, split: str, reps: int, seed: int, name:
 def build_corner_net(num_classes: int = 54, emb_dim: int = 128, crop_hw: tuple[int, int] = (56, 36)):
     """The corner CNN (about 15 M multiply-adds a crop): per-crop normalisation, 5 conv layers, a
     128-d embedding, 54 logits. ``crop_hw`` is the input (height, width); the card-look
-    classifier (:mod:`dealer_assist.vision.train_look`) uses the same network on 56 x 40 patches.
+    classifier (:mod:`dealer_assist.vision.train_look`) uses the same network on 78 x 56 patches.
     ``forward`` returns logits; ``forward_export`` returns (softmax, unit embedding)."""
     import torch
     from torch import nn
