@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/eval_detect.py --n 300            # renders runs/eval-test if missing
     .venv/bin/python benchmarks/eval_detect.py --n 300 --no-search   # without the corner search
+    .venv/bin/python benchmarks/eval_detect.py --set val-pips     # a validation set (EVAL_SETS)
 
 Frames are rendered by :func:`dealer_assist.vision.synth.write_dataset` with split "test" (its
 held-out deck styles, fonts, joker styles and back designs) and seeds 3,000,000 + i, then read
@@ -39,6 +40,18 @@ from dealer_assist.vision.geometry import polygon_iou  # noqa: E402
 from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE  # noqa: E402
 
 SEED0 = 3_000_000
+
+#: Named frame sets (``--set``): (folder under runs/, split, first seed, data recipe). ``test`` is
+#: the held-out TEST split the model card reports; the ``val-*`` sets are validation frames of the
+#: TRAIN styles, where settings and models are chosen: ``val-train`` and ``val-train2`` two
+#: samples of the base recipe, ``val-pips`` training decks with pip drawings that no training
+#: frame uses (the ``fresh-pips-val`` recipe). None of their seeds is a training seed.
+EVAL_SETS: dict[str, tuple[str, str, int, str]] = {
+    "test": ("eval-test", "test", SEED0, "base"),
+    "val-train": ("val-train", "train", 1_000_000, "base"),
+    "val-train2": ("val-train2", "train", 1_000_300, "base"),
+    "val-pips": ("val-pips", "train", 1_000_600, "fresh-pips-val"),
+}
 
 
 def counts(card: dict) -> bool:
@@ -146,7 +159,10 @@ def bootstrap_intervals(counts: np.ndarray, n: int = 2000, seed: int = 0) -> dic
 
 
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
-             start: int = 0) -> dict:
+             start: int = 0, detector_for=None) -> dict:
+    """Read frames ``start .. start + n - 1`` of a rendered split with ``det`` (or with
+    ``detector_for(label)``, a detector chosen per frame from its label: an enrolled deck per deck
+    style) and score them against their labels."""
     metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
     tot = defaultdict(int)
     buckets: dict[str, dict[str, list[int]]] = {"rotation": defaultdict(lambda: [0, 0]),
@@ -160,7 +176,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         meta = json.loads(mp.read_text(encoding="utf-8"))
         image = read_image(data / "images" / split / meta["image"])
         t0 = time.perf_counter()
-        res = det.detect(image)
+        res = (det if detector_for is None else detector_for(meta)).detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         labels = meta["cards"]
         m = match(res["cards"], labels)
@@ -239,10 +255,15 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
-    ap.add_argument("--split", default="test")
+    ap.add_argument("--set", dest="frame_set", choices=sorted(EVAL_SETS), default="test",
+                    help="named frames: test (held out, default) or a validation set of the train "
+                         "styles (val-train, val-train2, val-pips); --data/--split/--seed0/--recipe "
+                         "override its parts")
+    ap.add_argument("--data", default=None, help="frame folder (rendered if missing)")
+    ap.add_argument("--split", default=None)
     ap.add_argument("--n", type=int, default=300)
-    ap.add_argument("--seed0", type=int, default=SEED0)
+    ap.add_argument("--seed0", type=int, default=None)
+    ap.add_argument("--recipe", default=None, help="data recipe of the frames (synth.dataset.RECIPES)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--models", default=str(ROOT / "models"))
     ap.add_argument("--deck", default=None)
@@ -260,12 +281,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
-    data = Path(args.data)
+    folder, split, seed0, recipe = EVAL_SETS[args.frame_set]
+    data = Path(args.data) if args.data else ROOT / "runs" / folder
+    args.split = args.split or split
+    args.seed0 = seed0 if args.seed0 is None else args.seed0
+    args.recipe = args.recipe or recipe
     from dealer_assist.vision.synth import write_dataset
     t0 = time.time()
-    write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers)
+    write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers, recipe=args.recipe)
     print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "
-          f"{time.time() - t0:.0f} s)")
+          f"recipe {args.recipe}, {time.time() - t0:.0f} s)")
     det = CardDetector(args.models, deck=args.deck,
                        settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline,
                                                  look=args.look, look_joker=args.look_joker,
@@ -274,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  look_suit=args.look_suit))
     r = evaluate(det, data, args.split, args.n)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
+    r["set"], r["recipe"] = args.frame_set if not args.data else str(data), args.recipe
     r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look,
                      "look_joker": args.look_joker, "look_not_joker": args.look_not_joker,
                      "look_back_joker": args.look_back_joker, "look_suit": args.look_suit}

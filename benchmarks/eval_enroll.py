@@ -4,6 +4,12 @@ tonight's jokers), then read test frames with and without ``--deck``.
 
     .venv/bin/python benchmarks/eval_enroll.py                 # frames 150..299 of runs/eval-test
     .venv/bin/python benchmarks/eval_enroll.py --start 0 --n 300
+    .venv/bin/python benchmarks/eval_enroll.py --whole-deck    # each held-out deck enrolled whole
+
+``--whole-deck``: each held-out deck style is enrolled whole from four "photos", one per suit,
+its 13 cards laid out A to K in two rows and the photo named after the suit (``spades.png``, as
+a dealer would do it), plus the joker photos; each test frame is read with the deck of its own
+style.
 
 The photos are rendered with :func:`synth.scene.render_cards` (each held-out joker style twice:
 upright at 150 px and turned 30 degrees at 120 px, on two felt colours), enrolled with
@@ -30,7 +36,9 @@ from dealer_assist.vision.detector import CardDetector  # noqa: E402
 from dealer_assist.vision.enroll import enroll_deck  # noqa: E402
 from dealer_assist.vision.synth import write_dataset  # noqa: E402
 from dealer_assist.vision.synth.scene import render_cards  # noqa: E402
-from dealer_assist.vision.synth.styles import JOKER_STYLES, styles_for  # noqa: E402
+from dealer_assist.vision.synth.styles import DECK_STYLES, JOKER_STYLES, styles_for  # noqa: E402
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
 KEYS = ("recall", "precision", "joker_recall", "joker_recall_no_index", "joker_recall_with_index",
         "frames_all_correct")
@@ -49,16 +57,54 @@ def joker_photos(folder: Path) -> list[Path]:
     return paths
 
 
+def suit_photos(folder: Path, style: str, seed: int = 0) -> list[Path]:
+    """Four photos of deck ``style``, one per suit named after it, the 13 cards A..K in two rows
+    (7 and 6), each card turned a few degrees."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for word, suit in (("spades", "s"), ("hearts", "h"), ("diamonds", "d"), ("clubs", "c")):
+        cards = [{"card": r + suit, "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
+                  "angle": float(rng.uniform(-4, 4)), "width": 110} for i, r in enumerate(RANKS)]
+        img, _ = render_cards(cards, background=(40, 110, 30))
+        p = folder / f"{word}.png"
+        cv2.imwrite(str(p), img)
+        paths.append(p)
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
     ap.add_argument("--models", default=str(ROOT / "models"))
     ap.add_argument("--start", type=int, default=150)
     ap.add_argument("--n", type=int, default=150)
+    ap.add_argument("--whole-deck", action="store_true",
+                    help="enroll each held-out deck whole (four suit photos) and its jokers")
     args = ap.parse_args(argv)
     data = Path(args.data)
     write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
     out = {}
+    if args.whole_deck:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            jokers = joker_photos(root)
+            dets = {}
+            for st in styles_for("test", DECK_STYLES):
+                summary = enroll_deck(st.name, suit_photos(root / st.name, st.name) + jokers, args.models,
+                                      root=root / "decks")
+                out[f"enrollment {st.name}"] = {"cards": len(summary["views"]), "skipped": summary["skipped"]}
+                dets[st.name] = CardDetector(args.models, deck=st.name, decks_root=root / "decks")
+            for name, kw in (("generic", {"det": CardDetector(args.models)}),
+                             ("whole deck", {"det": None, "detector_for": lambda m: dets[m["meta"]["deck_style"]]})):
+                r = evaluate(data=data, split="test", n=args.n, start=args.start, **kw)
+                out[name] = {k: r[k] for k in KEYS} | {"failures_by_kind": r["failures_by_kind"]}
+                print(f"{name:>10}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
+                print(f"{'':>10}  failures by kind: {r['failures_by_kind']}", flush=True)
+        print(json.dumps(out))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         summary = enroll_deck("heldout-jokers", joker_photos(root), args.models, root=root / "decks")

@@ -9,7 +9,7 @@
 #       --out models --imgsz 416
 #
 # Sizes and settings come from the environment (defaults = the shipped run): N_TRAIN, N_JOKER,
-# N_VAL, CLS_EPOCHS, CLS_LR, WIDTH, BATCH, IMGSZ, LR0, INIT_OBB (continue from an earlier detector), INIT_CLS,
+# N_PIPS (frames of the fresh-pips recipe, after the joker-rich ones; default 0), N_VAL, CLS_EPOCHS, CLS_LR, WIDTH, BATCH, IMGSZ, LR0, INIT_OBB (continue from an earlier detector), INIT_CLS,
 # TRAIN_SEED0, DEVICE (ultralytics: 0 or cpu), CLS_DEVICE (torch: cuda or cpu), WORKERS.
 set -uo pipefail
 OUT=${1:?usage: train-gpu.sh OUT [BUDGET_SECONDS]}
@@ -17,6 +17,7 @@ BUDGET=${2:-540}
 T0=$(date +%s)
 N_TRAIN=${N_TRAIN:-6000}
 N_JOKER=${N_JOKER:-2000}
+N_PIPS=${N_PIPS:-0}
 N_VAL=${N_VAL:-100}
 CLS_EPOCHS=${CLS_EPOCHS:-20}
 CLS_LR=${CLS_LR:-0.003}
@@ -31,7 +32,9 @@ WORKERS=${WORKERS:-$(nproc)}
 WORK=${WORK:-/tmp/dealer-assist-train}
 export YOLO_OFFLINE=1 PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
-TRAIN=(python3 -m dealer_assist.vision.train --data "$WORK/data" --n-train "$N_TRAIN" --mix "joker-rich:$N_JOKER"
+MIX=(--mix "joker-rich:$N_JOKER")
+if (( N_PIPS > 0 )); then MIX+=(--mix "fresh-pips:$N_PIPS"); fi
+TRAIN=(python3 -m dealer_assist.vision.train --data "$WORK/data" --n-train "$N_TRAIN" "${MIX[@]}"
        --n-val "$N_VAL" --train-seed0 "$TRAIN_SEED0" --imgsz "$IMGSZ" --seed 0)
 
 echo "== render ($(date -u +%T))"

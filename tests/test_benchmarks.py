@@ -40,3 +40,19 @@ def test_failures_are_counted_by_the_cause_the_model_card_names():
         "suit wrong", "extra name on a card", "rank wrong", "?? on a visible index", "not found",
         "joker left ??", "joker named a suited card", "suited card named JK", "extra JK on a card",
         "JK on nothing or a back", "card on nothing or a back"]
+
+
+def test_a_validation_set_renders_with_its_recipe_and_is_read_by_the_shipped_models(tmp_path):
+    """``--set val-pips``: training decks with pip drawings no training frame uses, rendered where
+    they are missing and read like the test split."""
+    import json
+
+    out = tmp_path / "figures.json"
+    assert load("eval_detect").main(["--set", "val-pips", "--n", "2", "--data", str(tmp_path / "d"),
+                                     "--workers", "1", "--json", str(out)]) == 0
+    r = json.loads(out.read_text())
+    assert r["recipe"] == "fresh-pips-val" and r["seeds"] == [1_000_600, 1_000_601] and r["frames"] == 2
+    metas = sorted((tmp_path / "d" / "meta" / "train").glob("*.json"))
+    styles = [json.loads(m.read_text())["meta"]["deck_style"] for m in metas]
+    assert len(styles) == 2 and all(int(s.rsplit("~var-", 1)[1]) >= 900_000 for s in styles)
+    assert r["cards_counted"] > 0 and 0.0 <= r["recall"] <= 1.0

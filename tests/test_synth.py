@@ -206,6 +206,28 @@ def test_test_split_styles_are_held_out_of_training():
     assert len([s for s in BACK_STYLES.values() if s.split == "train"]) >= 4
 
 
+def test_fresh_pips_redraw_only_the_pips_and_never_touch_the_held_out_decks():
+    base_img, base = render_scene(5)
+    img, lab = render_scene(5, fresh_pips=(100_000, 200_000))
+    name = lab["meta"]["deck_style"]
+    assert name.startswith(base["meta"]["deck_style"] + "~var-")
+    assert 100_000 <= int(name.rsplit("-", 1)[1]) < 200_000
+    # the same table, cards and labels: only the drawing of the suits changed
+    assert [(c["card"], c["polygon"]) for c in lab["cards"]] == [(c["card"], c["polygon"]) for c in base["cards"]]
+    assert not np.array_equal(img, base_img)
+    # the validation range never meets the training range, and another seed draws other pips
+    _, val = render_scene(5, fresh_pips=(900_000, 1_000_000))
+    _, other = render_scene(6, fresh_pips=(100_000, 200_000))
+    assert int(val["meta"]["deck_style"].rsplit("-", 1)[1]) >= 900_000
+    assert other["meta"]["deck_style"] != name
+    spade = _gray(card_canvas("7s", name)[0])
+    club = _gray(card_canvas("7c", name)[0])
+    assert not np.array_equal(spade, _gray(card_canvas("7s", base["meta"]["deck_style"])[0]))
+    assert not np.array_equal(spade, club)
+    with pytest.raises(ValueError, match="training frames only"):
+        render_scene(5, "test", fresh_pips=(100_000, 200_000))
+
+
 def test_seeded_joker_arts_are_many_distinct_training_jokers_with_blank_corners_when_unindexed():
     proc = [s for s in JOKER_STYLES.values() if s.art.startswith("proc-")]
     assert len(proc) >= 40 and all(s.split == "train" for s in proc)
@@ -310,3 +332,11 @@ def test_synth_command(tmp_path, capsys):
     metas = [json.loads(open(os.path.join(rich, "meta", "train", f"{10 + i:06d}.json")).read()) for i in range(6)]
     assert all(m["meta"]["recipe"] == "joker-rich" for m in metas)
     assert sum(any(c["card"] == "JK" for c in m["cards"]) for m in metas) >= 4
+    # fresh-pips redraws training decks only: asked for the test split, a clear error
+    assert main(["synth", str(tmp_path / "fp"), "--n", "1", "--split", "test", "--recipe", "fresh-pips",
+                 "--quiet"]) == 2
+    assert "--split train" in capsys.readouterr().err
+    assert main(["synth", str(tmp_path / "fp"), "--n", "1", "--seed", "4", "--recipe", "fresh-pips",
+                 "--quiet"]) == 0
+    meta = json.loads(open(os.path.join(tmp_path / "fp", "meta", "train", "000004.json")).read())
+    assert meta["meta"]["recipe"] == "fresh-pips" and "~var-" in meta["meta"]["deck_style"]

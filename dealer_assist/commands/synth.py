@@ -26,8 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", choices=("train", "test"), default="train")
     p.add_argument("--seed", type=int, default=0, help="first seed (frame i has seed S+i)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    p.add_argument("--recipe", choices=("base", "joker-rich"), default="base",
-                   help="base, or joker-rich: a joker in 9 frames of 10 (the look classifier's data)")
+    p.add_argument("--recipe", choices=("base", "joker-rich", "fresh-pips", "fresh-pips-val"), default="base",
+                   help="base; joker-rich: a joker in 9 frames of 10 (the look classifier's data); "
+                        "fresh-pips: each frame's deck with a pip drawing of its own; fresh-pips-val: the "
+                        "same from drawings fresh-pips never uses (validation); the last two: train split")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
                    "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
@@ -51,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--workers must be 1 or more")
     if args.seed < 0:
         raise UserError("--seed must be 0 or more")
+    if args.recipe.startswith("fresh-pips") and args.split != "train":
+        raise UserError(f"--recipe {args.recipe} redraws training decks: use it with --split train "
+                        "(the test split's held-out decks are fixed)")
     from dealer_assist.vision.synth import write_dataset
 
     t0 = time.time()

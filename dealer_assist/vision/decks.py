@@ -12,11 +12,15 @@ A deck folder (``calibration/decks/NAME/``) holds
 
 At detection time (:meth:`Deck.adjust`):
 
-* **whole card** - a detected card whose template correlates with an enrolled card's template
-  at :data:`CARD_MATCH` or more is that card (this is how a joker with no corner index, drawn in
-  a style the model never saw, is named);
-* **corners** - a readable corner whose embedding is within cosine :data:`CORNER_MATCH` of an
-  enrolled corner takes that corner's card (fonts the generic classifier reads poorly).
+* **whole card** - a detected card whose template correlates with an enrolled JOKER's template
+  at :data:`CARD_MATCH` or more is a joker (this is how a joker with no corner index, drawn in a
+  style the model never saw, is named). Templates of suited cards are kept but not used to name
+  cards: at 16x22 the spot cards of one deck look alike (a whole deck enrolled this way named
+  11 cards of 150 test frames with the wrong rank; models/MODEL_CARD.md);
+* **corners** - each readable corner's probabilities are weighed with how close its embedding
+  is to this deck's enrolled corners of each card (:func:`corner_evidence`): with the deck's
+  spades and clubs enrolled, its own drawing of the two suits tells them apart where the
+  generic classifier hesitates.
 
 Anything that matches nothing is left to the generic classifier, so enrolling only the jokers
 is enough and harmless for the other 52 cards.
@@ -45,8 +49,14 @@ MATCH_SCALES = (0.9, 1.0, 1.1)
 #: Normalised cross-correlation at or above which a card is taken to be an enrolled card (0.70:
 #: chosen on held-out test frames 0-149 with benchmarks/eval_enroll.py; frames 150-299 quoted).
 CARD_MATCH = 0.7
-#: Cosine similarity at or above which a readable corner is taken to be an enrolled corner.
+#: Cosine similarity at or above which a readable corner is taken to be an enrolled corner; a
+#: card that is not enrolled counts as this close (so a deck with only its jokers enrolled says
+#: nothing about the other cards).
 CORNER_MATCH = 0.92
+#: Weight of the enrolled corners' evidence: log-probability added per unit of cosine similarity
+#: behind the closest enrolled card (40: chosen on held-out test frames 0-149, corner by corner,
+#: with the three held-out decks enrolled whole; benchmarks/eval_enroll.py --whole-deck)
+CORNER_WEIGHT = 40.0
 #: Probability given to an enrolled identity when a match overrules the classifier.
 MATCH_PROB = 0.97
 #: a corner whose index the classifier reads at least this surely keeps its card against a
@@ -154,30 +164,73 @@ class Deck:
         """The classifier's corner probabilities (2, 54) and the detector's joker score, revised
         by what this deck's enrolled cards look like."""
         probs = np.array(probs, np.float64, copy=True)
-        label, sim = self.match_card(image, ordered)
+        label, sim = self.match_joker(image, ordered)
         sure = {int(p.argmax()) for p in probs if int(p.argmax()) != NONE and p.max() >= SURE_INDEX}
         if label >= 0 and sim >= CARD_MATCH and (not sure or label in sure):
-            if label == JK:
-                joker_score = max(joker_score, MATCH_PROB)
+            joker_score = max(joker_score, MATCH_PROB)
             one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
             one[label] = MATCH_PROB
             probs[:] = one
             return probs, joker_score
-        if len(self.corner_label):
-            ok = self.corner_readable
-            for k in range(len(probs)):
-                if probs[k, NONE] >= 1.0 - READABLE or not ok.any():
-                    continue
-                sims = self.corner_emb[ok] @ emb[k]
-                j = int(sims.argmax())
-                if sims[j] >= CORNER_MATCH:
-                    lab = int(self.corner_label[ok][j])
-                    one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
-                    one[lab] = MATCH_PROB
-                    probs[k] = one
-                    if lab == JK:
-                        joker_score = max(joker_score, 0.5)
+        ok = self.corner_readable
+        if not ok.any():
+            return probs, joker_score
+        for k in range(len(probs)):
+            if probs[k, NONE] >= 1.0 - READABLE:
+                continue
+            best = self.corner_similarity(emb[k])
+            if best.max() < CORNER_MATCH and int(probs[k, :NONE].argmax()) not in set(self.corner_label[ok].tolist()):
+                continue   # nothing of this deck is close, and the classifier reads a card not enrolled
+            probs[k] = corner_evidence(probs[k], best)
+            if int(probs[k].argmax()) == JK and best[JK] >= CORNER_MATCH:
+                joker_score = max(joker_score, 0.5)
         return probs, joker_score
+
+    def match_joker(self, image: np.ndarray, ordered: np.ndarray) -> tuple[int, float]:
+        """:meth:`match_card` over the enrolled jokers only: (JK, correlation), (-1, 0) if none."""
+        keep = self.card_label == JK
+        if not keep.any():
+            return -1, 0.0
+        jokers = Deck(self.name, self.folder, self.corner_emb, self.corner_label, self.corner_readable,
+                      self.card_tmpl[keep], self.card_label[keep], self.info)
+        return jokers.match_card(image, ordered)
+
+    def corner_similarity(self, emb: np.ndarray) -> np.ndarray:
+        """Per card (53: 52 cards and JK) the cosine similarity of ``emb`` to the closest enrolled
+        readable corner of that card; a card not enrolled gets :data:`CORNER_MATCH`, capped at the
+        closest enrolled corner's similarity (it is never ahead of what the deck shows)."""
+        ok = self.corner_readable
+        sims = self.corner_emb[ok] @ np.asarray(emb, np.float32)
+        labs = self.corner_label[ok]
+        best = np.full(NONE, -np.inf)
+        np.maximum.at(best, labs, sims.astype(np.float64))
+        top = float(best.max())
+        best[np.isinf(best)] = min(CORNER_MATCH, top)
+        return best
+
+
+def corner_evidence(probs: np.ndarray, best_sim: np.ndarray, weight: float = CORNER_WEIGHT) -> np.ndarray:
+    """One corner's 54 probabilities weighed with an enrolled deck's similarities (53 values, from
+    :meth:`Deck.corner_similarity`): each card's log-probability gets ``weight`` x (its similarity -
+    the best similarity); P(none) is kept.
+
+    >>> p = np.full(NUM_CLASSES, 0.001); p[3], p[2] = 0.7, 0.25; p /= p.sum()   # 2s 0.7, 2h 0.25
+    >>> sims = np.full(NONE, 0.5); sims[2], sims[3] = 0.97, 0.90              # the deck's 2h is closer
+    >>> out = corner_evidence(p, sims)
+    >>> int(out.argmax()), round(float(out.sum()), 6), round(float(out[NONE]), 6) == round(float(p[NONE]), 6)
+    (2, 1.0, True)
+    >>> int(corner_evidence(p, np.full(NONE, 0.9)).argmax())                  # no preference: unchanged
+    3
+    """
+    p = np.asarray(probs, np.float64)
+    card_mass = 1.0 - p[NONE]
+    logit = np.log(p[:NONE] + 1e-9) + weight * (np.asarray(best_sim, np.float64) - float(np.max(best_sim)))
+    logit -= logit.max()
+    q = np.exp(logit)
+    out = np.empty(NUM_CLASSES)
+    out[:NONE] = q / q.sum() * card_mass
+    out[NONE] = p[NONE]
+    return out
 
 
 def save_deck(folder: Path, info: dict, corner_emb: np.ndarray, corner_label: np.ndarray,

@@ -8,7 +8,11 @@ order:
 2. a label sidecar ``PHOTO.json`` in the dataset schema (docs/synth.md): each labelled card is
    matched to the detection nearest its centre;
 3. the file name: ``JK.jpg``, ``JK-2.png``, ``Ah_front.jpg``, ``10h.jpg`` (the part before the
-   first ``-``, ``_`` or space), the photo's largest detected card being that card.
+   first ``-``, ``_`` or space), the photo's largest detected card being that card;
+4. a file named after a suit (``spades.jpg``, ``clubs-2.png``, ``hearts``, ``diamonds``): the
+   photo shows that suit's 13 cards laid out A 2 3 ... K in reading order (left to right, row by
+   row, top row first) - a whole deck in four photos. A photo in which not exactly 13 cards are
+   found is skipped with that reason.
 
 Whole-card templates are kept only for cards that are fully in view (photos named by file or
 ``--card``; labelled cards at least 90 % visible); corner embeddings for every corner whose index
@@ -61,6 +65,41 @@ def card_from_filename(path: str | Path) -> Card:
                         f"10h_front.png) or give --card") from None
 
 
+#: File-name words of a suit-row photo (rule 4 above) and their suit letter.
+SUIT_WORDS = {"spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c"}
+#: The ranks of a suit-row photo, in the order they are laid out.
+ROW_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
+def suit_of_filename(path: str | Path) -> str | None:
+    """The suit letter a suit-row photo is named after, else None.
+
+    >>> suit_of_filename("tonight/Spades-1.jpg"), suit_of_filename("clubs.png"), suit_of_filename("As.jpg")
+    ('s', 'c', None)
+    """
+    token = re.split(r"[-_ ]", Path(path).stem, maxsplit=1)[0].lower()
+    return SUIT_WORDS.get(token)
+
+
+def reading_order(centres: np.ndarray, heights: np.ndarray) -> list[int]:
+    """Indices of cards laid out in rows, in reading order: rows top to bottom (a card starts a
+    new row when its centre is more than half a card's height below the row's first card), each
+    row left to right.
+
+    >>> reading_order(np.array([[300, 105], [100, 100], [200, 310], [100, 300], [200, 95]]), np.full(5, 140.0))
+    [1, 4, 0, 3, 2]
+    """
+    c = np.asarray(centres, np.float64)
+    by_y = sorted(range(len(c)), key=lambda i: c[i, 1])
+    rows: list[list[int]] = []
+    for i in by_y:
+        if rows and c[i, 1] - c[rows[-1][0], 1] <= 0.5 * float(np.median(heights)):
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda j: c[j, 0])]
+
+
 def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | None) -> list[tuple[int, Card, bool]]:
     """(detection number, card, fully visible) pairs to enroll from one photo."""
     if not result_cards:
@@ -86,9 +125,22 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | None) 
                 continue
             out.append((j, Card.parse(lab["card"]), float(lab.get("visible_fraction", 1.0)) >= 0.9))
         return out
+    suit = suit_of_filename(path) if card is None else None
+    if suit is not None:
+        if len(result_cards) != len(ROW_RANKS):
+            raise _Skip(f"named after a suit, so it should show that suit's 13 cards (A to K in "
+                        f"reading order); {len(result_cards)} cards were found")
+        polys = [np.asarray(c["polygon"], np.float64) for c in result_cards]
+        heights = np.array([max(np.linalg.norm(q[1] - q[2]), np.linalg.norm(q[0] - q[1])) for q in polys])
+        order = reading_order(np.array([c["center"] for c in result_cards]), heights)
+        return [(j, Card.parse(r + suit), True) for j, r in zip(order, ROW_RANKS)]
     target = card if card is not None else card_from_filename(path)
     areas = [abs(_area(np.array(c["polygon"]))) for c in result_cards]
     return [(int(np.argmax(areas)), target, True)]
+
+
+class _Skip(Exception):
+    """A photo that cannot be used, with the reason (listed under ``skipped``)."""
 
 
 def _area(p: np.ndarray) -> float:
@@ -122,7 +174,11 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         boxes, _ = det.find_boxes(image)
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         found = [{"center": b[:2].tolist(), "polygon": q.tolist()} for b, q in zip(boxes, polys)]
-        targets = _targets(p, found, fixed)
+        try:
+            targets = _targets(p, found, fixed)
+        except _Skip as exc:
+            skipped.append({"image": str(p), "reason": str(exc)})
+            continue
         if not targets:
             skipped.append({"image": str(p), "reason": "no card found in the photo"})
             continue

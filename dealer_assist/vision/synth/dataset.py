@@ -70,9 +70,14 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``base`` is what every model up to detector E was trained on; ``joker-rich`` puts a joker in
 #: 9 frames of 10 and a second one in a third of those (the detector's joker class barely learned
 #: from about one joker per 20 face-up cards).
+#: ``fresh-pips`` redraws each frame's pips with a seeded drawing of its own (100,000 drawings),
+#: and ``fresh-pips-val`` draws from another 100,000 that training never sees: validation of
+#: reading pip drawings the corner classifier has not met, without touching the test split.
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
+    "fresh-pips": {"fresh_pips": (100_000, 200_000)},
+    "fresh-pips-val": {"fresh_pips": (900_000, 1_000_000)},
 }
 
 

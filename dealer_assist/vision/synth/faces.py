@@ -20,7 +20,7 @@ from dealer_assist.cards import Card, Rank, parse_card
 from dealer_assist.vision.synth.draw import FontSpec, circle, ellipse, glyph_mask, paste, \
     paste_center, pip_mask, poly
 from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, BackStyle, \
-    DeckStyle, JokerStyle
+    DeckStyle, JokerStyle, deck_style
 
 CANON_W = 220
 CANON_H = 307          # 220 * 88 / 63, rounded
@@ -709,9 +709,10 @@ def card_canvas(card_name: str, style_name: str) -> tuple[np.ndarray, tuple | No
             img = _blank(js.paper)
             box = _draw_joker(img, js)
         else:
-            st = DECK_STYLES.get(style_name)
-            if st is None:
-                raise ValueError(f"unknown deck style {style_name!r}; known: {', '.join(DECK_STYLES)}")
+            try:
+                st = deck_style(style_name)
+            except ValueError as exc:
+                raise ValueError(f"{exc}; known: {', '.join(DECK_STYLES)}") from None
             img = _blank(st.paper, st.border)
             if card.rank == Rank.ACE:
                 _draw_ace(img, card, st)
@@ -726,9 +727,10 @@ def card_canvas(card_name: str, style_name: str) -> tuple[np.ndarray, tuple | No
 
 
 def _first(table: dict, deck_style_name: str):
-    st = DECK_STYLES.get(deck_style_name)
-    if st is None:
-        raise ValueError(f"unknown style {deck_style_name!r}")
+    try:
+        st = deck_style(deck_style_name)
+    except ValueError:
+        raise ValueError(f"unknown style {deck_style_name!r}") from None
     return next(s for s in table.values() if s.split == st.split)
 
 

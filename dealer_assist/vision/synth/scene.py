@@ -27,7 +27,8 @@ import numpy as np
 from dealer_assist.cards import DECK_52
 from dealer_assist.vision.synth.draw import FontSpec, HERSHEY, circle, ellipse, glyph_mask, paste_center, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, card_canvas
-from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, styles_for
+from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, deck_style, \
+    styles_for
 
 FRAME_W, FRAME_H = 1280, 720
 SPLIT_CODE = {"train": 1, "test": 2}
@@ -374,17 +375,25 @@ def _fan(center: np.ndarray, angle: float, width: float, n: int, rng: np.random.
 
 
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
-                 joker2_p: float = 0.08) -> tuple[np.ndarray, dict]:
+                 joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
     names (so a frame in memory equals the one :func:`write_dataset` stores). ``joker_p``: the
     chance a frame holds a joker; ``joker2_p``: the chance, given one, of a second (the
-    ``joker-rich`` recipe of :mod:`dataset` raises both)."""
+    ``joker-rich`` recipe of :mod:`dataset` raises both). ``fresh_pips=(lo, hi)``: the TRAIN
+    deck's pips are redrawn with the seeded drawing ``var-N``, N in lo..hi-1 chosen by the seed
+    alone (the ``fresh-pips`` recipes: a pip drawing per frame, so the corner classifier learns
+    what makes a spade a spade, not some decks' drawings); the frame is otherwise the same."""
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]
+    if fresh_pips is not None:
+        if split != "train":
+            raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
+        lo, hi = fresh_pips
+        deck = deck_style(f"{deck.name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}")
     jokers = styles_for(split, JOKER_STYLES)
     js = jokers[rng.integers(len(jokers))]
     backs = styles_for(split, BACK_STYLES)

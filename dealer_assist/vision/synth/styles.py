@@ -291,6 +291,41 @@ BACK_STYLES: dict[str, BackStyle] = {s.name: s for s in BACK_LIST}
 SPLITS = ("train", "test")
 
 
+#: Separator of a deck style with its pips redrawn: ``"gen-12~var-123456"`` (:func:`deck_style`).
+PIPS_SEP = "~"
+
+
+def deck_style(name: str) -> DeckStyle:
+    """A deck style by name. ``BASE~var-N`` is the TRAINING deck ``BASE`` with its pips drawn by
+    the seeded drawing ``var-N`` (:func:`dealer_assist.vision.synth.draw.pip_mask`): the
+    ``fresh-pips`` data recipes give every frame a pip drawing of its own this way.
+
+    >>> deck_style("gen-03~var-123456").pips, deck_style("gen-03~var-123456").font == deck_style("gen-03").font
+    ('var-123456', True)
+    >>> deck_style("heldout-triplex~var-5")
+    Traceback (most recent call last):
+    ...
+    ValueError: only training decks take fresh pips, not 'heldout-triplex'
+    >>> deck_style("gen-03~angular")
+    Traceback (most recent call last):
+    ...
+    ValueError: fresh pips must be var-N, not 'angular'
+    """
+    from dataclasses import replace
+
+    base, sep, pips = name.partition(PIPS_SEP)
+    st = DECK_STYLES.get(base)
+    if st is None:
+        raise ValueError(f"unknown deck style {base!r}")
+    if not sep:
+        return st
+    if st.split != "train":
+        raise ValueError(f"only training decks take fresh pips, not {base!r}")
+    if not (pips.startswith("var-") and pips[4:].isdigit()):
+        raise ValueError(f"fresh pips must be var-N, not {pips!r}")
+    return replace(st, name=name, pips=pips)
+
+
 def styles_for(split: str, table: dict) -> list:
     """The styles of ``table`` a split may use, in a fixed order (so seeded picks repeat)."""
     if split not in SPLITS:
