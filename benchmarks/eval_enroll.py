@@ -57,17 +57,20 @@ def joker_photos(folder: Path) -> list[Path]:
     return paths
 
 
-def suit_photos(folder: Path, style: str, seed: int = 0) -> list[Path]:
-    """Four photos of deck ``style``, one per suit named after it, the 13 cards A..K in two rows
-    (7 and 6), each card turned a few degrees."""
+def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc") -> list[Path]:
+    """A photo of deck ``style`` per suit of ``suits``, named after the suit, its 13 cards A..K
+    in two rows (7 and 6), each card turned a few degrees."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for word, suit in (("spades", "s"), ("hearts", "h"), ("diamonds", "d"), ("clubs", "c")):
+        angles = rng.uniform(-4, 4, len(RANKS))     # drawn for every suit: a subset repeats its photos
+        if suit not in suits:
+            continue
         cards = [{"card": r + suit, "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
-                  "angle": float(rng.uniform(-4, 4)), "width": 110} for i, r in enumerate(RANKS)]
+                  "angle": float(a), "width": 110} for i, (r, a) in enumerate(zip(RANKS, angles))]
         img, _ = render_cards(cards, background=(40, 110, 30))
         p = folder / f"{word}.png"
         cv2.imwrite(str(p), img)
@@ -83,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=150)
     ap.add_argument("--whole-deck", action="store_true",
                     help="enroll each held-out deck whole (four suit photos) and its jokers")
+    ap.add_argument("--suits", default="shdc", help="with --whole-deck: the suits photographed (e.g. sc)")
     args = ap.parse_args(argv)
     data = Path(args.data)
     write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
@@ -93,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             jokers = joker_photos(root)
             dets = {}
             for st in styles_for("test", DECK_STYLES):
-                summary = enroll_deck(st.name, suit_photos(root / st.name, st.name) + jokers, args.models,
+                summary = enroll_deck(st.name, suit_photos(root / st.name, st.name, suits=args.suits) + jokers, args.models,
                                       root=root / "decks")
                 out[f"enrollment {st.name}"] = {"cards": len(summary["views"]), "skipped": summary["skipped"]}
                 dets[st.name] = CardDetector(args.models, deck=st.name, decks_root=root / "decks")

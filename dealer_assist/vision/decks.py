@@ -150,21 +150,23 @@ class Deck:
         return sorted({str(Card.from_index(int(i))) for i in self.card_label},
                       key=lambda s: Card.parse(s).index)
 
-    def match_card(self, image: np.ndarray, ordered: np.ndarray) -> tuple[int, float]:
-        """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none."""
-        if len(self.card_label) == 0:
+    def match_card(self, image: np.ndarray, ordered: np.ndarray, only: int | None = None) -> tuple[int, float]:
+        """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none.
+        ``only``: compare with the enrolled views of that card alone (``JK``: the jokers)."""
+        keep = np.ones(len(self.card_label), bool) if only is None else self.card_label == only
+        if not keep.any():
             return -1, 0.0
         q = np.concatenate([card_template(image, v) for v in scaled_outlines(ordered)])   # (2V, D)
-        sims = (self.card_tmpl @ q.T).max(axis=1)    # (M,)
+        sims = (self.card_tmpl[keep] @ q.T).max(axis=1)    # (M,)
         j = int(sims.argmax())
-        return int(self.card_label[j]), float(sims[j])
+        return int(self.card_label[keep][j]), float(sims[j])
 
     def adjust(self, image: np.ndarray, ordered: np.ndarray, probs: np.ndarray, emb: np.ndarray,
                joker_score: float) -> tuple[np.ndarray, float]:
         """The classifier's corner probabilities (2, 54) and the detector's joker score, revised
         by what this deck's enrolled cards look like."""
         probs = np.array(probs, np.float64, copy=True)
-        label, sim = self.match_joker(image, ordered)
+        label, sim = self.match_card(image, ordered, only=JK)
         sure = {int(p.argmax()) for p in probs if int(p.argmax()) != NONE and p.max() >= SURE_INDEX}
         if label >= 0 and sim >= CARD_MATCH and (not sure or label in sure):
             joker_score = max(joker_score, MATCH_PROB)
@@ -179,21 +181,12 @@ class Deck:
             if probs[k, NONE] >= 1.0 - READABLE:
                 continue
             best = self.corner_similarity(emb[k])
-            if best.max() < CORNER_MATCH and int(probs[k, :NONE].argmax()) not in set(self.corner_label[ok].tolist()):
+            if best.max() < CORNER_MATCH and not np.any(self.corner_label[ok] == int(probs[k, :NONE].argmax())):
                 continue   # nothing of this deck is close, and the classifier reads a card not enrolled
             probs[k] = corner_evidence(probs[k], best)
             if int(probs[k].argmax()) == JK and best[JK] >= CORNER_MATCH:
                 joker_score = max(joker_score, 0.5)
         return probs, joker_score
-
-    def match_joker(self, image: np.ndarray, ordered: np.ndarray) -> tuple[int, float]:
-        """:meth:`match_card` over the enrolled jokers only: (JK, correlation), (-1, 0) if none."""
-        keep = self.card_label == JK
-        if not keep.any():
-            return -1, 0.0
-        jokers = Deck(self.name, self.folder, self.corner_emb, self.corner_label, self.corner_readable,
-                      self.card_tmpl[keep], self.card_label[keep], self.info)
-        return jokers.match_card(image, ordered)
 
     def corner_similarity(self, emb: np.ndarray) -> np.ndarray:
         """Per card (53: 52 cards and JK) the cosine similarity of ``emb`` to the closest enrolled
