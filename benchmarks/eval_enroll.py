@@ -57,9 +57,11 @@ def joker_photos(folder: Path) -> list[Path]:
     return paths
 
 
-def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc") -> list[Path]:
+def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc", tilt: float = 0.0,
+                yaw: float = 0.0) -> list[Path]:
     """A photo of deck ``style`` per suit of ``suits``, named after the suit, its 13 cards A..K
-    in two rows (7 and 6), each card turned a few degrees."""
+    in two rows (7 and 6), each card turned a few degrees; the camera ``tilt`` degrees from
+    overhead and turned ``yaw`` degrees (as the table camera would take them)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -71,7 +73,7 @@ def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc") ->
             continue
         cards = [{"card": r + suit, "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
                   "angle": float(a), "width": 110} for i, (r, a) in enumerate(zip(RANKS, angles))]
-        img, _ = render_cards(cards, background=(40, 110, 30))
+        img, _ = render_cards(cards, background=(40, 110, 30), tilt_deg=tilt, yaw_deg=yaw)
         p = folder / f"{word}.png"
         cv2.imwrite(str(p), img)
         paths.append(p)
@@ -87,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-deck", action="store_true",
                     help="enroll each held-out deck whole (four suit photos) and its jokers")
     ap.add_argument("--suits", default="shdc", help="with --whole-deck: the suits photographed (e.g. sc)")
+    ap.add_argument("--photo-tilt", type=float, nargs=2, default=[0.0, 0.0], metavar=("TILT", "YAW"),
+                    help="with --whole-deck: the suit photos' camera tilt and yaw in degrees")
     args = ap.parse_args(argv)
     data = Path(args.data)
     write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
@@ -97,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             jokers = joker_photos(root)
             dets = {}
             for st in styles_for("test", DECK_STYLES):
-                summary = enroll_deck(st.name, suit_photos(root / st.name, st.name, suits=args.suits) + jokers, args.models,
+                summary = enroll_deck(st.name, suit_photos(root / st.name, st.name, suits=args.suits,
+                                                     tilt=args.photo_tilt[0], yaw=args.photo_tilt[1]) + jokers, args.models,
                                       root=root / "decks")
                 out[f"enrollment {st.name}"] = {"cards": len(summary["views"]), "skipped": summary["skipped"]}
                 dets[st.name] = CardDetector(args.models, deck=st.name, decks_root=root / "decks")
