@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from eval_detect import SEED0, evaluate  # noqa: E402
+from eval_detect import SEED0, counts, evaluate, match  # noqa: E402
 
 from dealer_assist.vision.detector import CardDetector  # noqa: E402
 from dealer_assist.vision.enroll import enroll_deck  # noqa: E402
@@ -80,6 +80,24 @@ def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc", ti
     return paths
 
 
+class CorrectedAsItGoes:
+    """A night at one table: reads each frame, then the dealer corrects every card it named
+    wrong (as the desk lets them), and the reader learns from each correction
+    (``CardDetector.learn``) before the next frame. The frame's own reading is scored as read."""
+
+    def __init__(self, detector: CardDetector):
+        self.det, self.label, self.corrections, self.learned = detector, None, 0, 0
+
+    def detect(self, image):
+        res = self.det.detect(image)
+        labels = self.label["cards"]
+        for i, j in match(res["cards"], labels).items():
+            if counts(labels[j]) and res["cards"][i]["card"] != labels[j]["card"]:
+                self.corrections += 1
+                self.learned += self.det.learn(image, res["cards"][i]["polygon"], labels[j]["card"])
+        return res
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
@@ -91,10 +109,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suits", default="shdc", help="with --whole-deck: the suits photographed (e.g. sc)")
     ap.add_argument("--photo-tilt", type=float, nargs=2, default=[0.0, 0.0], metavar=("TILT", "YAW"),
                     help="with --whole-deck: the suit photos' camera tilt and yaw in degrees")
+    ap.add_argument("--learn-corrections", action="store_true",
+                    help="read the frames in order, one table per held-out deck, the dealer correcting "
+                         "every misread and the reader learning from it")
     args = ap.parse_args(argv)
     data = Path(args.data)
     write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
     out = {}
+    if args.learn_corrections:
+        tables = {st.name: CorrectedAsItGoes(CardDetector(args.models)) for st in styles_for("test", DECK_STYLES)}
+
+        def at_table(label):
+            t = tables[label["meta"]["deck_style"]]
+            t.label = label
+            return t
+
+        for name, kw in (("generic", {"det": CardDetector(args.models)}),
+                         ("learning", {"det": None, "detector_for": at_table})):
+            r = evaluate(data=data, split="test", n=args.n, start=args.start, **kw)
+            out[name] = {k: r[k] for k in KEYS} | {"failures_by_kind": r["failures_by_kind"]}
+            print(f"{name:>10}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
+            print(f"{'':>10}  failures by kind: {r['failures_by_kind']}", flush=True)
+        out["corrections"] = sum(t.corrections for t in tables.values())
+        out["corners_learned"] = sum(t.learned for t in tables.values())
+        print(json.dumps(out))
+        return 0
     if args.whole_deck:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)

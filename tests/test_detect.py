@@ -500,3 +500,34 @@ def render_cards_subset(style: str, n: int):
     ranks = "A 2 3 4 5 6 7 8 9 T J Q K".split()[:n]
     return render_cards([{"card": r + "c", "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
                           "angle": 0, "width": 110} for i, r in enumerate(ranks)])
+
+
+def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):
+    """One card of a held-out deck on felt, 20 degrees from overhead, blurred and JPEG'd as a
+    table camera would see a small card."""
+    from dealer_assist.vision.synth.scene import render_cards
+
+    img, lab = render_cards([{"card": card, "style": style, "center": (0, 0), "angle": angle, "width": width}],
+                            tilt_deg=20)
+    ok, buf = cv2.imencode(".jpg", cv2.GaussianBlur(img, (0, 0), 1.0), [cv2.IMWRITE_JPEG_QUALITY, 60])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), lab["cards"][0]["polygon"]
+
+
+@needs_models
+def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
+    """The held-out deck's small 2 of spades reads as the 2 of clubs. The dealer corrects it once;
+    from then on its other views read 2s, and the deck's real 2 of clubs still reads 2c."""
+    det = CardDetector(MODELS)
+    views = [(w, a) for w in (70, 80, 90) for a in (0, 30, 120)]
+
+    def reads(card):
+        return [det.detect(_blurred_view(card, w, a)[0])["cards"][0]["card"] for w, a in views]
+
+    before = reads("2s")
+    assert before.count("2c") >= 3, before          # the misread the test is about
+    image, polygon = _blurred_view("2s", 70, 0)
+    assert det.detect(image)["cards"][0]["card"] == "2c"
+    assert det.learn(image, polygon, "2s") == 2        # both corners show their index
+    assert reads("2s") == ["2s"] * len(views)
+    assert reads("2c") == ["2c"] * len(views)
+    assert det.deck is not None and det.deck.info.get("session")    # in memory, nothing written

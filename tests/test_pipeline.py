@@ -101,3 +101,37 @@ def test_a_calibration_for_another_frame_size_is_a_clear_error(tmp_path):
     with pytest.raises(UserError, match="calibrate"):
         pipe.run(frames(2, size=(480, 640)))
     log.close()
+
+
+class LearningDetector(ScriptedDetector):
+    """A scripted detector that records what the pipeline asks it to learn."""
+
+    def __init__(self, per_frame):
+        super().__init__(per_frame)
+        self.learned: list[tuple[int, tuple, str]] = []
+
+    def learn(self, image, polygon, card):
+        self.learned.append((int(image[0, 0, 0]), tuple(map(tuple, polygon)), card))
+        return 2
+
+
+def test_a_dealer_correction_teaches_the_reader_that_card_from_the_frame_it_was_seen_in(tmp_path):
+    cal = load_calibration(TABLE)
+    dealt = backs_in(cal, "seat1", "seat3")
+    c = cal.zones_image()["board1"].mean(axis=0)
+    poly = [[float(c[0] - 30), float(c[1] - 42)], [float(c[0] + 30), float(c[1] - 42)],
+            [float(c[0] + 30), float(c[1] + 42)], [float(c[0] - 30), float(c[1] + 42)]]
+    with_card = {"cards": [{"card": "2c", "confidence": 0.9, "center": [float(c[0]), float(c[1])],
+                            "polygon": poly}], "backs": dealt["backs"]}
+    det = LearningDetector([dealt] * 6 + [with_card])
+    pipe, events, log = make(tmp_path, det)
+    marked = [Frame(i, i / 15.0, np.full((720, 1280, 3), i, np.uint8)) for i in range(14)]
+    pipe.run(marked)
+    pipe.apply({"type": "correct", "zone": "board1", "card": "2c", "to": "2s"}, 14, 1.0)
+    # learned from the last frame the tracks were updated from (its pixels say 13), at the card's outline
+    assert det.learned == [(13, tuple(map(tuple, poly)), "2s")]
+    assert pipe.stats.learned == 2 and pipe.stats.summary()["learned_corners"] == 2
+    # a correction that removes a card teaches nothing
+    pipe.apply({"type": "correct", "zone": "board1", "card": "2s", "to": None}, 14, 1.0)
+    assert len(det.learned) == 1
+    log.close()

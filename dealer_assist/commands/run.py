@@ -184,6 +184,8 @@ def run(args) -> int:
     if talk is not None:
         s = stats.summary()
         where = f"; hand log {args.db}" if parts.log is not None else ""
+        learned = (f"; {s['learned_corners']} card corners learned from corrections (this session only)"
+                   if s.get("learned_corners") else "")
         talk.write(f"-- {s['frames']} frames in {s['wall_s']} s ({s['fps']} fps), "
-                   f"{s['events']} events{where}\n")
+                   f"{s['events']} events{where}{learned}\n")
     return 0

@@ -95,6 +95,7 @@ class RunStats:
     frame_ms: list = field(default_factory=list)
     dropped: int = 0
     wall_s: float = 0.0
+    learned: int = 0     # card corners the reader learned from the dealer's corrections
 
     def summary(self) -> dict:
         def med(xs):
@@ -102,6 +103,7 @@ class RunStats:
         fps = self.frames / self.wall_s if self.wall_s > 0 else None
         return {"frames": self.frames, "events": self.events, "wall_s": round(self.wall_s, 2),
                 "fps": round(fps, 1) if fps else None, "detect_ms_median": med(self.detect_ms),
+                "learned_corners": self.learned,
                 "frame_ms_median": med(self.frame_ms), "dropped": self.dropped}
 
 
@@ -120,6 +122,7 @@ class Pipeline:
         self.stats = RunStats()
         self.last_frame: Optional[Any] = None
         self.last_found: dict = {"cards": [], "backs": []}
+        self._tracked_image: Optional[np.ndarray] = None   # the frame the tracks were last updated from
         self._checked_size = False
 
     # -- events ------------------------------------------------------------------------------
@@ -144,8 +147,27 @@ class Pipeline:
         events = self.table.apply(action, frame, t)
         if action.get("type") == "correct" and self.log is not None:
             self.log.record_correction(action, frame, t, hand)
+        if action.get("type") == "correct":
+            self._learn(action)
         self._emit(events, self.last_frame.image if self.last_frame is not None else None)
         return events
+
+    def _learn(self, action: dict) -> None:
+        """The dealer corrected a card to another card: the reader learns that card's corners
+        from the frame the correction was made on, so the same card of this deck reads right for
+        the rest of the session (``CardDetector.learn``; in memory only, enroll-deck saves a
+        deck). Only a card seen in that frame is learned from."""
+        learn = getattr(self.detector, "learn", None)
+        tracker = getattr(self.table, "tracker", None)
+        to = action.get("to")
+        if learn is None or tracker is None or to is None or self._tracked_image is None:
+            return
+        from dealer_assist.live.tracker import canonical_card
+
+        to = canonical_card(to, what="correct: to")
+        for track in tracker.corrected(action.get("zone"), to):
+            if track.missing == 0 and len(track.polygon) == 4:
+                self.stats.learned += learn(self._tracked_image, track.polygon, to)
 
     def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> dict:
         """Raise a one-off alert (a refused dealer input, the source's news): to the sink and the
@@ -190,6 +212,7 @@ class Pipeline:
         self.last_found = found
         obs = observations_from(found, self.calibration)
         events = self.table.step(frame.index, frame.t, obs)
+        self._tracked_image = frame.image
         self._emit(events, frame.image)
         self.stats.frames += 1
         self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)

@@ -315,6 +315,10 @@ class Tracker:
         self._overrides[(zone, card)] = to
         return changed
 
+    def corrected(self, zone: str, to: str) -> list[Track]:
+        """The tracks of ``zone`` that a correction set to card ``to`` (oldest first)."""
+        return [t for t in self._tracks.values() if t.zone == zone and t.face and t.pinned == to]
+
     def clear_corrections(self) -> None:
         """Forget every correction (a new hand)."""
         self._overrides.clear()

@@ -147,6 +147,26 @@ class Deck:
     card_label: np.ndarray            # (M,)
     info: dict = field(default_factory=dict)
 
+    @classmethod
+    def session(cls, name: str = "session") -> "Deck":
+        """An empty deck held in memory: what the dealer's corrections teach during a session
+        (:meth:`CardDetector.learn`), never written to disk."""
+        return cls(name=name, folder=Path("."), corner_emb=np.zeros((0, 0), np.float32),
+                   corner_label=np.zeros(0, np.int64), corner_readable=np.zeros(0, bool),
+                   card_tmpl=np.zeros((0, TEMPLATE_W * TEMPLATE_H * 3), np.float32),
+                   card_label=np.zeros(0, np.int64), info={"name": name, "session": True})
+
+    def add_corners(self, emb: np.ndarray, card: int, readable: np.ndarray) -> int:
+        """Add corner embeddings (k, D) of card ``card`` (0..52) in memory; returns how many of
+        them are readable (only those are compared)."""
+        emb = np.asarray(emb, np.float32).reshape(len(readable), -1)
+        if self.corner_emb.size == 0:
+            self.corner_emb = np.zeros((0, emb.shape[1]), np.float32)
+        self.corner_emb = np.concatenate([self.corner_emb, emb])
+        self.corner_label = np.concatenate([self.corner_label, np.full(len(emb), int(card), np.int64)])
+        self.corner_readable = np.concatenate([self.corner_readable, np.asarray(readable, bool)])
+        return int(np.sum(readable))
+
     @property
     def cards(self) -> list[str]:
         return sorted({str(Card.from_index(int(i))) for i in self.card_label},

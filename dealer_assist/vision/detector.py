@@ -40,7 +40,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dealer_assist.cards import HIDDEN
+from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import (NONE, READABLE, CornerClassifier, card_posterior, load_session,
@@ -248,6 +248,23 @@ class CardDetector:
             if self.deck.info.get("corner_model") != file_sha256(d / CLS_FILE):
                 # corner embeddings only compare within one model; whole-card templates still do
                 self.deck.corner_readable[:] = False
+
+    def learn(self, image: np.ndarray, polygon, card: str) -> int:
+        """A person says the card at ``polygon`` (image pixels) in ``image`` is ``card``: its
+        readable corners join the deck in use (or a session deck, in memory only), so that this
+        deck's drawing of that card is read as ``card`` from now on (:mod:`decks`). Returns how
+        many corners were learned (0 when neither shows an index)."""
+        from dealer_assist.vision.decks import Deck
+
+        target = Card.parse(card)
+        ordered = geometry.order_card_polygon(polygon)
+        probs, emb = self.cls(geometry.corner_crops(image, ordered))
+        readable = probs[:, NONE] < 1.0 - READABLE
+        if not readable.any():
+            return 0
+        if self.deck is None:
+            self.deck = Deck.session()
+        return self.deck.add_corners(emb, target.index, readable)
 
     # -- stage 1 -----------------------------------------------------------------------------
     def find_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
