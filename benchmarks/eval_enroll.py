@@ -36,7 +36,7 @@ from dealer_assist.vision.detector import CardDetector  # noqa: E402
 from dealer_assist.vision.enroll import enroll_deck  # noqa: E402
 from dealer_assist.vision.synth import write_dataset  # noqa: E402
 from dealer_assist.vision.synth.scene import render_cards  # noqa: E402
-from dealer_assist.vision.synth.styles import DECK_STYLES, JOKER_STYLES, styles_for  # noqa: E402
+from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, styles_for  # noqa: E402
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
@@ -44,17 +44,29 @@ KEYS = ("recall", "precision", "joker_recall", "joker_recall_no_index", "joker_r
         "frames_all_correct")
 
 
-def joker_photos(folder: Path) -> list[Path]:
-    """Two photos of each held-out joker style, named so enrollment knows the card (JK*.png)."""
+def photos_of(folder: Path, card: str, table: dict) -> list[Path]:
+    """Two photos of each held-out style of ``table`` showing ``card`` (JK or BACK), named so
+    enrollment knows the card (``JK-STYLE-K.png``): upright at 150 px on green felt, turned 30
+    degrees at 120 px on blue felt."""
     paths = []
-    for style in styles_for("test", JOKER_STYLES):
+    for style in styles_for("test", table):
         for k, (angle, width, felt) in enumerate(((0, 150, (40, 110, 30)), (30, 120, (90, 40, 30)))):
-            img, _ = render_cards([{"card": "JK", "style": style.name, "center": (0, 0), "angle": angle,
+            img, _ = render_cards([{"card": card, "style": style.name, "center": (0, 0), "angle": angle,
                                     "width": width}], background=felt)
-            p = folder / f"JK-{style.name}-{k}.png"
+            p = folder / f"{card}-{style.name}-{k}.png"
             cv2.imwrite(str(p), img)
             paths.append(p)
     return paths
+
+
+def joker_photos(folder: Path) -> list[Path]:
+    """Two photos of each held-out joker style (JK*.png)."""
+    return photos_of(folder, "JK", JOKER_STYLES)
+
+
+def back_photos(folder: Path) -> list[Path]:
+    """Two photos of each held-out back design (BACK*.png)."""
+    return photos_of(folder, "BACK", BACK_STYLES)
 
 
 def suit_photos(folder: Path, style: str, seed: int = 0, suits: str = "shdc", tilt: float = 0.0,
@@ -112,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learn-corrections", action="store_true",
                     help="read the frames in order, one table per held-out deck, the dealer correcting "
                          "every misread and the reader learning from it")
+    ap.add_argument("--backs", action="store_true",
+                    help="enroll the held-out back designs too (BACK photos, two of each)")
     args = ap.parse_args(argv)
     data = Path(args.data)
     write_dataset(data, args.start + args.n, "test", seed0=SEED0, workers=2)
@@ -137,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.whole_deck:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            jokers = joker_photos(root)
+            jokers = joker_photos(root) + (back_photos(root) if args.backs else [])
             dets = {}
             for st in styles_for("test", DECK_STYLES):
                 summary = enroll_deck(st.name, suit_photos(root / st.name, st.name, suits=args.suits,
@@ -155,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        summary = enroll_deck("heldout-jokers", joker_photos(root), args.models, root=root / "decks")
+        photos = joker_photos(root) + (back_photos(root) if args.backs else [])
+        summary = enroll_deck("heldout-jokers", photos, args.models, root=root / "decks")
         out["enrollment"] = {k: summary[k] for k in ("views", "skipped")}
         for name, deck in (("generic", None), ("enrolled", "heldout-jokers")):
             det = CardDetector(args.models, deck=deck, decks_root=root / "decks")

@@ -531,3 +531,44 @@ def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
     assert reads("2s") == ["2s"] * len(views)
     assert reads("2c") == ["2c"] * len(views)
     assert det.deck is not None and det.deck.info.get("session")    # in memory, nothing written
+
+
+@needs_models
+def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path):
+    """New joker art can pass for a back. Enrolled with its jokers AND its back (BACK.jpg), the
+    deck tells them apart: the joker the detector calls a back is named JK and the real backs stay
+    backs. With the jokers alone nothing changes (unseen backs correlate 0.7-0.8 with the jokers)."""
+    from dealer_assist.vision.enroll import enroll_deck
+    from dealer_assist.vision.synth.scene import render_cards
+
+    photos = {"JK": [], "BACK": []}
+    for kind, styles in (("JK", ("harlequin-noindex", "sun-word")), ("BACK", ("rosette-purple", "hex-teal"))):
+        for style in styles:
+            for i, (angle, width, felt) in enumerate([(0, 150, (40, 110, 30)), (30, 120, (90, 40, 30))]):
+                img, _ = render_cards([{"card": "JK" if kind == "JK" else "BACK", "style": style, "center": (0, 0),
+                                        "angle": angle, "width": width}], background=felt)
+                photos[kind].append(tmp_path / f"{kind}-{style}-{i}.png")
+                cv2.imwrite(str(photos[kind][-1]), img)
+    both = enroll_deck("both", photos["JK"] + photos["BACK"], MODELS, root=tmp_path / "decks")
+    assert both["views"] == {"JK": 4, "BACK": 4} and not both["skipped"]
+    enroll_deck("jokers", photos["JK"], MODELS, root=tmp_path / "decks")
+    # --card BACK says the same of photos with other names
+    other = tmp_path / "IMG_0007.png"
+    other.write_bytes(photos["BACK"][0].read_bytes())
+    assert enroll_deck("b2", [other], MODELS, root=tmp_path / "decks", card="back")["views"] == {"BACK": 1}
+    generic = CardDetector(MODELS)
+    with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks")
+    jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks")
+    assert with_back.deck.cards == ["JK", "BACK"]
+    for joker, angle, width in (("sun-word", 60, 100), ("sun-word", 30, 120), ("harlequin-noindex", 30, 100)):
+        table, _ = render_cards([
+            {"card": "JK", "style": joker, "center": (-250, 0), "angle": angle, "width": width},
+            {"card": "BACK", "style": "rosette-purple", "center": (0, 0), "angle": 10, "width": width},
+            {"card": "BACK", "style": "hex-teal", "center": (250, 0), "angle": -20, "width": width}],
+            background=(90, 40, 30), tilt_deg=15)
+        seen = generic.detect(table)
+        assert not seen["cards"] and len(seen["backs"]) == 3          # the joker taken for a back
+        assert jokers_only.detect(table) == seen
+        got = with_back.detect(table)
+        assert [c["card"] for c in got["cards"]] == ["JK"] and len(got["backs"]) == 2, (joker, got)
+        assert got["cards"][0]["center"][0] < 500                      # the joker, on the left

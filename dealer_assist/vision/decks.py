@@ -66,6 +66,14 @@ MATCH_PROB = 0.97
 #: joker is lost at 0.7 (benchmarks/eval_enroll.py --start 0 --n 150)
 SURE_INDEX = 0.7
 
+#: Label of the deck's BACK among the whole-card templates (a photo named ``BACK.jpg``).
+BACK_LABEL = NONE
+#: A box the detector calls a back is a face-up joker when its whole card correlates with an
+#: enrolled joker at least :data:`CARD_MATCH` and by at least this much more than with the
+#: enrolled back (a joker's patterned art can pass for a back; held-out backs correlate 0.7-0.8
+#: with the held-out jokers' templates, so without the deck's back enrolled this is not tried)
+BACK_MARGIN = 0.05
+
 DECK_FILE = "deck.json"
 REFS_FILE = "refs.npz"
 
@@ -169,8 +177,20 @@ class Deck:
 
     @property
     def cards(self) -> list[str]:
-        return sorted({str(Card.from_index(int(i))) for i in self.card_label},
-                      key=lambda s: Card.parse(s).index)
+        """The cards with a whole-card view (``BACK`` last when the back is enrolled)."""
+        return sorted({"BACK" if int(i) == BACK_LABEL else str(Card.from_index(int(i))) for i in self.card_label},
+                      key=lambda s: BACK_LABEL if s == "BACK" else Card.parse(s).index)
+
+    def joker_among_backs(self, image: np.ndarray, ordered: np.ndarray) -> float:
+        """For a box the detector calls a back: its correlation with the enrolled jokers when it
+        is a face-up joker by this deck's own jokers and back (:data:`BACK_MARGIN`), else 0."""
+        _, back = self.match_card(image, ordered, only=BACK_LABEL)
+        if back <= 0.0:
+            return 0.0
+        joker_label, joker = self.match_card(image, ordered, only=JK)
+        if joker_label < 0 or joker < CARD_MATCH or joker < back + BACK_MARGIN:
+            return 0.0
+        return joker
 
     def match_card(self, image: np.ndarray, ordered: np.ndarray, only: int | None = None) -> tuple[int, float]:
         """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none.

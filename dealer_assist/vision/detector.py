@@ -369,14 +369,22 @@ class CardDetector:
 
     def _jokers_among_backs(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:
-        """{box index: confidence} of the back boxes the look classifier takes for a joker
-        (:attr:`DetectorSettings.look_back_joker`)."""
+        """{box index: confidence} of the back boxes that are face-up jokers: by an enrolled
+        deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), or by the look
+        classifier (:attr:`DetectorSettings.look_back_joker`, off by default)."""
         idx = [i for i, b in enumerate(is_back) if b]
+        out: dict[int, float] = {}
+        if self.deck is not None:      # the deck's own jokers against its own back (decks.BACK_MARGIN)
+            for i in idx:
+                sim = self.deck.joker_among_backs(image, polys[i])
+                if sim > 0.0:
+                    out[i] = float(scores[i].max()) * sim
         if self.look is None or not self.settings.look or self.settings.look_back_joker > 1.0 or not idx:
-            return {}
+            return out
         kind = look_kinds(self.look(np.stack([look_patch(image, polys[i]) for i in idx])))
-        return {i: float(scores[i].max()) * float(kk[LOOK_JOKER])
-                for i, kk in zip(idx, kind) if kk[LOOK_JOKER] >= self.settings.look_back_joker}
+        out.update({i: float(scores[i].max()) * float(kk[LOOK_JOKER])
+                    for i, kk in zip(idx, kind) if kk[LOOK_JOKER] >= self.settings.look_back_joker})
+        return out
 
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,

@@ -8,7 +8,9 @@ order:
 2. a label sidecar ``PHOTO.json`` in the dataset schema (docs/synth.md): each labelled card is
    matched to the detection nearest its centre;
 3. the file name: ``JK.jpg``, ``JK-2.png``, ``Ah_front.jpg``, ``10h.jpg`` (the part before the
-   first ``-``, ``_`` or space), the photo's largest detected card being that card;
+   first ``-``, ``_`` or space), the photo's largest detected card being that card; ``BACK.jpg``
+   is the deck's back (its whole-card look only: with the jokers, it tells a joker whose art
+   passes for a back from the deck's real backs);
 4. a file named after a suit (``spades.jpg``, ``clubs-2.png``, ``hearts``, ``diamonds``): the
    photo shows that suit's 13 cards laid out A 2 3 ... K in reading order (left to right, row by
    row, top row first) - a whole deck in four photos. A photo in which not exactly 13 cards are
@@ -34,7 +36,7 @@ from dealer_assist.cards import Card, CardError
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import NONE, READABLE
-from dealer_assist.vision.decks import TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, save_deck
+from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, save_deck
 from dealer_assist.vision.detector import CLS_FILE, CardDetector, DetectorSettings, read_image
 
 #: detector score a box needs in an enrollment photo (lower than at run time: the photo is known
@@ -100,7 +102,12 @@ def reading_order(centres: np.ndarray, heights: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: c[j, 0])]
 
 
-def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | None) -> list[tuple[int, Card, bool]]:
+#: What a photo of the deck's back is enrolled as (``BACK.jpg`` or ``--card BACK``).
+BACK = "BACK"
+
+
+def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | str | None
+             ) -> list[tuple[int, Card | str, bool]]:
     """(detection number, card, fully visible) pairs to enroll from one photo."""
     if not result_cards:
         return []
@@ -134,7 +141,12 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | None) 
         heights = np.array([max(np.linalg.norm(q[1] - q[2]), np.linalg.norm(q[0] - q[1])) for q in polys])
         order = reading_order(np.array([c["center"] for c in result_cards]), heights)
         return [(j, Card.parse(r + suit), True) for j, r in zip(order, ROW_RANKS)]
-    target = card if card is not None else card_from_filename(path)
+    if card is not None:
+        target = card
+    elif re.split(r"[-_ ]", Path(path).stem, maxsplit=1)[0].upper() == BACK:
+        target = BACK
+    else:
+        target = card_from_filename(path)
     areas = [abs(_area(np.array(c["polygon"]))) for c in result_cards]
     return [(int(np.argmax(areas)), target, True)]
 
@@ -153,7 +165,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
     Photos in which nothing usable is found are listed under ``"skipped"`` with the reason."""
     folder = deck_dir(name, root)
-    fixed = Card.parse(card) if card else None
+    fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
     # a photo is known to show a card: a low score or a "back" call (a new joker art can look
     # like a back design) must not lose it, so every box of any class counts here
     det = CardDetector(model_dir, settings=DetectorSettings(conf=ENROLL_CONF))
@@ -183,6 +195,11 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
             skipped.append({"image": str(p), "reason": "no card found in the photo"})
             continue
         for j, c, full in targets:
+            if c == BACK:       # the deck's back: its whole-card look only
+                tmpl_l.append(card_template(image, polys[j])[0])
+                tlab_l.append(BACK_LABEL)
+                views[BACK] = views.get(BACK, 0) + 1
+                continue
             crops = geometry.corner_crops(image, polys[j])
             probs, emb = det.cls(crops)
             for k in range(2):
@@ -206,15 +223,15 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
             prev = {}
         for k, v in prev.items():
             views[k] = views.get(k, 0) + int(v)
-    if not lab_l:
+    if not lab_l and not tlab_l:
         reasons = "; ".join(f"{s['image']}: {s['reason']}" for s in skipped[:3])
         raise UserError(f"nothing to enroll for deck {name!r}: {reasons}")
-    emb_dim = len(emb_l[0])
+    emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "views": dict(sorted(views.items(), key=lambda kv: Card.parse(kv[0]).index)),
+            "views": dict(sorted(views.items(), key=lambda kv: BACK_LABEL if kv[0] == BACK else Card.parse(kv[0]).index)),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
             "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped}
-    save_deck(folder, info, np.array(emb_l, np.float32).reshape(-1, emb_dim), np.array(lab_l),
+    save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
               np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
               np.array(tlab_l))
     return {**info, "folder": str(folder)}
