@@ -184,32 +184,42 @@ class Deck:
     def joker_among_backs(self, image: np.ndarray, ordered: np.ndarray) -> float:
         """For a box the detector calls a back: its correlation with the enrolled jokers when it
         is a face-up joker by this deck's own jokers and back (:data:`BACK_MARGIN`), else 0."""
-        _, back = self.match_card(image, ordered, only=BACK_LABEL)
-        if back <= 0.0:
+        if not (np.any(self.card_label == BACK_LABEL) and np.any(self.card_label == JK)):
             return 0.0
-        joker_label, joker = self.match_card(image, ordered, only=JK)
-        if joker_label < 0 or joker < CARD_MATCH or joker < back + BACK_MARGIN:
-            return 0.0
-        return joker
+        best = self.best_matches(image, ordered, (BACK_LABEL, JK))
+        joker = best[JK]
+        return joker if joker >= CARD_MATCH and joker >= best[BACK_LABEL] + BACK_MARGIN else 0.0
+
+    def best_matches(self, image: np.ndarray, ordered: np.ndarray, labels) -> dict[int, float]:
+        """{label: best correlation of the outline's whole card with that label's enrolled
+        views} for the enrolled ones of ``labels`` (the query templates are made once)."""
+        keep = np.isin(self.card_label, np.asarray(labels))
+        if not keep.any():
+            return {}
+        q = np.concatenate([card_template(image, v) for v in scaled_outlines(ordered)])   # (2V, D)
+        sims = (self.card_tmpl[keep] @ q.T).max(axis=1)    # (M,)
+        out: dict[int, float] = {}
+        for lab, sim in zip(self.card_label[keep].tolist(), sims.tolist()):
+            out[int(lab)] = max(out.get(int(lab), -1.0), float(sim))
+        return out
 
     def match_card(self, image: np.ndarray, ordered: np.ndarray, only: int | None = None) -> tuple[int, float]:
         """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none.
         ``only``: compare with the enrolled views of that card alone (``JK``: the jokers)."""
-        keep = np.ones(len(self.card_label), bool) if only is None else self.card_label == only
-        if not keep.any():
+        best = self.best_matches(image, ordered, np.unique(self.card_label) if only is None else (only,))
+        if not best:
             return -1, 0.0
-        q = np.concatenate([card_template(image, v) for v in scaled_outlines(ordered)])   # (2V, D)
-        sims = (self.card_tmpl[keep] @ q.T).max(axis=1)    # (M,)
-        j = int(sims.argmax())
-        return int(self.card_label[keep][j]), float(sims[j])
+        label = max(best, key=best.get)
+        return label, best[label]
 
     def adjust(self, image: np.ndarray, ordered: np.ndarray, probs: np.ndarray, emb: np.ndarray,
                joker_score: float) -> tuple[np.ndarray, float]:
         """The classifier's corner probabilities (2, 54) and the detector's joker score, revised
         by what this deck's enrolled cards look like."""
         probs = np.array(probs, np.float64, copy=True)
-        label, sim = self.match_card(image, ordered, only=JK)
         sure = {int(p.argmax()) for p in probs if int(p.argmax()) != NONE and p.max() >= SURE_INDEX}
+        # a corner sure of a card other than the joker keeps it: no need to look at the whole card
+        label, sim = self.match_card(image, ordered, only=JK) if not sure or JK in sure else (-1, 0.0)
         if label >= 0 and sim >= CARD_MATCH and (not sure or label in sure):
             joker_score = max(joker_score, MATCH_PROB)
             one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
