@@ -110,6 +110,15 @@ class CorrectedAsItGoes:
         return res
 
 
+def compare(out: dict, data: Path, args, readers) -> None:
+    """Read the frames with each of ``readers`` ((name, evaluate() keywords)); figures into ``out``."""
+    for name, kw in readers:
+        r = evaluate(data=data, split="test", n=args.n, start=args.start, **kw)
+        out[name] = {k: r[k] for k in KEYS} | {"failures_by_kind": r["failures_by_kind"]}
+        print(f"{name:>10}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
+        print(f"{'':>10}  failures by kind: {r['failures_by_kind']}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(ROOT / "runs" / "eval-test"))
@@ -138,12 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             t.label = label
             return t
 
-        for name, kw in (("generic", {"det": CardDetector(args.models)}),
-                         ("learning", {"det": None, "detector_for": at_table})):
-            r = evaluate(data=data, split="test", n=args.n, start=args.start, **kw)
-            out[name] = {k: r[k] for k in KEYS} | {"failures_by_kind": r["failures_by_kind"]}
-            print(f"{name:>10}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
-            print(f"{'':>10}  failures by kind: {r['failures_by_kind']}", flush=True)
+        compare(out, data, args, (("generic", {"det": CardDetector(args.models)}),
+                                  ("learning", {"det": None, "detector_for": at_table})))
         out["corrections"] = sum(t.corrections for t in tables.values())
         out["corners_learned"] = sum(t.learned for t in tables.values())
         print(json.dumps(out))
@@ -159,12 +164,9 @@ def main(argv: list[str] | None = None) -> int:
                                       root=root / "decks")
                 out[f"enrollment {st.name}"] = {"cards": len(summary["views"]), "skipped": summary["skipped"]}
                 dets[st.name] = CardDetector(args.models, deck=st.name, decks_root=root / "decks")
-            for name, kw in (("generic", {"det": CardDetector(args.models)}),
-                             ("whole deck", {"det": None, "detector_for": lambda m: dets[m["meta"]["deck_style"]]})):
-                r = evaluate(data=data, split="test", n=args.n, start=args.start, **kw)
-                out[name] = {k: r[k] for k in KEYS} | {"failures_by_kind": r["failures_by_kind"]}
-                print(f"{name:>10}: " + "  ".join(f"{k} {r[k]}" for k in KEYS), flush=True)
-                print(f"{'':>10}  failures by kind: {r['failures_by_kind']}", flush=True)
+            compare(out, data, args, (("generic", {"det": CardDetector(args.models)}),
+                                      ("whole deck", {"det": None,
+                                                      "detector_for": lambda m: dets[m["meta"]["deck_style"]]})))
         print(json.dumps(out))
         return 0
     with tempfile.TemporaryDirectory() as tmp:

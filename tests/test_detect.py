@@ -433,18 +433,21 @@ def test_card_look_tells_jokers_from_suited_cards_and_reads_the_suit_of_unseen_d
     assert right / total >= 0.85, (right, total)
 
 
-def _suit_row_photos(folder, style: str) -> list:
-    """Four photos of a deck laid out suit by suit, A to K in two rows, named after the suit."""
+def _suit_row(style: str, suit: str, n: int = 13, angles=(0,)):
+    """A photo of the first ``n`` cards of a suit, A 2 3 ... in two rows of 7 (reading order)."""
     from dealer_assist.vision.synth.scene import render_cards
 
-    ranks = "A 2 3 4 5 6 7 8 9 T J Q K".split()
+    ranks = "A 2 3 4 5 6 7 8 9 T J Q K".split()[:n]
+    return render_cards([{"card": r + suit, "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
+                          "angle": angles[i % len(angles)], "width": 110} for i, r in enumerate(ranks)])[0]
+
+
+def _suit_row_photos(folder, style: str) -> list:
+    """Four photos of a deck laid out suit by suit, A to K in two rows, named after the suit."""
     photos = []
     for word, suit in (("spades", "s"), ("hearts", "h"), ("diamonds", "d"), ("clubs", "c")):
-        cards = [{"card": r + suit, "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
-                  "angle": (-3, 2, 0, 4)[i % 4], "width": 110} for i, r in enumerate(ranks)]
-        img, _ = render_cards(cards)
         photos.append(folder / f"{word}.png")
-        cv2.imwrite(str(photos[-1]), img)
+        cv2.imwrite(str(photos[-1]), _suit_row(style, suit, angles=(-3, 2, 0, 4)))
     return photos
 
 
@@ -464,7 +467,7 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     assert len(info["views"]) == 52 and set(info["views"].values()) == {1}
     capsys.readouterr()
     # a suit photo that does not show 13 cards is skipped with the reason, the others still count
-    img, _ = render_cards_subset(style, 12)
+    img = _suit_row(style, "c", 12)
     short = tmp_path / "clubs-short.png"
     cv2.imwrite(str(short), img)
     assert main(["enroll-deck", "short", str(short), str(photos[0]), "--root", str(root)]) == 2
@@ -493,13 +496,6 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     assert frames == 12
     assert right["enrolled"] >= right["generic"] and wrong["enrolled"] <= wrong["generic"], (right, wrong)
 
-
-def render_cards_subset(style: str, n: int):
-    from dealer_assist.vision.synth.scene import render_cards
-
-    ranks = "A 2 3 4 5 6 7 8 9 T J Q K".split()[:n]
-    return render_cards([{"card": r + "c", "style": style, "center": (-480 + (i % 7) * 160, -150 + (i // 7) * 260),
-                          "angle": 0, "width": 110} for i, r in enumerate(ranks)])
 
 
 def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):

@@ -145,9 +145,9 @@ class Pipeline:
         """
         hand = self.table.hand
         events = self.table.apply(action, frame, t)
-        if action.get("type") == "correct" and self.log is not None:
-            self.log.record_correction(action, frame, t, hand)
         if action.get("type") == "correct":
+            if self.log is not None:
+                self.log.record_correction(action, frame, t, hand)
             self._learn(action)
         self._emit(events, self.last_frame.image if self.last_frame is not None else None)
         return events

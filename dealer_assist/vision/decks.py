@@ -78,6 +78,24 @@ DECK_FILE = "deck.json"
 REFS_FILE = "refs.npz"
 
 
+def label_name(label: int) -> str:
+    """The name of an enrolled label: a card (``Card.index`` order, ``JK``) or ``BACK``.
+
+    >>> label_name(51), label_name(JK), label_name(BACK_LABEL)
+    ('As', 'JK', 'BACK')
+    """
+    return "BACK" if int(label) == BACK_LABEL else str(Card.from_index(int(label)))
+
+
+def label_of(name: str) -> int:
+    """:func:`label_name` backwards.
+
+    >>> label_of("As"), label_of("BACK")
+    (51, 53)
+    """
+    return BACK_LABEL if name == "BACK" else Card.parse(name).index
+
+
 def decks_root() -> Path:
     """``calibration/decks`` of the checkout (beside the package), else of the working folder."""
     here = Path(__file__).resolve().parent.parent.parent / "calibration" / "decks"
@@ -178,8 +196,7 @@ class Deck:
     @property
     def cards(self) -> list[str]:
         """The cards with a whole-card view (``BACK`` last when the back is enrolled)."""
-        return sorted({"BACK" if int(i) == BACK_LABEL else str(Card.from_index(int(i))) for i in self.card_label},
-                      key=lambda s: BACK_LABEL if s == "BACK" else Card.parse(s).index)
+        return [label_name(i) for i in sorted(set(self.card_label.tolist()))]
 
     def joker_among_backs(self, image: np.ndarray, ordered: np.ndarray) -> float:
         """For a box the detector calls a back: its correlation with the enrolled jokers when it
@@ -203,15 +220,6 @@ class Deck:
             out[int(lab)] = max(out.get(int(lab), -1.0), float(sim))
         return out
 
-    def match_card(self, image: np.ndarray, ordered: np.ndarray, only: int | None = None) -> tuple[int, float]:
-        """Best enrolled card for a detected outline: (card index, correlation), (-1, 0) if none.
-        ``only``: compare with the enrolled views of that card alone (``JK``: the jokers)."""
-        best = self.best_matches(image, ordered, np.unique(self.card_label) if only is None else (only,))
-        if not best:
-            return -1, 0.0
-        label = max(best, key=best.get)
-        return label, best[label]
-
     def adjust(self, image: np.ndarray, ordered: np.ndarray, probs: np.ndarray, emb: np.ndarray,
                joker_score: float) -> tuple[np.ndarray, float]:
         """The classifier's corner probabilities (2, 54) and the detector's joker score, revised
@@ -219,11 +227,11 @@ class Deck:
         probs = np.array(probs, np.float64, copy=True)
         sure = {int(p.argmax()) for p in probs if int(p.argmax()) != NONE and p.max() >= SURE_INDEX}
         # a corner sure of a card other than the joker keeps it: no need to look at the whole card
-        label, sim = self.match_card(image, ordered, only=JK) if not sure or JK in sure else (-1, 0.0)
-        if label >= 0 and sim >= CARD_MATCH and (not sure or label in sure):
+        joker = self.best_matches(image, ordered, (JK,)).get(JK, 0.0) if not sure or JK in sure else 0.0
+        if joker >= CARD_MATCH:
             joker_score = max(joker_score, MATCH_PROB)
             one = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
-            one[label] = MATCH_PROB
+            one[JK] = MATCH_PROB
             probs[:] = one
             return probs, joker_score
         ok = self.corner_readable

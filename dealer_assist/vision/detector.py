@@ -257,14 +257,18 @@ class CardDetector:
         from dealer_assist.vision.decks import Deck
 
         target = Card.parse(card)
-        ordered = geometry.order_card_polygon(polygon)
-        probs, emb = self.cls(geometry.corner_crops(image, ordered))
-        readable = probs[:, NONE] < 1.0 - READABLE
+        emb, readable = self.read_corners_of(image, geometry.order_card_polygon(polygon))
         if not readable.any():
             return 0
         if self.deck is None:
             self.deck = Deck.session()
         return self.deck.add_corners(emb, target.index, readable)
+
+    def read_corners_of(self, image: np.ndarray, ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The two corners of one card (an ordered outline) as enrollment and :meth:`learn` keep
+        them: their embeddings (2, D) and whether each shows an index (2,) bool."""
+        probs, emb = self.cls(geometry.corner_crops(image, ordered))
+        return emb, probs[:, NONE] < 1.0 - READABLE
 
     # -- stage 1 -----------------------------------------------------------------------------
     def find_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

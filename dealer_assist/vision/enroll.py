@@ -35,8 +35,8 @@ import numpy as np
 from dealer_assist.cards import Card, CardError
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import NONE, READABLE
-from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, save_deck
+from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, label_of, \
+    save_deck
 from dealer_assist.vision.detector import CLS_FILE, CardDetector, DetectorSettings, read_image
 
 #: detector score a box needs in an enrollment photo (lower than at run time: the photo is known
@@ -46,6 +46,11 @@ ENROLL_CONF = 0.1
 
 def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def _name_token(path: str | Path) -> str:
+    """The part of a photo's file name before the first ``-``, ``_`` or space."""
+    return re.split(r"[-_ ]", Path(path).stem, maxsplit=1)[0]
 
 
 def card_from_filename(path: str | Path) -> Card:
@@ -58,10 +63,8 @@ def card_from_filename(path: str | Path) -> Card:
     ...
     dealer_assist.errors.UserError: IMG_0042.jpg: name the photo after its card (JK.jpg, Ah-2.jpg, 10h_front.png) or give --card
     """
-    stem = Path(path).stem
-    token = re.split(r"[-_ ]", stem, maxsplit=1)[0]
     try:
-        return Card.parse(token)
+        return Card.parse(_name_token(path))
     except CardError:
         raise UserError(f"{Path(path).name}: name the photo after its card (JK.jpg, Ah-2.jpg, "
                         f"10h_front.png) or give --card") from None
@@ -79,8 +82,7 @@ def suit_of_filename(path: str | Path) -> str | None:
     >>> suit_of_filename("tonight/Spades-1.jpg"), suit_of_filename("clubs.png"), suit_of_filename("As.jpg")
     ('s', 'c', None)
     """
-    token = re.split(r"[-_ ]", Path(path).stem, maxsplit=1)[0].lower()
-    return SUIT_WORDS.get(token)
+    return SUIT_WORDS.get(_name_token(path).lower())
 
 
 def reading_order(centres: np.ndarray, heights: np.ndarray) -> list[int]:
@@ -143,7 +145,7 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | str | 
         return [(j, Card.parse(r + suit), True) for j, r in zip(order, ROW_RANKS)]
     if card is not None:
         target = card
-    elif re.split(r"[-_ ]", Path(path).stem, maxsplit=1)[0].upper() == BACK:
+    elif _name_token(path).upper() == BACK:
         target = BACK
     else:
         target = card_from_filename(path)
@@ -200,12 +202,11 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
                 tlab_l.append(BACK_LABEL)
                 views[BACK] = views.get(BACK, 0) + 1
                 continue
-            crops = geometry.corner_crops(image, polys[j])
-            probs, emb = det.cls(crops)
+            emb, readable = det.read_corners_of(image, polys[j])
             for k in range(2):
                 emb_l.append(emb[k])
                 lab_l.append(c.index)
-                read_l.append(bool(probs[k, NONE] < 1.0 - READABLE))
+                read_l.append(bool(readable[k]))
             if full:
                 tmpl_l.append(card_template(image, polys[j])[0])
                 tlab_l.append(c.index)
@@ -228,7 +229,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         raise UserError(f"nothing to enroll for deck {name!r}: {reasons}")
     emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "views": dict(sorted(views.items(), key=lambda kv: BACK_LABEL if kv[0] == BACK else Card.parse(kv[0]).index)),
+            "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
             "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped}
     save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
