@@ -152,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-look", action="store_true",
                     help="also time the reading with and without the card-look model "
                          "(DetectorSettings(look=False)), frame by frame in turn")
+    ap.add_argument("--no-rescue", action="store_true",
+                    help="also time the reading with and without the rescue of fanned cards "
+                         "(DetectorSettings(rescue_conf=0)), frame by frame in turn")
     ap.add_argument("--spin", action="store_true",
                     help="also time the reader with ONNX Runtime's thread spinning on (its own default; "
                          "the project turns it off, see dealer_assist.vision.classifier.load_session)")
@@ -183,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
         out["onnxruntime_look_vs_no_look"] = {"look": with_look, "no_look": no_look}
         print(f"ONNX Runtime, timed in turn with and without the look: {json.dumps(with_look)} / "
               f"{json.dumps(no_look)}", flush=True)
+    if args.no_rescue:
+        rdet = CardDetector(args.models, settings=DetectorSettings(rescue_conf=0.0))
+        with_rescue, no_rescue = time_pair(det.detect, rdet.detect, frames, args.repeat)
+        out["onnxruntime_rescue_vs_no_rescue"] = {"rescue": with_rescue, "no_rescue": no_rescue}
+        print(f"ONNX Runtime, timed in turn with and without the rescue: {json.dumps(with_rescue)} / "
+              f"{json.dumps(no_rescue)}", flush=True)
     if args.spin:
         # not in turn with the default reader: spinning threads would slow whatever runs next
         os.environ["DEALER_ASSIST_ORT_SPIN"] = "1"

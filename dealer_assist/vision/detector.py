@@ -43,7 +43,7 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (NONE, READABLE, CornerClassifier, card_posterior, load_session,
+from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, load_session,
                                              name_from_posterior)
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
@@ -126,6 +126,21 @@ class DetectorSettings:
     #: it named 10 backs of an unseen design JK (models/MODEL_CARD.md, "Card look"). The other
     #: look thresholds were chosen on validation frames of the train styles.
     look_back_joker: float = 1.01
+    #: the rescue of fanned cards (docs/vision.md): face boxes that NMS or ``conf`` set aside and
+    #: that score at least this are read too (0: off). A card of a fanned hand, mostly covered,
+    #: often scores low or overlaps its neighbour's box beyond ``iou``; such a box ...
+    rescue_conf: float = 0.05
+    #: ... becomes a card when one of its corners reads an index at least this surely and no
+    #: other card in the frame bears its name
+    rescue_sure: float = 0.9
+    #: spare boxes overlapping a kept box at least this much (Gaussian IoU) are that box's echo
+    rescue_same: float = 0.9
+    #: ... and so is one whose index corner lies closer than this (card widths) to an index
+    #: corner of a kept face box that reads the same rank
+    rescue_apart: float = 0.3
+    #: at most this many spare boxes are read (the highest scoring, after NMS at ``rescue_nms``)
+    rescue_max: int = 40
+    rescue_nms: float = 0.9
 
 
 def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -273,21 +288,40 @@ class CardDetector:
     # -- stage 1 -----------------------------------------------------------------------------
     def find_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Oriented boxes (N, 5) ``cx, cy, w, h, angle`` in frame pixels and class scores (N, 3)."""
+        return self._find(image)[:2]
+
+    def _find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`find_boxes`'s boxes and scores, and the spare face boxes: those NMS or the
+        score threshold set aside that score at least :attr:`DetectorSettings.rescue_conf`."""
+        st = self.settings
+        floor = min(st.conf, st.rescue_conf) if st.rescue_conf > 0 else st.conf
+        boxes, sc = self._candidates(image, floor)
+        empty = np.zeros((0, 5)), np.zeros((0, len(CLASS_NAMES)))
+        if not len(boxes):
+            return *empty, *empty
+        best = sc.max(axis=1)
+        main = np.flatnonzero(best >= st.conf)
+        keep = main[nms_rotated(boxes[main], best[main], st.iou)] if len(main) else np.zeros(0, np.int64)
+        spare = np.ones(len(boxes), bool)
+        spare[keep] = False
+        spare &= (sc.argmax(axis=1) != BACK) & (best >= st.rescue_conf) & (st.rescue_conf > 0)
+        return boxes[keep], sc[keep], boxes[spare], sc[spare]
+
+    def _candidates(self, image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+        """The detector's boxes scoring at least ``floor`` in ``image`` (frame pixels), before NMS."""
         lb, r, (px, py) = letterbox(image, self.input_shape)
         x = np.ascontiguousarray(lb[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         out = self.obb.run(None, {self.input_name: x})[0][0]  # (4 + nc + 1, anchors)
         nc = len(CLASS_NAMES)
         scores = out[4:4 + nc].T
         conf = scores.max(axis=1)
-        sel = conf >= self.settings.conf
+        sel = conf >= floor
         if not np.any(sel):
             return np.zeros((0, 5)), np.zeros((0, nc))
         xywh = out[:4, sel].T.astype(np.float64)
         ang = out[4 + nc, sel].astype(np.float64)
         sc = scores[sel].astype(np.float64)
         boxes = np.column_stack([xywh, ang])
-        keep = nms_rotated(boxes, sc.max(axis=1), self.settings.iou)
-        boxes, sc = boxes[keep], sc[keep]
         boxes[:, 0] = (boxes[:, 0] - px) / r
         boxes[:, 1] = (boxes[:, 1] - py) / r
         boxes[:, 2:4] /= r
@@ -298,7 +332,7 @@ class CardDetector:
         """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise UserError("expected a colour (BGR) image")
-        boxes, scores = self.find_boxes(image)
+        boxes, scores, spare_b, spare_s = self._find(image)
         # a box whose centre lies outside the frame is a card at least half out of view (its
         # index corners too) or a ghost along the edge: nothing a dealer could act on
         h_img, w_img = image.shape[:2]
@@ -309,6 +343,7 @@ class CardDetector:
         is_back = [bool(s.argmax() == BACK) for s in scores]
         face_idx = [i for i, b in enumerate(is_back) if not b]
         cards: list[dict[str, Any]] = []
+        face_probs = np.zeros((0, 2, NONE + 1))
         if face_idx:
             variants = [(float(sc), 0.0, 0.0, 0.0) for sc in self.settings.tta_scales]
             if self.settings.search:
@@ -345,6 +380,7 @@ class CardDetector:
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
                     [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
                     lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr), surest.copy())
+            face_probs = np.stack(cur_p)
             shown: dict[int, np.ndarray] = {}
             if self.settings.refine_outline:
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -357,6 +393,15 @@ class CardDetector:
                 cards.append({"card": name, "confidence": round(conf, 3),
                               "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                               "polygon": _round_poly(outline)})
+        if len(spare_b):
+            found, fb = self._rescue(image, spare_b, spare_s, boxes, [polys[i] for i in face_idx],
+                                     face_probs, {c["card"] for c in cards})
+            if found:
+                cards += found
+                boxes = np.concatenate([boxes, fb])
+                polys += [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in fb]
+                face_idx += list(range(len(is_back), len(is_back) + len(fb)))
+                is_back += [False] * len(fb)
         turned = self._jokers_among_backs(image, boxes, scores, polys, is_back)
         for i, conf in turned.items():
             cards.append({"card": "JK", "confidence": round(conf, 3),
@@ -370,6 +415,66 @@ class CardDetector:
                   "polygon": _round_poly(polys[i])}
                  for i, b in enumerate(is_back) if b and i not in turned]
         return {"cards": cards, "backs": backs}
+
+    def _rescue(self, image: np.ndarray, spare_b: np.ndarray, spare_s: np.ndarray, kept: np.ndarray,
+                face_polys: list[np.ndarray], face_probs: np.ndarray, names: set[str]
+                ) -> tuple[list[dict[str, Any]], np.ndarray]:
+        """Cards among the spare boxes (:meth:`_find`): a box clear of every kept box's echo whose
+        corner reads, surely, a card no other box in the frame is named."""
+        st = self.settings
+        h_img, w_img = image.shape[:2]
+        inside = (spare_b[:, 0] >= 0) & (spare_b[:, 0] < w_img) & (spare_b[:, 1] >= 0) & (spare_b[:, 1] < h_img)
+        spare_b, spare_s = spare_b[inside], spare_s[inside]
+        if len(kept) and len(spare_b):
+            clear = gaussian_iou(spare_b, kept).max(axis=1) < st.rescue_same
+            spare_b, spare_s = spare_b[clear], spare_s[clear]
+        if not len(spare_b):
+            return [], np.zeros((0, 5))
+        keep = nms_rotated(spare_b, spare_s.max(axis=1), st.rescue_nms)[:st.rescue_max]
+        spare_b, spare_s = spare_b[keep], spare_s[keep]
+        polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in spare_b]
+        probs, emb = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
+        probs = probs.reshape(len(polys), 2, -1)
+        emb = emb.reshape(len(polys), 2, -1)
+        sure_c = _sureness(probs)
+        sure = sure_c.max(axis=1)
+        found: list[dict[str, Any]] = []
+        got: list[int] = []
+        taken = set(names)
+        sim = gaussian_iou(spare_b, spare_b)
+        # the index corners already read, and their ranks: a spare box reading one of them again
+        # (a box askew on a card already named) is that card
+        seen_at = np.array([c for p in face_polys for c in geometry.index_centres(p)]).reshape(-1, 2)
+        seen_rank = face_probs[:, :, :JK].argmax(axis=2).reshape(-1) // 4
+        seen_ok = face_probs[:, :, NONE].reshape(-1) < 0.5
+        seen_at, seen_rank = seen_at[seen_ok], seen_rank[seen_ok]
+        for k in np.argsort(-sure, kind="stable"):
+            if sure[k] < st.rescue_sure:
+                break
+            if got and sim[k, got].max() > st.iou:
+                continue
+            c = int(sure_c[k].argmax())
+            at = geometry.index_centres(polys[k])[c]
+            rank = int(probs[k, c, :JK].argmax()) // 4
+            near = np.linalg.norm(seen_at - at, axis=1) < st.rescue_apart * float(geometry.edge_lengths(polys[k]).min())
+            if np.any(near & (seen_rank == rank)):
+                continue
+            pk, face_s, joker_s = probs[k], float(spare_s[k][FACE]), float(spare_s[k][JOKER_CLS])
+            if self.deck is not None:
+                pk, joker_s = self.deck.adjust(image, polys[k], pk, emb[k], joker_s)
+            post, vis = card_posterior(pk, face_s, joker_s)
+            # the name rests on the corner, not on the box's weak score: its confidence is the
+            # corner's sureness x the posterior
+            name, conf = name_from_posterior(post, vis, float(sure[k]), 0.0, st.min_identity)
+            if name in (HIDDEN, "JK") or name in taken:
+                continue
+            taken.add(name)
+            got.append(int(k))
+            seen_at, seen_rank = np.concatenate([seen_at, at[None]]), np.append(seen_rank, rank)
+            found.append({"card": name, "confidence": round(conf, 3),
+                          "center": [round(float(spare_b[k][0]), 1), round(float(spare_b[k][1]), 1)],
+                          "polygon": _round_poly(polys[k])})
+        return found, spare_b[got]
 
     def _jokers_among_backs(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:

@@ -177,6 +177,21 @@ def corner_crops(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndar
     return np.stack(out)
 
 
+def index_centres(ordered: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """Where a card's two index corners (:func:`corner_crops`' [0] and [1]) lie in the image:
+    the centres of their :data:`CORNER_REGION`, shape (2, 2).
+
+    >>> index_centres(order_card_polygon([[0, 0], [100, 0], [100, 140], [0, 140]])).round(1).tolist()
+    [[11.0, 18.9], [89.0, 121.1]]
+    """
+    p = as_polygon(ordered)
+    u = (CORNER_REGION[0] + CORNER_REGION[2]) / 2.0
+    v = (CORNER_REGION[1] + CORNER_REGION[3]) / 2.0
+    tl = p[0] + u * (p[1] - p[0]) + v * (p[3] - p[0])
+    br = p[2] + u * (p[3] - p[2]) + v * (p[1] - p[2])
+    return np.stack([tl, br])
+
+
 def rectify_card(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarray,
                  width: int = 64) -> np.ndarray:
     """The whole card warped upright to ``width`` x round(width * CARD_ASPECT) pixels (for joker
