@@ -384,6 +384,22 @@ def test_detect_search_is_on_by_default_and_no_search_names_fewer_cards(tmp_path
     assert named["--no-search"] <= named[""], named
 
 
+@needs_models
+def test_detect_no_rescue_leaves_the_fanned_card_unfound(tmp_path, capsys):
+    """``--no-rescue`` (for ``detect``, ``run`` and ``desk``) turns the rescue of fanned cards off."""
+    from dealer_assist.vision.synth.scene import render_scene
+
+    frame, _ = render_scene(1_000_257, "train")
+    path = tmp_path / "fan.jpg"
+    cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 100])
+    names = {}
+    for flag in ([], ["--rescue"], ["--no-rescue"]):
+        assert main(["detect", "--json", *flag, str(path)]) == 0
+        names[" ".join(flag)] = [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]]
+    assert names[""] == names["--rescue"]
+    assert "4d" in names[""] and "4d" not in names["--no-rescue"], names
+
+
 # ---------------------------------------------------------------------------------------------
 # the whole-card look: jokers without an index, and the suit the centre shows
 # ---------------------------------------------------------------------------------------------

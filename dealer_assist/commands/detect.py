@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
                    help="ask the whole-card look model about cards whose corners read no index "
                         "(a joker without one) and about their suit (on by default; models/MODEL_CARD.md)")
+    p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
+                   help="read the boxes the detector set aside too, for the lower cards of a fanned "
+                        "hand (on by default; docs/vision.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
     p.set_defaults(func=run)
@@ -88,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.vision.detector import CardDetector, DetectorSettings, draw_annotations, read_image
 
     detector = CardDetector(model_dir(args.models), deck=args.deck,
-                            settings=DetectorSettings(search=args.search, look=args.look))
+                            settings=DetectorSettings(search=args.search, look=args.look,
+                                                      **({} if args.rescue else {"rescue_conf": 0.0})))
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         try:

@@ -66,6 +66,9 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
                    help="search around cards whose corners read no index (on by default)")
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
                    help="ask the whole-card look model about unreadable cards and suits (on by default)")
+    p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
+                   help="read the boxes the detector set aside too, for the lower cards of a fanned "
+                        "hand (on by default)")
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
@@ -118,7 +121,9 @@ class LiveParts:
         actions = read_actions(actions_path) if actions_path else []
         detector = CardDetector(model_dir(args.models), deck=args.deck,
                                 settings=DetectorSettings(search=bool(getattr(args, "search", True)),
-                                                          look=bool(getattr(args, "look", True))))
+                                                          look=bool(getattr(args, "look", True)),
+                                                          **({} if getattr(args, "rescue", True)
+                                                             else {"rescue_conf": 0.0})))
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         if not args.no_db:
