@@ -278,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--look-not-joker", type=float, default=defaults.look_not_joker)
     ap.add_argument("--look-back-joker", type=float, default=defaults.look_back_joker)
     ap.add_argument("--look-suit", type=float, default=defaults.look_suit)
+    ap.add_argument("--odd-back-joker", type=float, default=defaults.odd_back_joker)
+    ap.add_argument("--odd-back-match", type=float, default=defaults.odd_back_match)
     ap.add_argument("--rescue-conf", type=float, default=defaults.rescue_conf)
     ap.add_argument("--rescue-sure", type=float, default=defaults.rescue_sure)
     ap.add_argument("--rescue-same", type=float, default=defaults.rescue_same)
@@ -306,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  rescue_conf=args.rescue_conf, rescue_sure=args.rescue_sure,
                                                  rescue_same=args.rescue_same, rescue_nms=args.rescue_nms,
                                                  rescue_apart=args.rescue_apart,
-                                                 rescue_max=args.rescue_max))
+                                                 rescue_max=args.rescue_max, odd_back_joker=args.odd_back_joker,
+                                                 odd_back_match=args.odd_back_match))
     r = evaluate(det, data, args.split, args.n)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
     r["set"], r["recipe"] = args.frame_set if not args.data else str(data), args.recipe
@@ -314,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                      "look_joker": args.look_joker, "look_not_joker": args.look_not_joker,
                      "look_back_joker": args.look_back_joker, "look_suit": args.look_suit,
                      "rescue_conf": args.rescue_conf, "rescue_sure": args.rescue_sure,
-                     "rescue_same": args.rescue_same, "rescue_apart": args.rescue_apart}
+                     "rescue_same": args.rescue_same, "rescue_apart": args.rescue_apart,
+                     "odd_back_joker": args.odd_back_joker, "odd_back_match": args.odd_back_match}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "median_ms"):

@@ -550,6 +550,7 @@ def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path
     """New joker art can pass for a back. Enrolled with its jokers AND its back (BACK.jpg), the
     deck tells them apart: the joker the detector calls a back is named JK and the real backs stay
     backs. With the jokers alone nothing changes (unseen backs correlate 0.7-0.8 with the jokers)."""
+    from dealer_assist.vision.detector import DetectorSettings
     from dealer_assist.vision.enroll import enroll_deck
     from dealer_assist.vision.synth.scene import render_cards
 
@@ -568,9 +569,12 @@ def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path
     other = tmp_path / "IMG_0007.png"
     other.write_bytes(photos["BACK"][0].read_bytes())
     assert enroll_deck("b2", [other], MODELS, root=tmp_path / "decks", card="back")["views"] == {"BACK": 1}
-    generic = CardDetector(MODELS)
-    with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks")
-    jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks")
+    # the look's odd-back-out rule (next test) would name some of these jokers without a deck:
+    # off here, to see what the deck alone does
+    no_odd = DetectorSettings(odd_back_joker=2.0)
+    generic = CardDetector(MODELS, settings=no_odd)
+    with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks", settings=no_odd)
+    jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks", settings=no_odd)
     assert with_back.deck.cards == ["JK", "BACK"]
     for joker, angle, width in (("sun-word", 60, 100), ("sun-word", 30, 120), ("harlequin-noindex", 30, 100)):
         table, _ = render_cards([
@@ -613,3 +617,50 @@ def test_a_fanned_card_whose_box_was_set_aside_is_found_by_its_corner(detector):
         names_after = {(c["card"], tuple(c["center"])) for c in after["cards"]}
         assert names_before <= names_after, seed
         assert [n for n, _ in names_after - names_before] == [card], seed
+
+
+@needs_look
+def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
+    """One deck has one back design. A box the detector calls a back, that the look says is a
+    joker and whose whole card matches none of the frame's other backs, is a face-up joker: held-out
+    joker art on a table with two backs of a held-out design. Backs of one design stay backs, and
+    with no other back in the frame there is nothing to compare with, so the box stays a back."""
+    from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.synth.scene import render_cards
+
+    reader, without = CardDetector(MODELS), CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0))
+    assert reader.settings.odd_back_joker <= 1.0          # on by default
+    checked = 0
+    for joker, angle, width in (("sun-word", 60, 100), ("harlequin-noindex", 30, 100)):
+        for back in ("rosette-purple", "hex-teal"):
+            cards = [{"card": "JK", "style": joker, "center": (-250, 0), "angle": angle, "width": width},
+                     {"card": "BACK", "style": back, "center": (0, 0), "angle": 10, "width": width},
+                     {"card": "BACK", "style": back, "center": (250, 0), "angle": -20, "width": width}]
+            table, _ = render_cards(cards, background=(90, 40, 30), tilt_deg=15)
+            plain = without.detect(table)
+            if plain["cards"]:
+                continue                                   # the detector itself saw this joker
+            assert len(plain["backs"]) == 3
+            got = reader.detect(table)
+            assert [c["card"] for c in got["cards"]] == ["JK"] and len(got["backs"]) == 2, (joker, back, got)
+            assert got["cards"][0]["center"][0] < 500      # the joker, on the left
+            alone, _ = render_cards(cards[:1], background=(90, 40, 30), tilt_deg=15)
+            assert reader.detect(alone) == without.detect(alone)
+            checked += 1
+    assert checked >= 2
+    # a design the look takes for a joker but that the frame shows more than once is no odd one
+    # out: here three copies of one joker art, two taken for backs. The look alone (the opt-in
+    # look_back_joker) would name all three JK; the odd-back rule adds nothing
+    copies, _ = render_cards([{"card": "JK", "style": "sun-word", "center": (x, 0), "angle": 60 + d, "width": 100}
+                              for x, d in ((-250, 0), (0, 5), (250, -10))], background=(90, 40, 30), tilt_deg=15)
+    look_alone = CardDetector(MODELS, settings=DetectorSettings(look_back_joker=0.7, odd_back_joker=2.0))
+    assert [c["card"] for c in look_alone.detect(copies)["cards"]] == ["JK"] * 3
+    assert len(without.detect(copies)["backs"]) >= 2
+    assert reader.detect(copies) == without.detect(copies)
+    # three backs of one held-out design: backs
+    for back in ("rosette-purple", "hex-teal"):
+        table, _ = render_cards([{"card": "BACK", "style": back, "center": (x, 0), "angle": a, "width": 110}
+                                 for x, a in ((-250, 60), (0, 10), (250, -20))],
+                                background=(90, 40, 30), tilt_deg=15)
+        got = reader.detect(table)
+        assert not got["cards"] and len(got["backs"]) == 3, (back, got)

@@ -198,10 +198,15 @@ class Deck:
         """The cards with a whole-card view (``BACK`` last when the back is enrolled)."""
         return [label_name(i) for i in sorted(set(self.card_label.tolist()))]
 
+    @property
+    def tells_jokers_from_backs(self) -> bool:
+        """Both its jokers and its back are enrolled (:meth:`joker_among_backs` can decide)."""
+        return bool(np.any(self.card_label == BACK_LABEL) and np.any(self.card_label == JK))
+
     def joker_among_backs(self, image: np.ndarray, ordered: np.ndarray) -> float:
         """For a box the detector calls a back: its correlation with the enrolled jokers when it
         is a face-up joker by this deck's own jokers and back (:data:`BACK_MARGIN`), else 0."""
-        if not (np.any(self.card_label == BACK_LABEL) and np.any(self.card_label == JK)):
+        if not self.tells_jokers_from_backs:
             return 0.0
         best = self.best_matches(image, ordered, (BACK_LABEL, JK))
         joker = best[JK]

@@ -126,6 +126,12 @@ class DetectorSettings:
     #: it named 10 backs of an unseen design JK (models/MODEL_CARD.md, "Card look"). The other
     #: look thresholds were chosen on validation frames of the train styles.
     look_back_joker: float = 1.01
+    #: ... but a back box is reported as a face-up ``JK`` when the look says joker at least this
+    #: surely and its whole card matches none of the frame's other back boxes (one deck, one back
+    #: design; :meth:`CardDetector._odd_back`) at ``odd_back_match`` or more. Needs another back
+    #: box in the frame. Above 1: off.
+    odd_back_joker: float = 0.7
+    odd_back_match: float = 0.6
     #: the rescue of fanned cards (docs/vision.md): face boxes that NMS or ``conf`` set aside and
     #: that score at least this are read too (0: off). A card of a fanned hand, mostly covered,
     #: often scores low or overlaps its neighbour's box beyond ``iou``; such a box ...
@@ -480,7 +486,8 @@ class CardDetector:
                             polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:
         """{box index: confidence} of the back boxes that are face-up jokers: by an enrolled
         deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), or by the look
-        classifier (:attr:`DetectorSettings.look_back_joker`, off by default)."""
+        classifier: the odd back out (:attr:`DetectorSettings.odd_back_joker`), or any back
+        (:attr:`DetectorSettings.look_back_joker`, off by default)."""
         idx = [i for i, b in enumerate(is_back) if b]
         out: dict[int, float] = {}
         if self.deck is not None:      # the deck's own jokers against its own back (decks.BACK_MARGIN)
@@ -488,12 +495,30 @@ class CardDetector:
                 sim = self.deck.joker_among_backs(image, polys[i])
                 if sim > 0.0:
                     out[i] = float(scores[i].max()) * sim
-        if self.look is None or not self.settings.look or self.settings.look_back_joker > 1.0 or not idx:
+        st = self.settings
+        # a deck that knows its own jokers and back has decided: the frame's odd back out is
+        # weaker evidence than that
+        odd = len(idx) >= 2 and not (self.deck is not None and self.deck.tells_jokers_from_backs)
+        floor = min(st.look_back_joker, st.odd_back_joker if odd else 2.0)
+        if self.look is None or not st.look or floor > 1.0 or not idx:
             return out
         kind = look_kinds(self.look(np.stack([look_patch(image, polys[i]) for i in idx])))
-        out.update({i: float(scores[i].max()) * float(kk[LOOK_JOKER])
-                    for i, kk in zip(idx, kind) if kk[LOOK_JOKER] >= self.settings.look_back_joker})
+        for k, i in enumerate(idx):
+            pj = float(kind[k, LOOK_JOKER])
+            if i in out or pj < floor:
+                continue
+            if pj >= st.look_back_joker or (odd and self._odd_back(image, polys, i, [j for j in idx if j != i])):
+                out[i] = float(scores[i].max()) * pj
         return out
+
+    def _odd_back(self, image: np.ndarray, polys: list[np.ndarray], i: int, others: list[int]) -> bool:
+        """Whether box ``i``'s whole card matches none of the ``others`` (the frame's other back
+        boxes; one deck, one back design) at :attr:`DetectorSettings.odd_back_match` or more."""
+        from dealer_assist.vision.decks import card_template, scaled_outlines
+
+        q = np.concatenate([card_template(image, v) for v in scaled_outlines(polys[i])])   # (2V, D)
+        refs = np.concatenate([card_template(image, polys[j]) for j in others])           # (2N, D)
+        return float((refs @ q.T).max()) < self.settings.odd_back_match
 
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,

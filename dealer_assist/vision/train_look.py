@@ -161,7 +161,7 @@ def flip_augment(x, gen):
 
 
 def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: float = 3e-3,
-          x_val: np.ndarray | None = None, y_val: np.ndarray | None = None):
+          x_val: np.ndarray | None = None, y_val: np.ndarray | None = None, init: str | None = None):
     """Train (or resume from ``runs/last.pt``) with the corner classifier's loop
     (:func:`dealer_assist.vision.train.train_classifier`): the same CNN on whole-card patches,
     balanced classes, mirrored batches. Returns (network, history)."""
@@ -174,7 +174,7 @@ def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: 
         def validate(net):
             return {"val": report(evaluate(net, x_val, y_val), y_val)}
     result = train_classifier(
-        x, y, runs, epochs, seed, lr=lr, num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W),
+        x, y, runs, epochs, seed, init=init, lr=lr, num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W),
         out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),
         batch_augment=lambda xb, gen: flip_augment(augment(xb, gen), gen), validate=validate)
     return result["net"], result["history"]
@@ -213,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val-frames", type=int, default=300, help="the last N frames are validation only")
     ap.add_argument("--limit", type=int, default=None, help="use only the first N frames (smoke runs)")
     ap.add_argument("--out", type=Path, default=None, help="export card-look.onnx into this folder")
+    ap.add_argument("--init", default=None,
+                    help="start from this checkpoint's weights (a fine-tune; e.g. runs/look/last.pt)")
+    ap.add_argument("--extra-data", type=Path, action="append", default=[],
+                    help="another rendered dataset whose frames all add training patches (e.g. a "
+                         "fresh-pips recipe; repeatable); the validation frames stay --data's")
     args = ap.parse_args(argv)
 
     from dealer_assist.vision.look import LOOK_FILE
@@ -240,6 +245,19 @@ def main(argv: list[str] | None = None) -> int:
         np.savez(args.runs / "patches.tmp.npz", x=x, y=y, tags=np.array(tags), xv=xv, yv=yv, tv=np.array(tv))
         (args.runs / "patches.tmp.npz").replace(cache)
         log(f"patches: {len(y)} train, {len(yv)} val in {time.time() - t0:.0f} s")
+    for i, extra in enumerate(args.extra_data):
+        more = sorted((extra / "meta" / args.split).glob("*.json"))
+        ecache = args.runs / f"patches-extra{i}.npz"
+        if ecache.is_file():
+            z = np.load(ecache, allow_pickle=False)
+            ex, ey, et = z["x"], z["y"], list(z["tags"])
+        else:
+            t0 = time.time()
+            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more)
+            np.savez(args.runs / "patches-extra.tmp.npz", x=ex, y=ey, tags=np.array(et))
+            (args.runs / "patches-extra.tmp.npz").replace(ecache)
+            log(f"patches: {len(ey)} more from {len(more)} frames of {extra} in {time.time() - t0:.0f} s")
+        x, y, tags = np.concatenate([x, ex]), np.concatenate([y, ey]), tags + et
     # held-out joker arts and back designs: their patches are validation only, wherever they
     # come from
     hx = np.array([t in held for t in tags], bool)
@@ -251,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     x, y = x[~(hx | bx_t)], y[~(hx | bx_t)]
     log(f"train {len(y)} patches ({np.bincount(y, minlength=len(LOOK_CLASSES)).tolist()} per class), "
         f"{int(hx.sum())} of held-out joker arts {sorted(held)}, {int(bx_t.sum())} of held-out backs {sorted(held_b)}")
-    net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv)
+    net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv, init=args.init)
     summary = {"val_frames": report(evaluate(net, xv, yv), yv)}
     if len(jx):
         summary["heldout_joker_arts"] = report(evaluate(net, jx, np.full(len(jx), JOKER_OUT)),
@@ -268,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         record_in_models_json(args.out, {
             "file": LOOK_FILE, "input": [LOOK_W, LOOK_H], "classes": list(LOOK_CLASSES),
             "data": str(args.data), "frames": len(frames), "epochs": args.epochs, "lr": args.lr,
+            "init": args.init, "extra_data": [str(e) for e in args.extra_data],
             "seed": args.seed, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
             "validation": summary})
         log(f"exported {args.out / LOOK_FILE}")
