@@ -253,6 +253,12 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
     }
 
 
+#: DetectorSettings thresholds this script takes as flags (``look_joker`` -> ``--look-joker``):
+#: where they were chosen, on the validation sets
+TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "odd_back_joker", "odd_back_match",
+           "rescue_conf", "rescue_sure", "rescue_same", "rescue_nms", "rescue_apart", "rescue_max")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", dest="frame_set", choices=sorted(EVAL_SETS), default="test",
@@ -274,18 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
                     help="consult the card-look classifier about boxes whose corners read nothing "
                          "(default on; --no-look measures without it)")
-    ap.add_argument("--look-joker", type=float, default=defaults.look_joker)
-    ap.add_argument("--look-not-joker", type=float, default=defaults.look_not_joker)
-    ap.add_argument("--look-back-joker", type=float, default=defaults.look_back_joker)
-    ap.add_argument("--look-suit", type=float, default=defaults.look_suit)
-    ap.add_argument("--odd-back-joker", type=float, default=defaults.odd_back_joker)
-    ap.add_argument("--odd-back-match", type=float, default=defaults.odd_back_match)
-    ap.add_argument("--rescue-conf", type=float, default=defaults.rescue_conf)
-    ap.add_argument("--rescue-sure", type=float, default=defaults.rescue_sure)
-    ap.add_argument("--rescue-same", type=float, default=defaults.rescue_same)
-    ap.add_argument("--rescue-nms", type=float, default=defaults.rescue_nms)
-    ap.add_argument("--rescue-apart", type=float, default=defaults.rescue_apart)
-    ap.add_argument("--rescue-max", type=int, default=defaults.rescue_max)
+    for name in TUNABLE:
+        ap.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
+                        default=getattr(defaults, name))
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
@@ -299,26 +296,14 @@ def main(argv: list[str] | None = None) -> int:
     write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers, recipe=args.recipe)
     print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "
           f"recipe {args.recipe}, {time.time() - t0:.0f} s)")
+    tuned = {name: getattr(args, name) for name in TUNABLE}
     det = CardDetector(args.models, deck=args.deck,
                        settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline,
-                                                 look=args.look, look_joker=args.look_joker,
-                                                 look_not_joker=args.look_not_joker,
-                                                 look_back_joker=args.look_back_joker,
-                                                 look_suit=args.look_suit,
-                                                 rescue_conf=args.rescue_conf, rescue_sure=args.rescue_sure,
-                                                 rescue_same=args.rescue_same, rescue_nms=args.rescue_nms,
-                                                 rescue_apart=args.rescue_apart,
-                                                 rescue_max=args.rescue_max, odd_back_joker=args.odd_back_joker,
-                                                 odd_back_match=args.odd_back_match))
+                                                 look=args.look, **tuned))
     r = evaluate(det, data, args.split, args.n)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
     r["set"], r["recipe"] = args.frame_set if not args.data else str(data), args.recipe
-    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look,
-                     "look_joker": args.look_joker, "look_not_joker": args.look_not_joker,
-                     "look_back_joker": args.look_back_joker, "look_suit": args.look_suit,
-                     "rescue_conf": args.rescue_conf, "rescue_sure": args.rescue_sure,
-                     "rescue_same": args.rescue_same, "rescue_apart": args.rescue_apart,
-                     "odd_back_joker": args.odd_back_joker, "odd_back_match": args.odd_back_match}
+    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look, **tuned}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "median_ms"):
