@@ -88,11 +88,10 @@ def _table(res: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dealer_assist.vision.detector import CardDetector, DetectorSettings, draw_annotations, read_image
+    from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image, switched
 
     detector = CardDetector(model_dir(args.models), deck=args.deck,
-                            settings=DetectorSettings(search=args.search, look=args.look,
-                                                      **({} if args.rescue else {"rescue_conf": 0.0})))
+                            settings=switched(args.search, args.look, args.rescue))
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         try:

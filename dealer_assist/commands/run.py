@@ -114,16 +114,15 @@ class LiveParts:
         from dealer_assist.live.pipeline import Pipeline, read_actions
         from dealer_assist.live.sources import open_source
         from dealer_assist.live.tracker import LiveTable
-        from dealer_assist.vision.detector import CardDetector, DetectorSettings
+        from dealer_assist.vision.detector import CardDetector, switched
 
         self.source_spec, self.calibration_path, actions_path = resolve_inputs(args)
         self.calibration = load_calibration(self.calibration_path)
         actions = read_actions(actions_path) if actions_path else []
         detector = CardDetector(model_dir(args.models), deck=args.deck,
-                                settings=DetectorSettings(search=bool(getattr(args, "search", True)),
-                                                          look=bool(getattr(args, "look", True)),
-                                                          **({} if getattr(args, "rescue", True)
-                                                             else {"rescue_conf": 0.0})))
+                                settings=switched(bool(getattr(args, "search", True)),
+                                                  bool(getattr(args, "look", True)),
+                                                  bool(getattr(args, "rescue", True))))
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         if not args.no_db:

@@ -149,6 +149,16 @@ class DetectorSettings:
     rescue_nms: float = 0.9
 
 
+def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
+    """The default settings with the commands' ``--no-search``, ``--no-look`` and ``--no-rescue``
+    switches applied (the rescue is off at ``rescue_conf`` 0).
+
+    >>> switched(rescue=False).rescue_conf, switched().rescue_conf == DetectorSettings().rescue_conf
+    (0.0, True)
+    """
+    return DetectorSettings(search=search, look=look, **({} if rescue else {"rescue_conf": 0.0}))
+
+
 def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping the aspect ratio and pad to ``shape`` (h, w) like ultralytics does.
 
@@ -341,9 +351,7 @@ class CardDetector:
         boxes, scores, spare_b, spare_s = self._find(image)
         # a box whose centre lies outside the frame is a card at least half out of view (its
         # index corners too) or a ghost along the edge: nothing a dealer could act on
-        h_img, w_img = image.shape[:2]
-        inside = ((boxes[:, 0] >= 0) & (boxes[:, 0] < w_img) & (boxes[:, 1] >= 0) & (boxes[:, 1] < h_img)
-                  if len(boxes) else np.zeros(0, bool))
+        inside = _centre_inside(boxes, image.shape)
         boxes, scores = boxes[inside], scores[inside]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         is_back = [bool(s.argmax() == BACK) for s in scores]
@@ -428,8 +436,7 @@ class CardDetector:
         """Cards among the spare boxes (:meth:`_find`): a box clear of every kept box's echo whose
         corner reads, surely, a card no other box in the frame is named."""
         st = self.settings
-        h_img, w_img = image.shape[:2]
-        inside = (spare_b[:, 0] >= 0) & (spare_b[:, 0] < w_img) & (spare_b[:, 1] >= 0) & (spare_b[:, 1] < h_img)
+        inside = _centre_inside(spare_b, image.shape)
         spare_b, spare_s = spare_b[inside], spare_s[inside]
         if len(kept) and len(spare_b):
             clear = gaussian_iou(spare_b, kept).max(axis=1) < st.rescue_same
@@ -599,6 +606,18 @@ class CardDetector:
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+def _centre_inside(boxes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which boxes ``(cx, cy, w, h, angle)`` have their centre inside a frame of ``shape``.
+
+    >>> _centre_inside(np.array([[10, 10, 5, 5, 0], [-1, 10, 5, 5, 0], [10, 720, 5, 5, 0]]), (720, 1280, 3)).tolist()
+    [True, False, False]
+    """
+    h, w = shape[:2]
+    if not len(boxes):
+        return np.zeros(0, bool)
+    return (boxes[:, 0] >= 0) & (boxes[:, 0] < w) & (boxes[:, 1] >= 0) & (boxes[:, 1] < h)
 
 
 def _sureness(probs: np.ndarray) -> np.ndarray:

@@ -198,6 +198,22 @@ def record_in_models_json(out: Path, info: dict) -> None:
     path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
 
 
+def cached_patches(path: Path, build, what: str) -> dict[str, np.ndarray]:
+    """The arrays ``build()`` returns, kept in ``path`` (written whole or not at all) and read
+    from there when it exists: cutting patches from thousands of frames takes minutes."""
+    if path.is_file():
+        z = np.load(path, allow_pickle=False)
+        return {k: z[k] for k in z.files}
+    t0 = time.time()
+    arrays = build()
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+    log(f"patches: {len(arrays['y'])} train" + (f", {len(arrays['yv'])} val" if "yv" in arrays else "")
+        + f" from {what} in {time.time() - t0:.0f} s")
+    return arrays
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dealer_assist.vision.train_look")
     ap.add_argument("--data", required=True, type=Path, help="a rendered dataset (meta/, images/)")
@@ -233,31 +249,23 @@ def main(argv: list[str] | None = None) -> int:
     proc_b = sorted(n for n in BACK_STYLES if n.startswith("proc-back-"))
     held_b = set(proc_b[len(proc_b) - args.holdout_backs:]) if args.holdout_backs else set()
     nval = min(args.val_frames, len(frames) // 4)
-    cache = args.runs / "patches.npz"
-    if cache.is_file():
-        z = np.load(cache, allow_pickle=False)
-        x, y, tags = z["x"], z["y"], list(z["tags"])
-        xv, yv, tv = z["xv"], z["yv"], list(z["tv"])
-    else:
-        t0 = time.time()
+
+    def split_patches() -> dict[str, np.ndarray]:
         x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval])
         xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:])
-        np.savez(args.runs / "patches.tmp.npz", x=x, y=y, tags=np.array(tags), xv=xv, yv=yv, tv=np.array(tv))
-        (args.runs / "patches.tmp.npz").replace(cache)
-        log(f"patches: {len(y)} train, {len(yv)} val in {time.time() - t0:.0f} s")
+        return {"x": x, "y": y, "tags": np.array(tags), "xv": xv, "yv": yv, "tv": np.array(tv)}
+
+    z = cached_patches(args.runs / "patches.npz", split_patches, f"{len(frames)} frames of {args.data}")
+    x, y, tags, xv, yv, tv = z["x"], z["y"], list(z["tags"]), z["xv"], z["yv"], list(z["tv"])
     for i, extra in enumerate(args.extra_data):
         more = sorted((extra / "meta" / args.split).glob("*.json"))
-        ecache = args.runs / f"patches-extra{i}.npz"
-        if ecache.is_file():
-            z = np.load(ecache, allow_pickle=False)
-            ex, ey, et = z["x"], z["y"], list(z["tags"])
-        else:
-            t0 = time.time()
+
+        def extra_patches(extra=extra, more=more, i=i) -> dict[str, np.ndarray]:
             ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more)
-            np.savez(args.runs / "patches-extra.tmp.npz", x=ex, y=ey, tags=np.array(et))
-            (args.runs / "patches-extra.tmp.npz").replace(ecache)
-            log(f"patches: {len(ey)} more from {len(more)} frames of {extra} in {time.time() - t0:.0f} s")
-        x, y, tags = np.concatenate([x, ex]), np.concatenate([y, ey]), tags + et
+            return {"x": ex, "y": ey, "tags": np.array(et)}
+
+        z = cached_patches(args.runs / f"patches-extra{i}.npz", extra_patches, f"{len(more)} frames of {extra}")
+        x, y, tags = np.concatenate([x, z["x"]]), np.concatenate([y, z["y"]]), tags + list(z["tags"])
     # held-out joker arts and back designs: their patches are validation only, wherever they
     # come from
     hx = np.array([t in held for t in tags], bool)
