@@ -129,14 +129,14 @@ def test_corner_search_reads_cards_whose_box_is_turned(detector, turn):
     # and moved by 3 % of the card's width
     boxes = [g.warp_polygon(g.order_card_polygon(c["polygon"]), dx=0.03, turn_deg=turn) for c in labels["cards"]]
     variants = [(1.0, 0.0, 0.0, 0.0), *READ_VARIANTS]
-    (probs, _), (probs0, _), searched = detector._read_corners(frame, boxes, variants)
+    (probs, _, _), (probs0, _, _), searched = detector._read_corners(frame, boxes, variants)
     read0 = [C.fuse_card(p, 0.9, 0.01)[0] for p in probs0]
     read = [C.fuse_card(p, 0.9, 0.01)[0] for p in probs]
     assert sum(a == b for a, b in zip(read0, names)) <= 1, read0     # the boxes alone miss the index
     assert read == names, (read0, read)
     assert searched.all()
     # a card read surely from its own box is not searched: the true outlines
-    (_, _), (_, _), searched = detector._read_corners(
+    (_, _, _), (_, _, _), searched = detector._read_corners(
         frame, [g.order_card_polygon(c["polygon"]) for c in labels["cards"]], variants)
     assert not searched.any()
 
@@ -569,9 +569,9 @@ def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path
     other = tmp_path / "IMG_0007.png"
     other.write_bytes(photos["BACK"][0].read_bytes())
     assert enroll_deck("b2", [other], MODELS, root=tmp_path / "decks", card="back")["views"] == {"BACK": 1}
-    # the look's odd-back-out rule (next test) would name some of these jokers without a deck:
-    # off here, to see what the deck alone does
-    no_odd = DetectorSettings(odd_back_joker=2.0)
+    # the look's odd-back-out rule and the joker-index rule (below) would name some of these
+    # jokers without a deck: off here, to see what the deck alone does
+    no_odd = DetectorSettings(odd_back_joker=2.0, back_joker_index=2.0)
     generic = CardDetector(MODELS, settings=no_odd)
     with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks", settings=no_odd)
     jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks", settings=no_odd)
@@ -628,8 +628,10 @@ def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
     from dealer_assist.vision.detector import DetectorSettings
     from dealer_assist.vision.synth.scene import render_cards
 
-    reader, without = CardDetector(MODELS), CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0))
-    assert reader.settings.odd_back_joker <= 1.0          # on by default
+    assert DetectorSettings().odd_back_joker <= 1.0          # on by default
+    # this rule alone: a corner reading the joker's index (back_joker_index, tested below) off
+    reader = CardDetector(MODELS, settings=DetectorSettings(back_joker_index=2.0))
+    without = CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0, back_joker_index=2.0))
     checked = 0
     for joker, angle, width in (("sun-word", 60, 100), ("harlequin-noindex", 30, 100)):
         for back in ("rosette-purple", "hex-teal"):
@@ -653,10 +655,13 @@ def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
     # look_back_joker) would name all three JK; the odd-back rule adds nothing
     copies, _ = render_cards([{"card": "JK", "style": "sun-word", "center": (x, 0), "angle": 60 + d, "width": 100}
                               for x, d in ((-250, 0), (0, 5), (250, -10))], background=(90, 40, 30), tilt_deg=15)
-    look_alone = CardDetector(MODELS, settings=DetectorSettings(look_back_joker=0.7, odd_back_joker=2.0))
+    look_alone = CardDetector(MODELS, settings=DetectorSettings(look_back_joker=0.7, odd_back_joker=2.0,
+                                                                back_joker_index=2.0))
     assert [c["card"] for c in look_alone.detect(copies)["cards"]] == ["JK"] * 3
     assert len(without.detect(copies)["backs"]) >= 2
     assert reader.detect(copies) == without.detect(copies)
+    # (this joker art has an index: the default reader names all three by their corners)
+    assert [c["card"] for c in CardDetector(MODELS).detect(copies)["cards"]] == ["JK"] * 3
     # three backs of one held-out design: backs
     for back in ("rosette-purple", "hex-teal"):
         table, _ = render_cards([{"card": "BACK", "style": back, "center": (x, 0), "angle": a, "width": 110}
@@ -664,3 +669,28 @@ def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
                                 background=(90, 40, 30), tilt_deg=15)
         got = reader.detect(table)
         assert not got["cards"] and len(got["backs"]) == 3, (back, got)
+
+
+def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
+    """A back shows no index. A box the detector calls a back whose corner surely reads a joker's
+    index is a face-up joker (a validation frame of the train styles, a seeded joker art the
+    detector never trained on). The rule adds that joker and changes nothing else in the frame;
+    with it off (``back_joker_index`` above 1) the joker stays a back."""
+    from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.geometry import polygon_iou
+    from dealer_assist.vision.synth.scene import render_scene
+
+    reader = CardDetector(MODELS)
+    without = CardDetector(MODELS, settings=DetectorSettings(back_joker_index=2.0))
+    assert reader.settings.back_joker_index <= 1.0          # on by default
+    frame, label = render_scene(1_000_195, "train")
+    joker = next(c for c in label["cards"] if c["card"] == "JK")
+    before, after = without.detect(frame), reader.detect(frame)
+
+    def on_joker(items):
+        return [c.get("card", "BACK") for c in items if polygon_iou(c["polygon"], joker["polygon"]) >= 0.5]
+
+    assert on_joker(before["cards"]) == [] and len(on_joker(before["backs"])) == 1
+    assert on_joker(after["cards"]) == ["JK"] and on_joker(after["backs"]) == []
+    assert [c for c in after["cards"] if c["card"] != "JK"] == before["cards"]
+    assert len(after["backs"]) == len(before["backs"]) - 1

@@ -32,6 +32,7 @@ import numpy as np
 
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
+from dealer_assist.vision.geometry import CROP_H, CROP_W
 
 #: Number of classifier outputs: 52 cards, the joker, none.
 NUM_CLASSES = 54
@@ -112,6 +113,33 @@ class CornerClassifier:
         x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
         probs, emb = self.session.run(self.output_names, {self.input_name: x})
         return probs, emb
+
+
+#: the corner suit classifier's file in a model folder (optional: without it the reader does
+#: without its word)
+SUIT_FILE = "corner-suit.onnx"
+
+
+class SuitClassifier:
+    """The exported corner suit CNN (``corner-suit.onnx``, :mod:`train_suit`): the index-corner
+    crops the corner classifier reads, BGR uint8 (N, 56, 36, 3), in; P(suit) (N, 4) in club,
+    diamond, heart, spade order (a card's class is rank x 4 + suit) out."""
+
+    def __init__(self, path: str | Path):
+        self.session = load_session(path, "corner suit classifier")
+        self.input_name = self.session.get_inputs()[0].name
+        self.output_name = self.session.get_outputs()[0].name
+        shape = self.session.get_inputs()[0].shape
+        outs = self.session.get_outputs()[0].shape
+        if len(shape) != 4 or shape[2:] != [CROP_H, CROP_W] or outs[-1] != 4:
+            raise UserError(f"corner suit classifier {path}: input {shape}, output {outs}; expected "
+                            f"[n, 3, {CROP_H}, {CROP_W}] -> [n, 4]")
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        if len(crops) == 0:
+            return np.zeros((0, 4), np.float32)
+        x = np.ascontiguousarray(np.asarray(crops).transpose(0, 3, 1, 2), dtype=np.float32)
+        return self.session.run([self.output_name], {self.input_name: x})[0]
 
 
 def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,

@@ -43,8 +43,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, load_session,
-                                             name_from_posterior)
+from dealer_assist.vision.classifier import (JK, NONE, READABLE, SUIT_FILE, CornerClassifier, SuitClassifier,
+                                             card_posterior, load_session, name_from_posterior)
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
@@ -115,6 +115,10 @@ class DetectorSettings:
     look: bool = True
     #: weight of the suit the card's centre shows against the corners' reading (0: not used)
     look_suit: float = 1.0
+    #: weight of the corner suit classifier's reading (``corner-suit.onnx``, :mod:`train_suit`;
+    #: skipped when the model folder has none) against the corner classifier's, for a face card
+    #: whose corners read an index but whose name is less than :data:`LOOK_SURE` sure (0: not used)
+    corner_suit: float = 0.0
     #: such a box is named ``JK`` when the look says joker at least this surely
     look_joker: float = 0.6
     #: a box the detector alone names ``JK`` (no corner reads an index) is left unnamed (``??``)
@@ -147,6 +151,11 @@ class DetectorSettings:
     #: at most this many spare boxes are read (the highest scoring, after NMS at ``rescue_nms``)
     rescue_max: int = 40
     rescue_nms: float = 0.9
+    #: a box the detector takes for a BACK is a face-up ``JK`` when one of its corners reads a
+    #: joker's index at least this surely (:func:`_sureness`; a back shows no index). Above 1:
+    #: off. On the 900 validation frames the 2,068 real back boxes read a JK index at most 0.76
+    #: surely, the 3 jokers taken for backs that show an index 0.87, 0.89 and 0.96
+    back_joker_index: float = 0.85
 
 
 def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
@@ -262,6 +271,7 @@ class CardDetector:
         self.obb = load_session(d / OBB_FILE, "card detector")
         self.cls = CornerClassifier(d / CLS_FILE)
         self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
+        self.suit = SuitClassifier(d / SUIT_FILE) if (d / SUIT_FILE).is_file() else None
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
         try:
@@ -362,16 +372,19 @@ class CardDetector:
             variants = [(float(sc), 0.0, 0.0, 0.0) for sc in self.settings.tta_scales]
             if self.settings.search:
                 variants += [tuple(float(x) for x in v) for v in self.settings.read_variants]
-            (probs, emb), (probs0, emb0), searched = self._read_corners(
+            (probs, emb, crops), (probs0, emb0, crops0), searched = self._read_corners(
                 image, [polys[i] for i in face_idx], variants)
 
             surest = np.zeros(len(face_idx))   # each name's posterior (the look need not check a sure one)
+            suit_prior: list[np.ndarray | None] = [None] * len(face_idx)   # the suit classifier's word
 
             def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
                 i = face_idx[k]
                 face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
+                if suit_prior[k] is not None:
+                    suit_llr = suit_prior[k] if suit_llr is None else suit_prior[k] + suit_llr
                 post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
                 surest[k] = float(post.max())
                 return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
@@ -387,8 +400,11 @@ class CardDetector:
                     name = named[k][0]
                     if name != HIDDEN and any(named[j][0] == name and sim[k, j] < self.settings.same_card_iou
                                               for j in range(len(named)) if j != k):
-                        cur_p[k], cur_e[k] = probs0[k], emb0[k]
+                        cur_p[k], cur_e[k], crops[k] = probs0[k], emb0[k], crops0[k]
                         named[k] = name_card(k, cur_p[k], cur_e[k])
+            if self.suit is not None and self.settings.corner_suit > 0:
+                named = self._suit_again(np.stack(cur_p), crops, named, surest, suit_prior,
+                                         lambda k: name_card(k, cur_p[k], cur_e[k]))
             if self.look is not None and self.settings.look:
                 named = self._look_again(
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
@@ -492,7 +508,8 @@ class CardDetector:
     def _jokers_among_backs(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:
         """{box index: confidence} of the back boxes that are face-up jokers: by an enrolled
-        deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), or by the look
+        deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), by a corner that
+        reads a joker's index (:attr:`DetectorSettings.back_joker_index`), or by the look
         classifier: the odd back out (:attr:`DetectorSettings.odd_back_joker`), or any back
         (:attr:`DetectorSettings.look_back_joker`, off by default)."""
         idx = [i for i, b in enumerate(is_back) if b]
@@ -503,6 +520,13 @@ class CardDetector:
                 if sim > 0.0:
                     out[i] = float(scores[i].max()) * sim
         st = self.settings
+        if st.back_joker_index <= 1.0 and idx:   # a back shows no index: one reading JK is a joker
+            p, _ = self.cls(np.concatenate([geometry.corner_crops(image, polys[i]) for i in idx]))
+            p = p.reshape(len(idx), 2, -1)
+            jk_sure = np.where(p[:, :, :NONE].argmax(axis=2) == JK, _sureness(p), 0.0).max(axis=1)
+            for k, i in enumerate(idx):
+                if i not in out and jk_sure[k] >= st.back_joker_index:
+                    out[i] = float(scores[i].max()) * float(jk_sure[k])
         # a deck that knows its own jokers and back has decided: the frame's odd back out is
         # weaker evidence than that
         odd = len(idx) >= 2 and not (self.deck is not None and self.deck.tells_jokers_from_backs)
@@ -526,6 +550,28 @@ class CardDetector:
         q = np.concatenate([card_template(image, v) for v in scaled_outlines(polys[i])])   # (2V, D)
         refs = np.concatenate([card_template(image, polys[j]) for j in others])           # (2N, D)
         return float((refs @ q.T).max()) < self.settings.odd_back_match
+
+    def _suit_again(self, probs: np.ndarray, crops: np.ndarray, named: list[tuple[str, float]],
+                    surest: np.ndarray, suit_prior: list, rename) -> list[tuple[str, float]]:
+        """The corner suit classifier's word on the face boxes whose corners read an index
+        (corner readings ``probs`` (N, 2, 54), the crops they were read from ``crops``) and whose
+        name is less than :data:`LOOK_SURE` sure (``surest``; a joker is not asked): its suit
+        log-odds, each corner weighted by how surely it shows an index and the whole by
+        :attr:`DetectorSettings.corner_suit`, become the card's ``suit_prior[k]`` and
+        ``rename(k)`` names it again (the look's word, if asked, adds to it)."""
+        vis = 1.0 - probs[:, :, NONE]                                       # (N, 2)
+        ask = [k for k in range(len(named))
+               if vis[k].max() >= READABLE and named[k][0] != "JK" and surest[k] < LOOK_SURE]
+        if not ask:
+            return named
+        p = self.suit(crops[ask].reshape(-1, *crops.shape[2:])).reshape(len(ask), 2, 4)
+        p = np.clip(p.astype(np.float64), 0.01, 0.99)
+        llr = np.log(4.0 * p / p.sum(axis=2, keepdims=True))                # (A, 2, 4)
+        out = list(named)
+        for j, k in enumerate(ask):
+            suit_prior[k] = self.settings.corner_suit * (vis[k][:, None] * llr[j]).sum(axis=0)
+            out[k] = rename(k)
+        return out
 
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,
@@ -561,11 +607,11 @@ class CardDetector:
         return out
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]]
-                      ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], np.ndarray]:
-        """Read the two index corners of N ordered card polygons: ``((probs, emb), (probs0,
-        emb0), searched)``: corner probabilities (N, 2, 54) and embeddings (N, 2, D) after the
-        search, the same read from the polygons alone, and which cards' readings the search
-        changed (N,).
+                      ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]:
+        """Read the two index corners of N ordered card polygons: ``((probs, emb, crops),
+        (probs0, emb0, crops0), searched)``: corner probabilities (N, 2, 54), embeddings (N, 2,
+        D) and the crops read (N, 2, H, W, 3) after the search, the same read from the polygons
+        alone, and which cards' readings the search changed (N,).
 
         Both corners are read from the polygon itself first. When neither reads an index at
         least :attr:`DetectorSettings.sure_enough` surely (:func:`_sureness`), both are cut again
@@ -574,27 +620,29 @@ class CardDetector:
         skipped) and per corner the reading most sure of an index wins when it is at least
         :attr:`DetectorSettings.search_accept` sure, so the TL and BR corners may take different
         variants."""
-        probs0, emb0 = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
+        crops0 = np.stack([geometry.corner_crops(image, p) for p in polys])     # (N, 2, H, W, 3)
+        probs0, emb0 = self.cls(crops0.reshape(-1, *crops0.shape[2:]))
         probs0 = probs0.reshape(len(polys), 2, -1)
         emb0 = emb0.reshape(len(polys), 2, -1)
-        probs, emb = probs0.copy(), emb0.copy()
+        probs, emb, crops = probs0.copy(), emb0.copy(), crops0.copy()
         searched = np.zeros(len(polys), bool)
         extra = [v for v in variants if not all(x == y for x, y in zip(v, (1.0, 0.0, 0.0, 0.0)))]
         sure = _sureness(probs0)                                           # (N, 2)
         # a card with one corner read surely is named: only cards without one are searched
         todo = [(k, c) for k in range(len(polys)) if sure[k].max() < self.settings.sure_enough for c in (0, 1)]
         if not extra or not todo:
-            return (probs, emb), (probs0, emb0), searched
-        crops = np.concatenate([geometry.corner_crop_variants(image, polys[k], extra, c) for k, c in todo])
-        p2, e2 = self.cls(crops)
+            return (probs, emb, crops), (probs0, emb0, crops0), searched
+        crops_v = np.concatenate([geometry.corner_crop_variants(image, polys[k], extra, c) for k, c in todo])
+        p2, e2 = self.cls(crops_v)
         s2 = _sureness(p2).reshape(len(todo), len(extra))
         for j, (k, c) in enumerate(todo):
             best = int(s2[j].argmax())
             if s2[j, best] > max(sure[k, c], self.settings.search_accept):
                 probs[k, c] = p2[j * len(extra) + best]
                 emb[k, c] = e2[j * len(extra) + best]
+                crops[k, c] = crops_v[j * len(extra) + best]
                 searched[k] = True
-        return (probs, emb), (probs0, emb0), searched
+        return (probs, emb, crops), (probs0, emb0, crops0), searched
 
     def detect_file(self, path: str | Path) -> dict[str, Any]:
         """Read an image file and detect; the result carries ``image``, ``width``, ``height``,
