@@ -45,6 +45,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import (JK, NONE, READABLE, SUIT_FILE, CornerClassifier, SuitClassifier,
                                              card_posterior, load_session, name_from_posterior)
+from dealer_assist.vision.look import BACK as LOOK_BACK
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
@@ -64,6 +65,9 @@ META_FILE = "models.json"
 #: the suit term (clipped to 0.01..0.99 per suit, weight <= 1) moves a log-odds by at most
 #: log(99) = 4.6, and a posterior of 0.99 is ahead of every other card by at least that.
 LOOK_SURE = 0.99
+
+#: :meth:`CardDetector._look_again`'s name for a face box that is a back after all
+_LOOKS_BACK = "BACK"
 
 #: Letterbox grey (as ultralytics pads).
 PAD_VALUE = 114
@@ -124,6 +128,11 @@ class DetectorSettings:
     #: a box the detector alone names ``JK`` (no corner reads an index) is left unnamed (``??``)
     #: when the look says a suited card at least this surely
     look_not_joker: float = 0.7
+    #: ... and is reported as a BACK when the look says back at least this surely (the
+    #: detector's joker class fires on some back designs). On the 900 validation frames the 190
+    #: jokers without a readable index named JK looked like a back at most 0.05, the 2 backs
+    #: named JK 0.97 and 0.98. Above 1: off
+    look_back_not_joker: float = 0.9
     #: a box the detector takes for a BACK is reported as a face-up ``JK`` when the look says
     #: joker at least this surely (a joker's patterned art can pass for a back). Off (above 1)
     #: by default: on the validation frames it changed nothing, and on the held-out test backs
@@ -410,7 +419,16 @@ class CardDetector:
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
                     [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
                     lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr), surest.copy())
-            face_probs = np.stack(cur_p)
+                # a joker by the detector's word alone that the look surely takes for a back is a back
+                backs_now = [k for k, (name, _) in enumerate(named) if name == _LOOKS_BACK]
+                for k in backs_now:
+                    is_back[face_idx[k]] = True
+                if backs_now:
+                    keep_k = [k for k in range(len(face_idx)) if k not in backs_now]
+                    face_idx = [face_idx[k] for k in keep_k]
+                    named = [named[k] for k in keep_k]
+                    cur_p = [cur_p[k] for k in keep_k]
+            face_probs = np.stack(cur_p) if cur_p else np.zeros((0, 2, NONE + 1))
             shown: dict[int, np.ndarray] = {}
             if self.settings.refine_outline:
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -580,7 +598,8 @@ class CardDetector:
 
         A box whose corners read no index: an unnamed one that looks like a joker becomes
         ``JK``; one named ``JK`` by the detector's joker score alone that looks like a suited
-        card becomes ``??``. A suited card whose corners read: the suit its centre shows is
+        card becomes ``??``, and one that looks like a back becomes :data:`_LOOKS_BACK` (the
+        caller reports it as a back). A suited card whose corners read: the suit its centre shows is
         weighed in (``rename(k, suit_llr)`` names it again) with weight
         :attr:`DetectorSettings.look_suit` x P(a suited card). A name already at least
         :data:`LOOK_SURE` sure (``surest``) is not asked: the suit term is clipped so that it
@@ -601,6 +620,8 @@ class CardDetector:
                     out[k] = ("JK", det[k] * float(kind[j, LOOK_JOKER]))
                 elif named[k][0] == "JK" and kind[j, LOOK_FACE] >= self.settings.look_not_joker:
                     out[k] = (HIDDEN, named[k][1] * (1.0 - float(kind[j, LOOK_FACE])))
+                elif named[k][0] == "JK" and kind[j, LOOK_BACK] >= self.settings.look_back_not_joker:
+                    out[k] = (_LOOKS_BACK, named[k][1])
             else:
                 s_k = np.clip(suit[j], 0.01, 0.99)
                 out[k] = rename(k, w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))

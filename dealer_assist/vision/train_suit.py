@@ -69,6 +69,16 @@ def accuracy(pred: np.ndarray, y: np.ndarray) -> dict:
             "n": int(len(y))}
 
 
+def _net_from(ckpt: str | Path):
+    import torch
+
+    from dealer_assist.vision.train import build_corner_net
+
+    net = build_corner_net(num_classes=4)
+    net.load_state_dict(torch.load(str(ckpt), map_location="cpu", weights_only=False)["model"])
+    return net
+
+
 def predict(net, x: np.ndarray) -> np.ndarray:
     import torch
 
@@ -80,6 +90,23 @@ def predict(net, x: np.ndarray) -> np.ndarray:
             out.append(net(xb).argmax(1).numpy())
     net.train()
     return np.concatenate(out)
+
+
+def suit_init_from_corner(corner_ckpt: str | Path, out: Path) -> Path:
+    """A 4-suit starting checkpoint from a corner-classifier checkpoint (``recover
+    --corner-classifier``): the same features and embedding, and each suit's output the mean of
+    that suit's 13 card outputs (classes rank x 4 + suit), so training starts from what the corner
+    classifier already knows of suits."""
+    import torch
+
+    state = torch.load(str(corner_ckpt), map_location="cpu", weights_only=False)
+    state = dict(state["model"] if "model" in state else state)
+    w, b = state["head.1.weight"], state["head.1.bias"]                  # (54, 128), (54,)
+    state["head.1.weight"] = w[:JK].reshape(13, 4, -1).mean(dim=0).clone()
+    state["head.1.bias"] = b[:JK].reshape(13, 4).mean(dim=0).clone()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": state}, out)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=Path("models"),
                     help="the shipped corner classifier to compare with on the validation crops")
     ap.add_argument("--out", type=Path, default=None, help="export corner-suit.onnx into this folder")
+    ap.add_argument("--init-corner", default=None,
+                    help="start from a corner-classifier checkpoint (recover --corner-classifier): its "
+                         "features, and each suit's output the mean of its 13 cards'")
     args = ap.parse_args(argv)
 
     from dealer_assist.vision.train import train_classifier
@@ -125,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
         return {name: accuracy(predict(net, vx), vy) for name, (vx, vy, _) in vals.items()}
 
     t0 = time.time()
+    init = None
+    if args.init_corner:
+        init = str(suit_init_from_corner(args.init_corner, args.runs / "init-from-corner.pt"))
+        log(f"start from {args.init_corner}: {validate(_net_from(init))}")
     res = train_classifier(x, y, args.runs, args.epochs, args.seed, lr=args.lr, num_classes=4,
-                           out_dir="suit", validate=validate)
+                           out_dir="suit", validate=validate, init=init)
     summary = {"validation": {name: {"suit_model": r, "corner_classifier": vals[name][2]}
                               for name, r in (res["history"][-1].items()) if name in vals},
                "train_crops": int(len(y)), "minutes": round((time.time() - t0) / 60, 1)}
@@ -139,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         record_in_models_json(args.out, {
             "file": SUIT_FILE, "input": [36, 56], "classes": list(SUITS),
             "data": [str(d) for d in args.data], "epochs": args.epochs, "lr": args.lr, "reps": args.reps,
-            "seed": args.seed, "crop_jitter": JITTER, "validation": summary["validation"]}, key="suit")
+            "seed": args.seed, "crop_jitter": JITTER, "init_corner": args.init_corner,
+            "validation": summary["validation"]}, key="suit")
         log(f"exported {args.out / SUIT_FILE}")
     return 0
 
