@@ -255,9 +255,9 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
 
 #: DetectorSettings thresholds this script takes as flags (``look_joker`` -> ``--look-joker``):
 #: where they were chosen, on the validation sets
-TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "odd_back_joker", "odd_back_match",
+TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "look_suit_court", "odd_back_joker", "odd_back_match",
            "rescue_conf", "rescue_sure", "rescue_same", "rescue_nms", "rescue_apart", "rescue_max",
-           "corner_suit", "back_joker_index", "look_back_not_joker")
+           "back_joker_index", "look_back_not_joker")
 
 
 def main(argv: list[str] | None = None) -> int:

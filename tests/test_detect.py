@@ -67,6 +67,24 @@ def test_corners_that_disagree_give_a_low_confidence():
     assert conf < sure
 
 
+def test_the_suit_seen_in_the_centre_can_weigh_by_rank():
+    """The look's suit term may differ by rank (a (13, 4) term, rows 2..A): the centre of an ace
+    or a nine shows pips, a king's shows a picture. Corners torn between the spade and the club
+    of a rank follow a term that favours clubs for that rank only."""
+    from dealer_assist.vision.detector import COURT_RANKS, look_sure
+
+    clubs = np.log(np.array([0.9, 0.02, 0.02, 0.06]) * 4)
+    by_rank = np.zeros((13, 4))
+    by_rank[:] = clubs
+    by_rank[list(COURT_RANKS)] = 0.0                          # J, Q, K: the centre says nothing
+    for rank, follows in (("9", True), ("A", True), ("K", False)):
+        torn = C.corner([rank + "s", rank + "c"], [0.5, 0.4])
+        got = C.fuse_card(np.stack([torn, torn]), 0.9, 0.01, suit_llr=by_rank)[0]
+        assert got == rank + ("c" if follows else "s"), rank
+    # the gate follows the weight: a name the term cannot move is not shown to the look
+    assert look_sure(1.0) == pytest.approx(0.99) and 0.998 < look_sure(1.5) < 0.999
+
+
 def test_nms_keeps_separate_cards_and_drops_duplicates():
     boxes = np.array([[100, 100, 60, 84, 0.0], [101, 99, 61, 83, 0.01],      # the same card twice
                       [130, 100, 60, 84, 0.2],                                  # overlapping neighbour
@@ -129,14 +147,14 @@ def test_corner_search_reads_cards_whose_box_is_turned(detector, turn):
     # and moved by 3 % of the card's width
     boxes = [g.warp_polygon(g.order_card_polygon(c["polygon"]), dx=0.03, turn_deg=turn) for c in labels["cards"]]
     variants = [(1.0, 0.0, 0.0, 0.0), *READ_VARIANTS]
-    (probs, _, _), (probs0, _, _), searched = detector._read_corners(frame, boxes, variants)
+    (probs, _), (probs0, _), searched = detector._read_corners(frame, boxes, variants)
     read0 = [C.fuse_card(p, 0.9, 0.01)[0] for p in probs0]
     read = [C.fuse_card(p, 0.9, 0.01)[0] for p in probs]
     assert sum(a == b for a, b in zip(read0, names)) <= 1, read0     # the boxes alone miss the index
     assert read == names, (read0, read)
     assert searched.all()
     # a card read surely from its own box is not searched: the true outlines
-    (_, _, _), (_, _, _), searched = detector._read_corners(
+    (_, _), (_, _), searched = detector._read_corners(
         frame, [g.order_card_polygon(c["polygon"]) for c in labels["cards"]], variants)
     assert not searched.any()
 
@@ -722,3 +740,34 @@ def test_a_back_the_detector_calls_a_joker_is_a_back_when_the_look_says_so():
         assert len(after["backs"]) == len(before["backs"]) + 1
         assert any(polygon_iou(b["polygon"], wrong[0]["polygon"]) > 0.99 for b in after["backs"])
         assert [c for c in before["cards"] if c is not wrong[0]] == after["cards"]
+
+
+@needs_look
+def test_the_centre_pips_outweigh_corners_that_read_a_suit_wrongly():
+    """An ace's or a ten's centre shows its suit in large pips; a court card's shows a picture.
+    So the look's suit counts 1.5 for A to 10 and 1.0 for J, Q, K, and the look is asked up to the
+    posterior such a weight can still move (look_sure): validation frames where the old equal
+    weight of 1.0 named an ace of a pip drawing no training frame uses Ac, or left a ten
+    torn between spade and club as ``??``. Every other card of the frame keeps its name."""
+    from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.geometry import polygon_iou
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.scene import render_scene
+
+    reader = CardDetector(MODELS)
+    assert (reader.settings.look_suit, reader.settings.look_suit_court) == (1.5, 1.0)
+    equal = CardDetector(MODELS, settings=DetectorSettings(look_suit=1.0, look_suit_court=1.0))
+    for seed, recipe, card, before in ((1_000_670, "fresh-pips-val", "As", "Ac"),
+                                       (1_000_728, "fresh-pips-val", "As", "Ac"),
+                                       (1_000_350, "base", "Tc", "??"), (1_000_501, "base", "Ts", "??")):
+        frame, label = render_scene(seed, "train", **RECIPES[recipe])
+        lab = next(c for c in label["cards"] if c["card"] == card)
+        old, new = equal.detect(frame), reader.detect(frame)
+
+        def on_it(res):
+            return [c["card"] for c in res["cards"] if polygon_iou(c["polygon"], lab["polygon"]) >= 0.5]
+
+        assert on_it(old) == [before] and on_it(new) == [card], seed
+        others_old = sorted(c["card"] for c in old["cards"] if polygon_iou(c["polygon"], lab["polygon"]) < 0.5)
+        others_new = sorted(c["card"] for c in new["cards"] if polygon_iou(c["polygon"], lab["polygon"]) < 0.5)
+        assert others_old == others_new, seed

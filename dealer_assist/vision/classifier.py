@@ -32,7 +32,6 @@ import numpy as np
 
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
-from dealer_assist.vision.geometry import CROP_H, CROP_W
 
 #: Number of classifier outputs: 52 cards, the joker, none.
 NUM_CLASSES = 54
@@ -115,33 +114,6 @@ class CornerClassifier:
         return probs, emb
 
 
-#: the corner suit classifier's file in a model folder (optional: without it the reader does
-#: without its word)
-SUIT_FILE = "corner-suit.onnx"
-
-
-class SuitClassifier:
-    """The exported corner suit CNN (``corner-suit.onnx``, :mod:`train_suit`): the index-corner
-    crops the corner classifier reads, BGR uint8 (N, 56, 36, 3), in; P(suit) (N, 4) in club,
-    diamond, heart, spade order (a card's class is rank x 4 + suit) out."""
-
-    def __init__(self, path: str | Path):
-        self.session = load_session(path, "corner suit classifier")
-        self.input_name = self.session.get_inputs()[0].name
-        self.output_name = self.session.get_outputs()[0].name
-        shape = self.session.get_inputs()[0].shape
-        outs = self.session.get_outputs()[0].shape
-        if len(shape) != 4 or shape[2:] != [CROP_H, CROP_W] or outs[-1] != 4:
-            raise UserError(f"corner suit classifier {path}: input {shape}, output {outs}; expected "
-                            f"[n, 3, {CROP_H}, {CROP_W}] -> [n, 4]")
-
-    def __call__(self, crops: np.ndarray) -> np.ndarray:
-        if len(crops) == 0:
-            return np.zeros((0, 4), np.float32)
-        x = np.ascontiguousarray(np.asarray(crops).transpose(0, 3, 1, 2), dtype=np.float32)
-        return self.session.run([self.output_name], {self.input_name: x})[0]
-
-
 def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
               min_identity: float = 0.5, suit_llr: np.ndarray | None = None) -> tuple[str, float]:
     """Name one card from its corners' probabilities (shape (k, 54), k = 1 or 2) and the
@@ -155,9 +127,10 @@ def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
     look like a joker, or when the identity is too uncertain (below ``min_identity``).
     Confidence = P(identity) x P(the box is a card).
 
-    ``suit_llr`` (4 values, club diamond heart spade): log-likelihood ratios of the suit seen
-    elsewhere on the card (the look classifier's view of the centre pips), added to every card of
-    that suit; it can tip a corner torn between a spade and a club, not overrule a sure one.
+    ``suit_llr`` (4 values, club diamond heart spade, or (13, 4): one row per rank, 2 to A):
+    log-likelihood ratios of the suit seen elsewhere on the card (the look classifier's view of the
+    centre pips), added to every card of that suit (of that rank); it can tip a corner torn
+    between a spade and a club, not overrule a sure one.
 
     >>> spade_or_club = corner(["2s", "2c"], [0.5, 0.4])
     >>> fuse_card(np.stack([spade_or_club, spade_or_club]), 0.9, 0.01)[0]
@@ -201,7 +174,8 @@ def card_posterior(corner_probs: np.ndarray, face_score: float, joker_score: flo
     # log-likelihood ratio against "uniform over 53", each corner weighted by its visibility
     llr = (vis[:, None] * np.log(q * NONE)).sum(axis=0)
     if suit_llr is not None:
-        llr[:JK] += np.tile(np.asarray(suit_llr, np.float64), JK // 4)
+        sl = np.asarray(suit_llr, np.float64)
+        llr[:JK] += np.tile(sl, JK // 4) if sl.ndim == 1 else sl.reshape(JK)
     pj = joker_score / max(face_score + joker_score, eps)
     pj = min(max(pj, 0.02), 0.98)
     prior = np.full(NONE, (1.0 - pj) / (NONE - 1))

@@ -43,8 +43,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (JK, NONE, READABLE, SUIT_FILE, CornerClassifier, SuitClassifier,
-                                             card_posterior, load_session, name_from_posterior)
+from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, load_session,
+                                             name_from_posterior)
 from dealer_assist.vision.look import BACK as LOOK_BACK
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
@@ -61,10 +61,20 @@ OBB_FILE = "cards-obb.onnx"
 CLS_FILE = "corner-cls.onnx"
 META_FILE = "models.json"
 
-#: A card named with at least this posterior is not shown to the look classifier for its suit:
-#: the suit term (clipped to 0.01..0.99 per suit, weight <= 1) moves a log-odds by at most
-#: log(99) = 4.6, and a posterior of 0.99 is ahead of every other card by at least that.
-LOOK_SURE = 0.99
+#: Ranks whose centre shows a picture, not pips (rows of the (13, 4) suit term: 2..A)
+COURT_RANKS = (9, 10, 11)
+
+
+def look_sure(weight: float) -> float:
+    """The posterior from which a card's name cannot be moved by a suit term of ``weight`` (each
+    suit's probability clipped to 0.01..0.99, so the term moves a log-odds by at most ``weight``
+    x log 99): such a card is not shown to the look for its suit.
+
+    >>> round(look_sure(1.0), 4), round(look_sure(2.0), 6)
+    (0.99, 0.999898)
+    """
+    return 1.0 - 1.0 / (1.0 + 99.0 ** weight)
+
 
 #: :meth:`CardDetector._look_again`'s name for a face box that is a back after all
 _LOOKS_BACK = "BACK"
@@ -117,12 +127,12 @@ class DetectorSettings:
     #: model folder has none) about every face box: its kind where the corners read no index,
     #: its suit where they do
     look: bool = True
-    #: weight of the suit the card's centre shows against the corners' reading (0: not used)
-    look_suit: float = 1.0
-    #: weight of the corner suit classifier's reading (``corner-suit.onnx``, :mod:`train_suit`;
-    #: skipped when the model folder has none) against the corner classifier's, for a face card
-    #: whose corners read an index but whose name is less than :data:`LOOK_SURE` sure (0: not used)
-    corner_suit: float = 0.0
+    #: weight of the suit the card's centre shows against the corners' reading, for a card whose
+    #: centre shows pips (A to 10; 0: not used) ...
+    look_suit: float = 1.5
+    #: ... and for a court card (J, Q, K), whose centre shows a picture (models/MODEL_CARD.md,
+    #: "Run-time rules of 2026-11-24": 1.5 for both was worse on validation)
+    look_suit_court: float = 1.0
     #: such a box is named ``JK`` when the look says joker at least this surely
     look_joker: float = 0.6
     #: a box the detector alone names ``JK`` (no corner reads an index) is left unnamed (``??``)
@@ -280,7 +290,6 @@ class CardDetector:
         self.obb = load_session(d / OBB_FILE, "card detector")
         self.cls = CornerClassifier(d / CLS_FILE)
         self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
-        self.suit = SuitClassifier(d / SUIT_FILE) if (d / SUIT_FILE).is_file() else None
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
         try:
@@ -381,19 +390,16 @@ class CardDetector:
             variants = [(float(sc), 0.0, 0.0, 0.0) for sc in self.settings.tta_scales]
             if self.settings.search:
                 variants += [tuple(float(x) for x in v) for v in self.settings.read_variants]
-            (probs, emb, crops), (probs0, emb0, crops0), searched = self._read_corners(
+            (probs, emb), (probs0, emb0), searched = self._read_corners(
                 image, [polys[i] for i in face_idx], variants)
 
             surest = np.zeros(len(face_idx))   # each name's posterior (the look need not check a sure one)
-            suit_prior: list[np.ndarray | None] = [None] * len(face_idx)   # the suit classifier's word
 
             def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
                 i = face_idx[k]
                 face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
-                if suit_prior[k] is not None:
-                    suit_llr = suit_prior[k] if suit_llr is None else suit_prior[k] + suit_llr
                 post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
                 surest[k] = float(post.max())
                 return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
@@ -409,11 +415,8 @@ class CardDetector:
                     name = named[k][0]
                     if name != HIDDEN and any(named[j][0] == name and sim[k, j] < self.settings.same_card_iou
                                               for j in range(len(named)) if j != k):
-                        cur_p[k], cur_e[k], crops[k] = probs0[k], emb0[k], crops0[k]
+                        cur_p[k], cur_e[k] = probs0[k], emb0[k]
                         named[k] = name_card(k, cur_p[k], cur_e[k])
-            if self.suit is not None and self.settings.corner_suit > 0:
-                named = self._suit_again(np.stack(cur_p), crops, named, surest, suit_prior,
-                                         lambda k: name_card(k, cur_p[k], cur_e[k]))
             if self.look is not None and self.settings.look:
                 named = self._look_again(
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
@@ -569,28 +572,6 @@ class CardDetector:
         refs = np.concatenate([card_template(image, polys[j]) for j in others])           # (2N, D)
         return float((refs @ q.T).max()) < self.settings.odd_back_match
 
-    def _suit_again(self, probs: np.ndarray, crops: np.ndarray, named: list[tuple[str, float]],
-                    surest: np.ndarray, suit_prior: list, rename) -> list[tuple[str, float]]:
-        """The corner suit classifier's word on the face boxes whose corners read an index
-        (corner readings ``probs`` (N, 2, 54), the crops they were read from ``crops``) and whose
-        name is less than :data:`LOOK_SURE` sure (``surest``; a joker is not asked): its suit
-        log-odds, each corner weighted by how surely it shows an index and the whole by
-        :attr:`DetectorSettings.corner_suit`, become the card's ``suit_prior[k]`` and
-        ``rename(k)`` names it again (the look's word, if asked, adds to it)."""
-        vis = 1.0 - probs[:, :, NONE]                                       # (N, 2)
-        ask = [k for k in range(len(named))
-               if vis[k].max() >= READABLE and named[k][0] != "JK" and surest[k] < LOOK_SURE]
-        if not ask:
-            return named
-        p = self.suit(crops[ask].reshape(-1, *crops.shape[2:])).reshape(len(ask), 2, 4)
-        p = np.clip(p.astype(np.float64), 0.01, 0.99)
-        llr = np.log(4.0 * p / p.sum(axis=2, keepdims=True))                # (A, 2, 4)
-        out = list(named)
-        for j, k in enumerate(ask):
-            suit_prior[k] = self.settings.corner_suit * (vis[k][:, None] * llr[j]).sum(axis=0)
-            out[k] = rename(k)
-        return out
-
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,
                     surest: np.ndarray) -> list[tuple[str, float]]:
@@ -601,14 +582,19 @@ class CardDetector:
         card becomes ``??``, and one that looks like a back becomes :data:`_LOOKS_BACK` (the
         caller reports it as a back). A suited card whose corners read: the suit its centre shows is
         weighed in (``rename(k, suit_llr)`` names it again) with weight
-        :attr:`DetectorSettings.look_suit` x P(a suited card). A name already at least
-        :data:`LOOK_SURE` sure (``surest``) is not asked: the suit term is clipped so that it
-        cannot move a posterior that sure to another card."""
-        w = self.settings.look_suit
+        :attr:`DetectorSettings.look_suit` (cards of A to 10) or
+        :attr:`DetectorSettings.look_suit_court` (J, Q, K) x P(a suited card). A name already at
+        least :func:`look_sure` sure (``surest``) is not asked: the suit term is clipped so that
+        it cannot move a posterior that sure to another card."""
+        st = self.settings
+        w = max(st.look_suit, st.look_suit_court)
+        sure = look_sure(w)
+        rank_w = np.full((JK // 4, 1), st.look_suit)
+        rank_w[list(COURT_RANKS)] = st.look_suit_court
         readable = (1.0 - probs[:, :, NONE]).max(axis=1) >= READABLE
         ask = [k for k in range(len(polys))
                if (not readable[k] and named[k][0] in (HIDDEN, "JK"))
-               or (readable[k] and w > 0 and named[k][0] not in (HIDDEN, "JK") and surest[k] < LOOK_SURE)]
+               or (readable[k] and w > 0 and named[k][0] not in (HIDDEN, "JK") and surest[k] < sure)]
         if not ask:
             return named
         p = self.look(np.stack([look_patch(image, polys[k]) for k in ask]))
@@ -624,15 +610,15 @@ class CardDetector:
                     out[k] = (_LOOKS_BACK, named[k][1])
             else:
                 s_k = np.clip(suit[j], 0.01, 0.99)
-                out[k] = rename(k, w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))
+                out[k] = rename(k, rank_w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))
         return out
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]]
-                      ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]:
-        """Read the two index corners of N ordered card polygons: ``((probs, emb, crops),
-        (probs0, emb0, crops0), searched)``: corner probabilities (N, 2, 54), embeddings (N, 2,
-        D) and the crops read (N, 2, H, W, 3) after the search, the same read from the polygons
-        alone, and which cards' readings the search changed (N,).
+                      ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], np.ndarray]:
+        """Read the two index corners of N ordered card polygons: ``((probs, emb), (probs0,
+        emb0), searched)``: corner probabilities (N, 2, 54) and embeddings (N, 2, D) after the
+        search, the same read from the polygons alone, and which cards' readings the search
+        changed (N,).
 
         Both corners are read from the polygon itself first. When neither reads an index at
         least :attr:`DetectorSettings.sure_enough` surely (:func:`_sureness`), both are cut again
@@ -641,29 +627,27 @@ class CardDetector:
         skipped) and per corner the reading most sure of an index wins when it is at least
         :attr:`DetectorSettings.search_accept` sure, so the TL and BR corners may take different
         variants."""
-        crops0 = np.stack([geometry.corner_crops(image, p) for p in polys])     # (N, 2, H, W, 3)
-        probs0, emb0 = self.cls(crops0.reshape(-1, *crops0.shape[2:]))
+        probs0, emb0 = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
         probs0 = probs0.reshape(len(polys), 2, -1)
         emb0 = emb0.reshape(len(polys), 2, -1)
-        probs, emb, crops = probs0.copy(), emb0.copy(), crops0.copy()
+        probs, emb = probs0.copy(), emb0.copy()
         searched = np.zeros(len(polys), bool)
         extra = [v for v in variants if not all(x == y for x, y in zip(v, (1.0, 0.0, 0.0, 0.0)))]
         sure = _sureness(probs0)                                           # (N, 2)
         # a card with one corner read surely is named: only cards without one are searched
         todo = [(k, c) for k in range(len(polys)) if sure[k].max() < self.settings.sure_enough for c in (0, 1)]
         if not extra or not todo:
-            return (probs, emb, crops), (probs0, emb0, crops0), searched
-        crops_v = np.concatenate([geometry.corner_crop_variants(image, polys[k], extra, c) for k, c in todo])
-        p2, e2 = self.cls(crops_v)
+            return (probs, emb), (probs0, emb0), searched
+        crops = np.concatenate([geometry.corner_crop_variants(image, polys[k], extra, c) for k, c in todo])
+        p2, e2 = self.cls(crops)
         s2 = _sureness(p2).reshape(len(todo), len(extra))
         for j, (k, c) in enumerate(todo):
             best = int(s2[j].argmax())
             if s2[j, best] > max(sure[k, c], self.settings.search_accept):
                 probs[k, c] = p2[j * len(extra) + best]
                 emb[k, c] = e2[j * len(extra) + best]
-                crops[k, c] = crops_v[j * len(extra) + best]
                 searched[k] = True
-        return (probs, emb, crops), (probs0, emb0, crops0), searched
+        return (probs, emb), (probs0, emb0), searched
 
     def detect_file(self, path: str | Path) -> dict[str, Any]:
         """Read an image file and detect; the result carries ``image``, ``width``, ``height``,

@@ -188,13 +188,13 @@ def export(ckpt: str | Path, out_path: str | Path) -> None:
     export_cnn(ckpt, out_path, len(LOOK_CLASSES), (LOOK_H, LOOK_W), "patches", ["probs"])
 
 
-def record_in_models_json(out: Path, info: dict, key: str = "look") -> None:
-    """Write ``info`` as the ``key`` entry of ``out/models.json`` (kept beside the detector's)."""
+def record_in_models_json(out: Path, info: dict) -> None:
+    """Write ``info`` as the ``look`` entry of ``out/models.json`` (kept beside the detector's)."""
     from dealer_assist.vision.detector import META_FILE
 
     path = out / META_FILE
     meta = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    meta[key] = info
+    meta["look"] = info
     path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
 
 
