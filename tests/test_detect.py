@@ -771,3 +771,38 @@ def test_the_centre_pips_outweigh_corners_that_read_a_suit_wrongly():
         others_old = sorted(c["card"] for c in old["cards"] if polygon_iou(c["polygon"], lab["polygon"]) < 0.5)
         others_new = sorted(c["card"] for c in new["cards"] if polygon_iou(c["polygon"], lab["polygon"]) < 0.5)
         assert others_old == others_new, seed
+
+
+def test_one_deck_names_the_less_sure_of_two_boxes_read_as_the_same_card_again():
+    """One deck holds each card once. Of two separate boxes read as the same card, the less sure
+    is named again from its own reading without the cards the frame's other boxes bear: a club
+    read as the spade of its rank while that spade lies elsewhere on the table becomes the club,
+    or ``??`` when its reading gives nothing else clearly (validation frames of the train styles).
+    A second card that surely reads the same, from another deck, is no misreading: it stays, for
+    the tracker's duplicate-card alert."""
+    from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.geometry import polygon_iou
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.scene import render_cards, render_scene
+
+    reader = CardDetector(MODELS)
+    assert reader.settings.one_deck_alt <= 1.0          # on by default
+    without = CardDetector(MODELS, settings=DetectorSettings(one_deck_alt=2.0))
+    for seed, recipe, card, read, now in ((1_000_144, "base", "Qc", "Qs", "Qc"), (1_000_162, "base", "Ac", "As", "Ac"),
+                                          (1_000_682, "fresh-pips-val", "Qc", "Qs", "Qc"),
+                                          (1_000_115, "base", "9s", "9c", "??")):
+        frame, label = render_scene(seed, "train", **RECIPES[recipe])
+        lab = next(c for c in label["cards"] if c["card"] == card)
+        before, after = without.detect(frame), reader.detect(frame)
+
+        def on_it(res):
+            return [c["card"] for c in res["cards"] if polygon_iou(c["polygon"], lab["polygon"]) >= 0.5]
+
+        assert on_it(before) == [read] and on_it(after) == [now], seed
+        assert [c["card"] for c in before["cards"]].count(read) == 2          # the name was there twice
+        assert [c["card"] for c in after["cards"]].count(read) == 1, seed
+    # two aces of hearts from two decks: both read surely, both stay
+    table, _ = render_cards([{"card": c, "style": "bicycle-like", "center": xy, "angle": a, "width": 120}
+                             for c, xy, a in (("Ah", (-250, 0), 10), ("Ah", (250, 0), -30), ("Ks", (0, 150), 80))],
+                            background=(40, 110, 30))
+    assert sorted(c["card"] for c in reader.detect(table)["cards"]) == ["Ah", "Ah", "Ks"]

@@ -43,8 +43,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, load_session,
-                                             name_from_posterior)
+from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, class_of,
+                                             load_session, name_from_posterior)
 from dealer_assist.vision.look import BACK as LOOK_BACK
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
@@ -175,6 +175,12 @@ class DetectorSettings:
     #: off. On the 900 validation frames the 2,068 real back boxes read a JK index at most 0.76
     #: surely, the 3 jokers taken for backs that show an index 0.87, 0.89 and 0.96
     back_joker_index: float = 0.85
+    #: one deck holds each card once: of two separate boxes read as the same card, the less sure
+    #: one is named again from its own posterior without the cards the frame's other boxes
+    #: bear, when that posterior gave the card it then names at least this much (so a second
+    #: card that surely reads the same, a card from another deck, stays a duplicate for the
+    #: dealer to see). Above 1: off
+    one_deck_alt: float = 0.01
 
 
 def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
@@ -394,6 +400,7 @@ class CardDetector:
                 image, [polys[i] for i in face_idx], variants)
 
             surest = np.zeros(len(face_idx))   # each name's posterior (the look need not check a sure one)
+            posts: list = [None] * len(face_idx)   # what each name rests on (for the one-deck rule)
 
             def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
                 i = face_idx[k]
@@ -402,6 +409,7 @@ class CardDetector:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
                 post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
                 surest[k] = float(post.max())
+                posts[k] = (post, vis, face_s, joker_s)
                 return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
 
             cur_p, cur_e = list(probs), list(emb)        # the corner readings each name rests on
@@ -431,6 +439,10 @@ class CardDetector:
                     face_idx = [face_idx[k] for k in keep_k]
                     named = [named[k] for k in keep_k]
                     cur_p = [cur_p[k] for k in keep_k]
+                    posts = [posts[k] for k in keep_k]
+            if self.settings.one_deck_alt <= 1.0:
+                named = one_deck(named, posts, boxes[face_idx], self.settings.one_deck_alt,
+                                 self.settings.same_card_iou, self.settings.min_identity)
             face_probs = np.stack(cur_p) if cur_p else np.zeros((0, 2, NONE + 1))
             shown: dict[int, np.ndarray] = {}
             if self.settings.refine_outline:
@@ -682,6 +694,50 @@ def _sureness(probs: np.ndarray) -> np.ndarray:
     [0.81, 0.0]
     """
     return (1.0 - probs[..., NONE]) * probs[..., :NONE].max(axis=-1)
+
+
+def one_deck(named: list[tuple[str, float]], posts: list, boxes: np.ndarray, min_alt: float,
+             same_iou: float, min_identity: float) -> list[tuple[str, float]]:
+    """One deck holds each card once: ``named`` (name, confidence) per face box again, where two
+    separate boxes (Gaussian IoU below ``same_iou``; closer ones are one card seen twice, which
+    :func:`_merge_same_name` settles) bear the same card. The surest keeps it; each other is named
+    from its own posterior (``posts[k]`` = (posterior over the 53 identities, corner visibility,
+    face score, joker score), :func:`card_posterior`) given that it is none of the cards the
+    frame's other boxes bear, when the card it then names had at least ``min_alt`` of that
+    posterior to begin with; otherwise it keeps the name (a duplicate the dealer should see).
+    Jokers are not renamed (a deck may hold two).
+
+    >>> post = np.zeros(53); post[class_of("As")] = 0.7; post[class_of("Ac")] = 0.3
+    >>> sure = np.zeros(53); sure[class_of("As")] = 1.0
+    >>> posts = [(sure, np.ones(2), 0.9, 0.0), (post, np.ones(2), 0.9, 0.0)]
+    >>> boxes = np.array([[100, 100, 60, 84, 0.0], [600, 300, 60, 84, 0.0]])
+    >>> [n for n, _ in one_deck([("As", 0.9), ("As", 0.63)], posts, boxes, 0.05, 0.2, 0.5)]
+    ['As', 'Ac']
+    >>> [n for n, _ in one_deck([("As", 0.9), ("As", 0.63)], posts[:1] * 2, boxes, 0.05, 0.2, 0.5)]
+    ['As', 'As']
+    """
+    by_name: dict[str, list[int]] = {}
+    for k, (name, _) in enumerate(named):
+        if name not in (HIDDEN, "JK"):
+            by_name.setdefault(name, []).append(k)
+    if all(len(ks) < 2 for ks in by_name.values()):
+        return named
+    sim = gaussian_iou(boxes, boxes)
+    out = list(named)
+    taken = [class_of(n) for n in by_name]
+    for ks in by_name.values():
+        ks = sorted(ks, key=lambda k: -named[k][1])
+        for k in ks[1:]:
+            if sim[k, ks[0]] >= same_iou or posts[k] is None:
+                continue
+            post, vis, face_s, joker_s = posts[k]
+            rest = np.asarray(post, np.float64).copy()
+            rest[taken] = 0.0
+            alt = int(rest.argmax())
+            if alt == JK or rest[alt] < min_alt:
+                continue
+            out[k] = name_from_posterior(rest / rest.sum(), vis, face_s, joker_s, min_identity)
+    return out
 
 
 def _merge_same_name(cards: list[dict[str, Any]], boxes: np.ndarray, threshold: float) -> list[dict[str, Any]]:
