@@ -804,6 +804,9 @@ def test_one_deck_names_the_less_sure_of_two_boxes_read_as_the_same_card_again()
         assert names_on(before, lab) == [read] and names_on(after, lab) == [now], seed
         assert [c["card"] for c in before["cards"]].count(read) == 2          # the name was there twice
         assert [c["card"] for c in after["cards"]].count(read) == 1, seed
+        # every other card of the frame keeps its name
+        assert (Counter(c["card"] for c in before["cards"]) - Counter([read])
+                == Counter(c["card"] for c in after["cards"]) - Counter([now])), seed
     # two aces of hearts from two decks: both read surely, both stay
     table, _ = render_cards([{"card": c, "style": "bicycle-like", "center": xy, "angle": a, "width": 120}
                              for c, xy, a in (("Ah", (-250, 0), 10), ("Ah", (250, 0), -30), ("Ks", (0, 150), 80))],
