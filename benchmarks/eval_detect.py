@@ -255,8 +255,8 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
 
 #: DetectorSettings thresholds this script takes as flags (``look_joker`` -> ``--look-joker``):
 #: where they were chosen, on the validation sets
-TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "look_suit_court", "odd_back_joker", "odd_back_match",
-           "rescue_conf", "rescue_sure", "rescue_same", "rescue_nms", "rescue_apart", "rescue_max",
+TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "look_suit_court", "odd_back_joker",
+           "odd_back_match", "rescue_conf", "rescue_sure", "rescue_same", "rescue_nms", "rescue_apart", "rescue_max",
            "back_joker_index", "look_back_not_joker", "one_deck_alt")
 
 
@@ -282,9 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="consult the card-look classifier about boxes whose corners read nothing "
                          "(default on; --no-look measures without it)")
     for name in TUNABLE:
-        kind = type(getattr(defaults, name))
-        ap.add_argument("--" + name.replace("_", "-"), default=getattr(defaults, name),
-                        type=(lambda v: v.strip().lower() in ("1", "true", "yes", "on")) if kind is bool else kind)
+        ap.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
+                        default=getattr(defaults, name))
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)

@@ -332,8 +332,14 @@ class CardDetector:
     def read_corners_of(self, image: np.ndarray, ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two corners of one card (an ordered outline) as enrollment and :meth:`learn` keep
         them: their embeddings (2, D) and whether each shows an index (2,) bool."""
-        probs, emb = self.cls(geometry.corner_crops(image, ordered))
-        return emb, probs[:, NONE] < 1.0 - READABLE
+        probs, emb = self._corner_readings(image, [ordered])
+        return emb[0], probs[0, :, NONE] < 1.0 - READABLE
+
+    def _corner_readings(self, image: np.ndarray, polys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Both index corners of N ordered card outlines read in one batch: probabilities
+        (N, 2, 54) and embeddings (N, 2, D)."""
+        probs, emb = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
+        return probs.reshape(len(polys), 2, -1), emb.reshape(len(polys), 2, -1)
 
     # -- stage 1 -----------------------------------------------------------------------------
     def find_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -399,8 +405,8 @@ class CardDetector:
             (probs, emb), (probs0, emb0), searched = self._read_corners(
                 image, [polys[i] for i in face_idx], variants)
 
-            surest = np.zeros(len(face_idx))   # each name's posterior (the look need not check a sure one)
-            posts: list = [None] * len(face_idx)   # what each name rests on (for the one-deck rule)
+            # what each name rests on: (posterior, corner visibility, face score, joker score)
+            posts: list = [None] * len(face_idx)
 
             def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
                 i = face_idx[k]
@@ -408,7 +414,6 @@ class CardDetector:
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
                 post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
-                surest[k] = float(post.max())
                 posts[k] = (post, vis, face_s, joker_s)
                 return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
 
@@ -429,7 +434,8 @@ class CardDetector:
                 named = self._look_again(
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
                     [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
-                    lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr), surest.copy())
+                    lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr),
+                    np.array([post.max() for post, *_ in posts]))   # the look need not check a sure name
                 # a joker by the detector's word alone that the look surely takes for a back is a back
                 backs_now = [k for k, (name, _) in enumerate(named) if name == _LOOKS_BACK]
                 for k in backs_now:
@@ -495,9 +501,7 @@ class CardDetector:
         keep = nms_rotated(spare_b, spare_s.max(axis=1), st.rescue_nms)[:st.rescue_max]
         spare_b, spare_s = spare_b[keep], spare_s[keep]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in spare_b]
-        probs, emb = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
-        probs = probs.reshape(len(polys), 2, -1)
-        emb = emb.reshape(len(polys), 2, -1)
+        probs, emb = self._corner_readings(image, polys)
         sure_c = _sureness(probs)
         sure = sure_c.max(axis=1)
         found: list[dict[str, Any]] = []
@@ -554,8 +558,7 @@ class CardDetector:
                     out[i] = float(scores[i].max()) * sim
         st = self.settings
         if st.back_joker_index <= 1.0 and idx:   # a back shows no index: one reading JK is a joker
-            p, _ = self.cls(np.concatenate([geometry.corner_crops(image, polys[i]) for i in idx]))
-            p = p.reshape(len(idx), 2, -1)
+            p, _ = self._corner_readings(image, [polys[i] for i in idx])
             jk_sure = np.where(p[:, :, :NONE].argmax(axis=2) == JK, _sureness(p), 0.0).max(axis=1)
             for k, i in enumerate(idx):
                 if i not in out and jk_sure[k] >= st.back_joker_index:
@@ -639,9 +642,7 @@ class CardDetector:
         skipped) and per corner the reading most sure of an index wins when it is at least
         :attr:`DetectorSettings.search_accept` sure, so the TL and BR corners may take different
         variants."""
-        probs0, emb0 = self.cls(np.concatenate([geometry.corner_crops(image, p) for p in polys]))
-        probs0 = probs0.reshape(len(polys), 2, -1)
-        emb0 = emb0.reshape(len(polys), 2, -1)
+        probs0, emb0 = self._corner_readings(image, polys)
         probs, emb = probs0.copy(), emb0.copy()
         searched = np.zeros(len(polys), bool)
         extra = [v for v in variants if not all(x == y for x, y in zip(v, (1.0, 0.0, 0.0, 0.0)))]
