@@ -607,7 +607,7 @@ def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path
     assert enroll_deck("b2", [other], MODELS, root=tmp_path / "decks", card="back")["views"] == {"BACK": 1}
     # the look's odd-back-out rule and the joker-index rule (below) would name some of these
     # jokers without a deck: off here, to see what the deck alone does
-    no_odd = DetectorSettings(odd_back_joker=2.0, back_joker_index=2.0)
+    no_odd = DetectorSettings(odd_back_joker=2.0, back_index=2.0)
     generic = CardDetector(MODELS, settings=no_odd)
     with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks", settings=no_odd)
     jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks", settings=no_odd)
@@ -665,9 +665,9 @@ def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
     from dealer_assist.vision.synth.scene import render_cards
 
     assert DetectorSettings().odd_back_joker <= 1.0          # on by default
-    # this rule alone: a corner reading the joker's index (back_joker_index, tested below) off
-    reader = CardDetector(MODELS, settings=DetectorSettings(back_joker_index=2.0))
-    without = CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0, back_joker_index=2.0))
+    # this rule alone: a corner reading the joker's index (back_index, tested below) off
+    reader = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
+    without = CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0, back_index=2.0))
     checked = 0
     for joker, angle, width in (("sun-word", 60, 100), ("harlequin-noindex", 30, 100)):
         for back in ("rosette-purple", "hex-teal"):
@@ -692,7 +692,7 @@ def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
     copies, _ = render_cards([{"card": "JK", "style": "sun-word", "center": (x, 0), "angle": 60 + d, "width": 100}
                               for x, d in ((-250, 0), (0, 5), (250, -10))], background=(90, 40, 30), tilt_deg=15)
     look_alone = CardDetector(MODELS, settings=DetectorSettings(look_back_joker=0.7, odd_back_joker=2.0,
-                                                                back_joker_index=2.0))
+                                                                back_index=2.0))
     assert [c["card"] for c in look_alone.detect(copies)["cards"]] == ["JK"] * 3
     assert len(without.detect(copies)["backs"]) >= 2
     assert reader.detect(copies) == without.detect(copies)
@@ -711,14 +711,14 @@ def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     """A back shows no index. A box the detector calls a back whose corner surely reads a joker's
     index is a face-up joker (a validation frame of the train styles, a seeded joker art the
     detector never trained on). The rule adds that joker and changes nothing else in the frame;
-    with it off (``back_joker_index`` above 1) the joker stays a back."""
+    with it off (``back_index`` above 1) the joker stays a back."""
     from dealer_assist.vision.detector import DetectorSettings
     from dealer_assist.vision.geometry import polygon_iou
     from dealer_assist.vision.synth.scene import render_scene
 
     reader = CardDetector(MODELS)
-    without = CardDetector(MODELS, settings=DetectorSettings(back_joker_index=2.0))
-    assert reader.settings.back_joker_index <= 1.0          # on by default
+    without = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
+    assert reader.settings.back_index <= 1.0          # on by default
     frame, label = render_scene(1_000_195, "train")
     joker = next(c for c in label["cards"] if c["card"] == "JK")
     before, after = without.detect(frame), reader.detect(frame)
@@ -730,6 +730,31 @@ def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     assert on_joker(after["cards"]) == ["JK"] and on_joker(after["backs"]) == []
     assert [c for c in after["cards"] if c["card"] != "JK"] == before["cards"]
     assert len(after["backs"]) == len(before["backs"]) - 1
+
+
+def test_a_card_taken_for_a_back_is_named_by_the_index_its_corner_shows():
+    """The detector's back class also takes some suited cards for backs (a validation frame of
+    the train styles: its Qs and Jd). A back shows no index, so such a box whose corner surely
+    reads one is a face card, named like any other. Every other card of the frame keeps its
+    name, and each of the two leaves the backs."""
+    from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.geometry import polygon_iou
+    from dealer_assist.vision.synth.scene import render_scene
+
+    reader = CardDetector(MODELS)
+    without = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
+    frame, label = render_scene(1_000_150, "train")
+    before, after = without.detect(frame), reader.detect(frame)
+    for name in ("Qs", "Jd"):
+        card = next(c for c in label["cards"] if c["card"] == name)
+
+        def on_card(items):
+            return [c.get("card", "BACK") for c in items if polygon_iou(c["polygon"], card["polygon"]) >= 0.5]
+
+        assert on_card(before["cards"]) == [] and on_card(before["backs"]) == ["BACK"], name
+        assert on_card(after["cards"]) == [name] and on_card(after["backs"]) == [], name
+    assert [c for c in after["cards"] if c["card"] not in ("Qs", "Jd")] == before["cards"]
+    assert len(after["backs"]) == len(before["backs"]) - 2
 
 
 @needs_look

@@ -170,11 +170,13 @@ class DetectorSettings:
     #: at most this many spare boxes are read (the highest scoring, after NMS at ``rescue_nms``)
     rescue_max: int = 40
     rescue_nms: float = 0.9
-    #: a box the detector takes for a BACK is a face-up ``JK`` when one of its corners reads a
-    #: joker's index at least this surely (:func:`_sureness`; a back shows no index). Above 1:
-    #: off. On the 900 validation frames the 2,068 real back boxes read a JK index at most 0.76
-    #: surely, the 3 jokers taken for backs that show an index 0.87, 0.89 and 0.96
-    back_joker_index: float = 0.85
+    #: a box the detector takes for a BACK is a face-up card when one of its corners reads an
+    #: index, a suited card's or the joker's, at least this surely (:func:`_sureness`; a back
+    #: shows no index): it is read and named like any face box. Above 1: off. On the 900
+    #: validation frames the 2,068 real back boxes read any index at most 0.76 surely; the 3
+    #: jokers taken for backs that show an index read 0.87, 0.89 and 0.96, the 5 suited cards
+    #: taken for backs 0.94-0.96 (models/MODEL_CARD.md, "A card taken for a back")
+    back_index: float = 0.85
     #: one deck holds each card once: of two separate boxes read as the same card, the less sure
     #: one is named again from its own posterior without the cards the frame's other boxes
     #: bear, when that posterior gave the card it then names at least this much (so a second
@@ -395,6 +397,8 @@ class CardDetector:
         boxes, scores = boxes[inside], scores[inside]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         is_back = [bool(s.argmax() == BACK) for s in scores]
+        scores = self._faces_among_backs(image, polys, scores, is_back)
+        is_back = [bool(s.argmax() == BACK) for s in scores]
         face_idx = [i for i, b in enumerate(is_back) if not b]
         cards: list[dict[str, Any]] = []
         face_probs = np.zeros((0, 2, NONE + 1))
@@ -542,11 +546,33 @@ class CardDetector:
                           "polygon": _round_poly(polys[k])})
         return found, spare_b[got]
 
+    def _faces_among_backs(self, image: np.ndarray, polys: list[np.ndarray], scores: np.ndarray,
+                           is_back: list[bool]) -> np.ndarray:
+        """The class scores (N, 3) again, with each back box whose corner reads an index at
+        least :attr:`DetectorSettings.back_index` surely made a face box (a back shows no index;
+        the detector's back class takes some card and joker art it never trained on for a back):
+        its box score moves to the face class, or to the joker class when the index is the
+        joker's, so that it is read and named like any face box."""
+        idx = [i for i, b in enumerate(is_back) if b]
+        if self.settings.back_index > 1.0 or not idx:
+            return scores
+        p, _ = self._corner_readings(image, [polys[i] for i in idx])
+        sure = _sureness(p)                                                    # (n, 2)
+        out = scores
+        for k, i in enumerate(idx):
+            c = int(sure[k].argmax())
+            if sure[k, c] >= self.settings.back_index:
+                out = out.copy() if out is scores else out
+                to = JOKER_CLS if int(p[k, c, :NONE].argmax()) == JK else FACE
+                out[i] = 0.0
+                out[i, to] = scores[i].max()
+        return out
+
     def _jokers_among_backs(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             polys: list[np.ndarray], is_back: list[bool]) -> dict[int, float]:
-        """{box index: confidence} of the back boxes that are face-up jokers: by an enrolled
-        deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), by a corner that
-        reads a joker's index (:attr:`DetectorSettings.back_joker_index`), or by the look
+        """{box index: confidence} of the back boxes that are face-up jokers showing no index
+        (one that shows it is a face box already, :meth:`_faces_among_backs`): by an enrolled
+        deck's own jokers and back (:meth:`decks.Deck.joker_among_backs`), or by the look
         classifier: the odd back out (:attr:`DetectorSettings.odd_back_joker`), or any back
         (:attr:`DetectorSettings.look_back_joker`, off by default)."""
         idx = [i for i, b in enumerate(is_back) if b]
@@ -557,12 +583,6 @@ class CardDetector:
                 if sim > 0.0:
                     out[i] = float(scores[i].max()) * sim
         st = self.settings
-        if st.back_joker_index <= 1.0 and idx:   # a back shows no index: one reading JK is a joker
-            p, _ = self._corner_readings(image, [polys[i] for i in idx])
-            jk_sure = np.where(p[:, :, :NONE].argmax(axis=2) == JK, _sureness(p), 0.0).max(axis=1)
-            for k, i in enumerate(idx):
-                if i not in out and jk_sure[k] >= st.back_joker_index:
-                    out[i] = float(scores[i].max()) * float(jk_sure[k])
         # a deck that knows its own jokers and back has decided: the frame's odd back out is
         # weaker evidence than that
         odd = len(idx) >= 2 and not (self.deck is not None and self.deck.tells_jokers_from_backs)
