@@ -76,9 +76,6 @@ def look_sure(weight: float) -> float:
     return 1.0 - 1.0 / (1.0 + 99.0 ** weight)
 
 
-#: :meth:`CardDetector._look_again`'s name for a face box that is a back after all
-_LOOKS_BACK = "BACK"
-
 #: Letterbox grey (as ultralytics pads).
 PAD_VALUE = 114
 
@@ -435,13 +432,12 @@ class CardDetector:
                         cur_p[k], cur_e[k] = probs0[k], emb0[k]
                         named[k] = name_card(k, cur_p[k], cur_e[k])
             if self.look is not None and self.settings.look:
-                named = self._look_again(
+                named, backs_now = self._look_again(
                     image, [polys[i] for i in face_idx], np.stack(cur_p), named,
                     [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
                     lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr),
                     np.array([post.max() for post, *_ in posts]))   # the look need not check a sure name
                 # a joker by the detector's word alone that the look surely takes for a back is a back
-                backs_now = [k for k, (name, _) in enumerate(named) if name == _LOOKS_BACK]
                 for k in backs_now:
                     is_back[face_idx[k]] = True
                 if backs_now:
@@ -609,14 +605,14 @@ class CardDetector:
 
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,
-                    surest: np.ndarray) -> list[tuple[str, float]]:
+                    surest: np.ndarray) -> tuple[list[tuple[str, float]], list[int]]:
         """The look classifier's word on the face boxes (corner readings ``probs`` (N, 2, 54)).
 
         A box whose corners read no index: an unnamed one that looks like a joker becomes
         ``JK``; one named ``JK`` by the detector's joker score alone that looks like a suited
-        card becomes ``??``, and one that looks like a back becomes :data:`_LOOKS_BACK` (the
-        caller reports it as a back). A suited card whose corners read: the suit its centre shows is
-        weighed in (``rename(k, suit_llr)`` names it again) with weight
+        card becomes ``??``, and one that looks like a back is listed among the boxes returned
+        beside the names (the caller reports those as backs). A suited card whose corners
+        read: the suit its centre shows is weighed in (``rename(k, suit_llr)`` names it again) with weight
         :attr:`DetectorSettings.look_suit` (cards of A to 10) or
         :attr:`DetectorSettings.look_suit_court` (J, Q, K) x P(a suited card). A name already at
         least :func:`look_sure` sure (``surest``) is not asked: the suit term is clipped so that
@@ -630,8 +626,9 @@ class CardDetector:
         ask = [k for k in range(len(polys))
                if (not readable[k] and named[k][0] in (HIDDEN, "JK"))
                or (readable[k] and w > 0 and named[k][0] not in (HIDDEN, "JK") and surest[k] < sure)]
+        backs: list[int] = []
         if not ask:
-            return named
+            return named, backs
         p = self.look(np.stack([look_patch(image, polys[k]) for k in ask]))
         kind, suit = look_kinds(p), look_suits(p)
         out = list(named)
@@ -642,11 +639,11 @@ class CardDetector:
                 elif named[k][0] == "JK" and kind[j, LOOK_FACE] >= self.settings.look_not_joker:
                     out[k] = (HIDDEN, named[k][1] * (1.0 - float(kind[j, LOOK_FACE])))
                 elif named[k][0] == "JK" and kind[j, LOOK_BACK] >= self.settings.look_back_not_joker:
-                    out[k] = (_LOOKS_BACK, named[k][1])
+                    backs.append(k)
             else:
                 s_k = np.clip(suit[j], 0.01, 0.99)
                 out[k] = rename(k, rank_w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))
-        return out
+        return out, backs
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]]
                       ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], np.ndarray]:
