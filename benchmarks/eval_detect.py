@@ -257,7 +257,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
 #: where they were chosen, on the validation sets
 TUNABLE = ("look_joker", "look_not_joker", "look_back_joker", "look_suit", "look_suit_court", "odd_back_joker",
            "odd_back_match", "rescue_conf", "rescue_sure", "rescue_same", "rescue_nms", "rescue_apart", "rescue_max",
-           "back_index", "look_back_not_joker", "one_deck_alt")
+           "back_index", "look_back_not_joker", "one_deck_alt", "joker_prior_max")
 
 
 def main(argv: list[str] | None = None) -> int:

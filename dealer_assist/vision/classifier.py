@@ -114,8 +114,18 @@ class CornerClassifier:
         return probs, emb
 
 
+#: The most the detector's class scores may make a box a joker before its corners are read
+#: (:func:`card_posterior`). The detector's joker score is a guess from the card's art, and
+#: court-card art it never trained on can score 0.7-0.8 as a joker; at this cap one corner
+#: read surely as a suited card outweighs it, while a card whose corners read nothing (a joker
+#: printed without an index) is still named JK on the score alone. Chosen on the validation
+#: frames of the train styles (models/MODEL_CARD.md, "A court card taken for a joker").
+JOKER_PRIOR_MAX = 0.9
+
+
 def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
-              min_identity: float = 0.5, suit_llr: np.ndarray | None = None) -> tuple[str, float]:
+              min_identity: float = 0.5, suit_llr: np.ndarray | None = None,
+              joker_prior_max: float = JOKER_PRIOR_MAX) -> tuple[str, float]:
     """Name one card from its corners' probabilities (shape (k, 54), k = 1 or 2) and the
     detector's class scores for this box.
 
@@ -138,8 +148,15 @@ def fuse_card(corner_probs: np.ndarray, face_score: float, joker_score: float,
     >>> clubs = np.log(np.array([0.9, 0.02, 0.02, 0.06]) * 4)
     >>> fuse_card(np.stack([spade_or_club, spade_or_club]), 0.9, 0.01, suit_llr=clubs)[0]
     '2c'
+
+    A court card whose art the detector takes for a joker's is named by the one corner that
+    shows its index; with nothing readable the same scores name a joker:
+
+    >>> queen = np.stack([corner(["Qs"], [0.95]), corner(["none"], [0.95])])
+    >>> fuse_card(queen, 0.03, 0.77)[0], fuse_card(np.stack([corner(["none"], [0.95])] * 2), 0.03, 0.77)[0]
+    ('Qs', 'JK')
     """
-    post, vis = card_posterior(corner_probs, face_score, joker_score, suit_llr)
+    post, vis = card_posterior(corner_probs, face_score, joker_score, suit_llr, joker_prior_max)
     return name_from_posterior(post, vis, face_score, joker_score, min_identity)
 
 
@@ -158,9 +175,11 @@ def name_from_posterior(post: np.ndarray, vis: np.ndarray, face_score: float, jo
 
 
 def card_posterior(corner_probs: np.ndarray, face_score: float, joker_score: float,
-                   suit_llr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   suit_llr: np.ndarray | None = None, joker_prior_max: float = JOKER_PRIOR_MAX
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """The posterior over the 53 identities (52 cards, JK) behind :func:`fuse_card`, and each
-    corner's P(an index is visible).
+    corner's P(an index is visible). The prior that the box is a joker is the detector's joker
+    share of its face and joker scores, kept within 0.02 .. ``joker_prior_max``.
 
     >>> post, vis = card_posterior(np.stack([corner(["As"], [0.9]), corner(["As"], [0.9])]), 0.9, 0.01)
     >>> int(post.argmax()) == class_of("As"), bool(post.max() > 0.99), vis.round(2).tolist()
@@ -177,7 +196,7 @@ def card_posterior(corner_probs: np.ndarray, face_score: float, joker_score: flo
         sl = np.asarray(suit_llr, np.float64)
         llr[:JK] += np.tile(sl, JK // 4) if sl.ndim == 1 else sl.reshape(JK)
     pj = joker_score / max(face_score + joker_score, eps)
-    pj = min(max(pj, 0.02), 0.98)
+    pj = min(max(pj, 0.02), joker_prior_max)
     prior = np.full(NONE, (1.0 - pj) / (NONE - 1))
     prior[JK] = pj
     logpost = llr + np.log(prior)

@@ -43,8 +43,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import (JK, NONE, READABLE, CornerClassifier, card_posterior, class_of,
-                                             load_session, name_from_posterior)
+from dealer_assist.vision.classifier import (JK, JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, card_posterior,
+                                             class_of, load_session, name_from_posterior)
 from dealer_assist.vision.look import BACK as LOOK_BACK
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
@@ -180,6 +180,10 @@ class DetectorSettings:
     #: card that surely reads the same, a card from another deck, stays a duplicate for the
     #: dealer to see). Above 1: off
     one_deck_alt: float = 0.01
+    #: the most the detector's scores may make a box a joker before its corners are read
+    #: (:data:`classifier.JOKER_PRIOR_MAX`; it was 0.98, when one corner read surely as a court
+    #: card lost to the joker score of its art)
+    joker_prior_max: float = JOKER_PRIOR_MAX
 
 
 def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
@@ -414,7 +418,7 @@ class CardDetector:
                 face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
                 if self.deck is not None:
                     pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
-                post, vis = card_posterior(pk, face_s, joker_s, suit_llr)
+                post, vis = card_posterior(pk, face_s, joker_s, suit_llr, self.settings.joker_prior_max)
                 posts[k] = (post, vis, face_s, joker_s)
                 return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
 
@@ -528,7 +532,7 @@ class CardDetector:
             pk, face_s, joker_s = probs[k], float(spare_s[k][FACE]), float(spare_s[k][JOKER_CLS])
             if self.deck is not None:
                 pk, joker_s = self.deck.adjust(image, polys[k], pk, emb[k], joker_s)
-            post, vis = card_posterior(pk, face_s, joker_s)
+            post, vis = card_posterior(pk, face_s, joker_s, joker_prior_max=st.joker_prior_max)
             # the name rests on the corner, not on the box's weak score: its confidence is the
             # corner's sureness x the posterior
             name, conf = name_from_posterior(post, vis, float(sure[k]), 0.0, st.min_identity)
