@@ -50,6 +50,13 @@ def names_on(result, label) -> list[str]:
     return [c["card"] for c in result["cards"] if polygon_iou(c["polygon"], label["polygon"]) >= 0.5]
 
 
+def backs_on(result, label) -> int:
+    """How many of the backs ``detect`` reported lie on a labelled card (IoU >= 0.5)."""
+    from dealer_assist.vision.geometry import polygon_iou
+
+    return sum(polygon_iou(b["polygon"], label["polygon"]) >= 0.5 for b in result["backs"])
+
+
 def inside(point, polygon) -> bool:
     return cv2.pointPolygonTest(np.asarray(polygon, np.float32), (float(point[0]), float(point[1])), False) >= 0
 
@@ -713,7 +720,6 @@ def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     detector never trained on). The rule adds that joker and changes nothing else in the frame;
     with it off (``back_index`` above 1) the joker stays a back."""
     from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.geometry import polygon_iou
     from dealer_assist.vision.synth.scene import render_scene
 
     reader = CardDetector(MODELS)
@@ -722,12 +728,8 @@ def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     frame, label = render_scene(1_000_195, "train")
     joker = next(c for c in label["cards"] if c["card"] == "JK")
     before, after = without.detect(frame), reader.detect(frame)
-
-    def on_joker(items):
-        return [c.get("card", "BACK") for c in items if polygon_iou(c["polygon"], joker["polygon"]) >= 0.5]
-
-    assert on_joker(before["cards"]) == [] and len(on_joker(before["backs"])) == 1
-    assert on_joker(after["cards"]) == ["JK"] and on_joker(after["backs"]) == []
+    assert names_on(before, joker) == [] and backs_on(before, joker) == 1
+    assert names_on(after, joker) == ["JK"] and backs_on(after, joker) == 0
     assert [c for c in after["cards"] if c["card"] != "JK"] == before["cards"]
     assert len(after["backs"]) == len(before["backs"]) - 1
 
@@ -739,13 +741,13 @@ def test_a_court_card_taken_for_a_joker_is_named_by_the_index_its_corner_shows()
     prior as it was (up to 0.98) the same frame names it JK. Every other card keeps its name,
     the frame's real joker among them."""
     from dealer_assist.vision.detector import DetectorSettings
+    from dealer_assist.vision.geometry import polygon_iou
 
     frame, queen = validation_card(1_000_720, "fresh-pips-val", "Qs")
     before = CardDetector(MODELS, settings=DetectorSettings(joker_prior_max=0.98)).detect(frame)
     after = CardDetector(MODELS).detect(frame)
     assert names_on(before, queen) == ["JK"]
     assert names_on(after, queen) == ["Qs"]
-    from dealer_assist.vision.geometry import polygon_iou
 
     def elsewhere(result):
         return [c for c in result["cards"] if polygon_iou(c["polygon"], queen["polygon"]) < 0.5]
@@ -759,7 +761,6 @@ def test_a_card_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     reads one is a face card, named like any other. Every other card of the frame keeps its
     name, and each of the two leaves the backs."""
     from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.geometry import polygon_iou
     from dealer_assist.vision.synth.scene import render_scene
 
     reader = CardDetector(MODELS)
@@ -768,12 +769,8 @@ def test_a_card_taken_for_a_back_is_named_by_the_index_its_corner_shows():
     before, after = without.detect(frame), reader.detect(frame)
     for name in ("Qs", "Jd"):
         card = next(c for c in label["cards"] if c["card"] == name)
-
-        def on_card(items):
-            return [c.get("card", "BACK") for c in items if polygon_iou(c["polygon"], card["polygon"]) >= 0.5]
-
-        assert on_card(before["cards"]) == [] and on_card(before["backs"]) == ["BACK"], name
-        assert on_card(after["cards"]) == [name] and on_card(after["backs"]) == [], name
+        assert names_on(before, card) == [] and backs_on(before, card) == 1, name
+        assert names_on(after, card) == [name] and backs_on(after, card) == 0, name
     assert [c for c in after["cards"] if c["card"] not in ("Qs", "Jd")] == before["cards"]
     assert len(after["backs"]) == len(before["backs"]) - 2
 

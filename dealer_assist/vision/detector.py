@@ -397,8 +397,7 @@ class CardDetector:
         inside = _centre_inside(boxes, image.shape)
         boxes, scores = boxes[inside], scores[inside]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
-        is_back = [bool(s.argmax() == BACK) for s in scores]
-        scores = self._faces_among_backs(image, polys, scores, is_back)
+        scores = self._faces_among_backs(image, polys, scores)
         is_back = [bool(s.argmax() == BACK) for s in scores]
         face_idx = [i for i, b in enumerate(is_back) if not b]
         cards: list[dict[str, Any]] = []
@@ -546,23 +545,21 @@ class CardDetector:
                           "polygon": _round_poly(polys[k])})
         return found, spare_b[got]
 
-    def _faces_among_backs(self, image: np.ndarray, polys: list[np.ndarray], scores: np.ndarray,
-                           is_back: list[bool]) -> np.ndarray:
+    def _faces_among_backs(self, image: np.ndarray, polys: list[np.ndarray], scores: np.ndarray) -> np.ndarray:
         """The class scores (N, 3) again, with each back box whose corner reads an index at
         least :attr:`DetectorSettings.back_index` surely made a face box (a back shows no index;
         the detector's back class takes some card and joker art it never trained on for a back):
         its box score moves to the face class, or to the joker class when the index is the
         joker's, so that it is read and named like any face box."""
-        idx = [i for i, b in enumerate(is_back) if b]
-        if self.settings.back_index > 1.0 or not idx:
+        idx = np.flatnonzero(scores.argmax(axis=1) == BACK)
+        if self.settings.back_index > 1.0 or not len(idx):
             return scores
         p, _ = self._corner_readings(image, [polys[i] for i in idx])
         sure = _sureness(p)                                                    # (n, 2)
-        out = scores
+        out = scores.copy()
         for k, i in enumerate(idx):
             c = int(sure[k].argmax())
             if sure[k, c] >= self.settings.back_index:
-                out = out.copy() if out is scores else out
                 to = JOKER_CLS if int(p[k, c, :NONE].argmax()) == JK else FACE
                 out[i] = 0.0
                 out[i, to] = scores[i].max()
