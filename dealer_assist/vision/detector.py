@@ -401,58 +401,14 @@ class CardDetector:
         is_back = [bool(s.argmax() == BACK) for s in scores]
         face_idx = [i for i, b in enumerate(is_back) if not b]
         cards: list[dict[str, Any]] = []
+        named: list[tuple[str, float]] = []
         face_probs = np.zeros((0, 2, NONE + 1))
         if face_idx:
-            variants = [(float(sc), 0.0, 0.0, 0.0) for sc in self.settings.tta_scales]
-            if self.settings.search:
-                variants += [tuple(float(x) for x in v) for v in self.settings.read_variants]
-            (probs, emb), (probs0, emb0), searched = self._read_corners(
-                image, [polys[i] for i in face_idx], variants)
-
-            # what each name rests on: (posterior, corner visibility, face score, joker score)
-            posts: list = [None] * len(face_idx)
-
-            def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
-                i = face_idx[k]
-                face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
-                if self.deck is not None:
-                    pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
-                post, vis = card_posterior(pk, face_s, joker_s, suit_llr, self.settings.joker_prior_max)
-                posts[k] = (post, vis, face_s, joker_s)
-                return name_from_posterior(post, vis, face_s, joker_s, self.settings.min_identity)
-
-            cur_p, cur_e = list(probs), list(emb)        # the corner readings each name rests on
-            named = [name_card(k, cur_p[k], cur_e[k]) for k in range(len(face_idx))]
-            # one deck holds each card once: a name that only the search found and that another,
-            # separate box also reads is most likely that card's index, seen past this card's
-            # corner (a fanned hand): this box keeps what its own box reads
-            if searched.any():
-                sim = gaussian_iou(boxes[face_idx], boxes[face_idx])
-                for k in np.flatnonzero(searched):
-                    name = named[k][0]
-                    if name != HIDDEN and any(named[j][0] == name and sim[k, j] < self.settings.same_card_iou
-                                              for j in range(len(named)) if j != k):
-                        cur_p[k], cur_e[k] = probs0[k], emb0[k]
-                        named[k] = name_card(k, cur_p[k], cur_e[k])
-            if self.look is not None and self.settings.look:
-                named, backs_now = self._look_again(
-                    image, [polys[i] for i in face_idx], np.stack(cur_p), named,
-                    [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
-                    lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr),
-                    np.array([post.max() for post, *_ in posts]))   # the look need not check a sure name
-                # a joker by the detector's word alone that the look surely takes for a back is a back
-                for k in backs_now:
-                    is_back[face_idx[k]] = True
-                if backs_now:
-                    keep_k = [k for k in range(len(face_idx)) if k not in backs_now]
-                    face_idx = [face_idx[k] for k in keep_k]
-                    named = [named[k] for k in keep_k]
-                    cur_p = [cur_p[k] for k in keep_k]
-                    posts = [posts[k] for k in keep_k]
-            if self.settings.one_deck_alt <= 1.0:
-                named = one_deck(named, posts, boxes[face_idx], self.settings.one_deck_alt,
-                                 self.settings.same_card_iou, self.settings.min_identity)
-            face_probs = np.stack(cur_p) if cur_p else np.zeros((0, 2, NONE + 1))
+            faces, named, face_probs = self._name_faces(image, boxes, scores, polys, face_idx)
+            for i in set(face_idx) - set(faces):      # the look surely takes it for a back
+                is_back[i] = True
+            face_idx = faces
+        if face_idx:
             shown: dict[int, np.ndarray] = {}
             if self.settings.refine_outline:
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -487,6 +443,62 @@ class CardDetector:
                   "polygon": _round_poly(polys[i])}
                  for i, b in enumerate(is_back) if b and i not in turned]
         return {"cards": cards, "backs": backs}
+
+    def _name_faces(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray, polys: list[np.ndarray],
+                    face_idx: list[int]) -> tuple[list[int], list[tuple[str, float]], np.ndarray]:
+        """Name the face boxes ``face_idx`` (indices into ``boxes``, ``scores`` and ``polys``):
+        ``(faces, named, probs)``, the boxes that are still face boxes, their (name, confidence)
+        and the corner readings (N, 2, 54) each name rests on. A box of ``face_idx`` missing from
+        ``faces`` is one the look surely takes for a back (:meth:`_look_again`).
+
+        The corners are read (with the search, :meth:`_read_corners`), each box is named from its
+        corners and the detector's scores (and an enrolled deck's), the look is asked about the
+        boxes it can help with, and one deck's rule settles names two separate boxes bear."""
+        st = self.settings
+        variants = [(float(sc), 0.0, 0.0, 0.0) for sc in st.tta_scales]
+        if st.search:
+            variants += [tuple(float(x) for x in v) for v in st.read_variants]
+        (probs, emb), (probs0, emb0), searched = self._read_corners(image, [polys[i] for i in face_idx], variants)
+
+        # what each name rests on: (posterior, corner visibility, face score, joker score)
+        posts: list = [None] * len(face_idx)
+
+        def name_card(k: int, pk: np.ndarray, ek: np.ndarray, suit_llr=None) -> tuple[str, float]:
+            i = face_idx[k]
+            face_s, joker_s = float(scores[i][FACE]), float(scores[i][JOKER_CLS])
+            if self.deck is not None:
+                pk, joker_s = self.deck.adjust(image, polys[i], pk, ek, joker_s)
+            post, vis = card_posterior(pk, face_s, joker_s, suit_llr, st.joker_prior_max)
+            posts[k] = (post, vis, face_s, joker_s)
+            return name_from_posterior(post, vis, face_s, joker_s, st.min_identity)
+
+        cur_p, cur_e = list(probs), list(emb)        # the corner readings each name rests on
+        named = [name_card(k, cur_p[k], cur_e[k]) for k in range(len(face_idx))]
+        # one deck holds each card once: a name that only the search found and that another,
+        # separate box also reads is most likely that card's index, seen past this card's
+        # corner (a fanned hand): this box keeps what its own box reads
+        if searched.any():
+            sim = gaussian_iou(boxes[face_idx], boxes[face_idx])
+            for k in np.flatnonzero(searched):
+                name = named[k][0]
+                if name != HIDDEN and any(named[j][0] == name and sim[k, j] < st.same_card_iou
+                                          for j in range(len(named)) if j != k):
+                    cur_p[k], cur_e[k] = probs0[k], emb0[k]
+                    named[k] = name_card(k, cur_p[k], cur_e[k])
+        backs: list[int] = []
+        if self.look is not None and st.look:
+            named, backs = self._look_again(
+                image, [polys[i] for i in face_idx], np.stack(cur_p), named,
+                [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
+                lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr),
+                np.array([post.max() for post, *_ in posts]))   # the look need not check a sure name
+        if st.one_deck_alt <= 1.0:
+            # the boxes the look calls backs are named JK, which one deck neither renames nor
+            # counts as taken: they can stay in until the end
+            named = one_deck(named, posts, boxes[face_idx], st.one_deck_alt, st.same_card_iou, st.min_identity)
+        keep = [k for k in range(len(face_idx)) if k not in backs]
+        return ([face_idx[k] for k in keep], [named[k] for k in keep],
+                np.stack([cur_p[k] for k in keep]) if keep else np.zeros((0, 2, NONE + 1)))
 
     def _rescue(self, image: np.ndarray, spare_b: np.ndarray, spare_s: np.ndarray, kept: np.ndarray,
                 face_polys: list[np.ndarray], face_probs: np.ndarray, names: set[str]
