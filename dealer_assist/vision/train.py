@@ -391,12 +391,13 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:
 def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: int, batch: int,
                    workers: int, fraction: float = 1.0, init: str | None = None, width: float = 0.125,
                    device: str = "cpu", hours: float | None = None, lr0: float | None = None,
-                   close_mosaic: int | None = None) -> Path:
+                   close_mosaic: int | None = None, freeze: int | None = None) -> Path:
     """Train (or resume) the OBB detector from the project's yaml - or, with ``init``, continue
     from the weights of an earlier run of this project (never downloaded weights); returns the
     final weights. ``hours`` trains for that long instead (ultralytics re-plans the epochs, and
     the learning-rate schedule with them, after each epoch); ``lr0`` fixes AdamW's rate (default:
-    ultralytics' "auto" choice)."""
+    ultralytics' "auto" choice); ``freeze`` keeps the network's first modules as they are
+    (22: only the OBB head learns, the backbone and neck stay ``init``'s)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     from ultralytics import YOLO
 
@@ -419,6 +420,8 @@ def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: i
         extra = {"time": hours} if hours else {}
         if lr0:
             extra.update(optimizer="AdamW", lr0=lr0)
+        if freeze:
+            extra["freeze"] = freeze
         # amp off: its self-check wants downloaded weights; a nano network is data-bound anyway
         model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                     device=device, seed=seed, deterministic=True, val=False, plots=False, amp=False,
@@ -467,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr0", type=float, default=None, help="detector AdamW learning rate (default: auto)")
     ap.add_argument("--close-mosaic", type=int, default=None,
                     help="last epochs without mosaic (default: a fifth of --epochs)")
+    ap.add_argument("--freeze", type=int, default=None,
+                    help="keep the detector's first N modules as --init-obb has them (22: the head alone learns)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run (the default "
                     "behaviour anyway: finished steps are skipped)")
     ap.add_argument("--skip-detector", action="store_true")
@@ -510,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     weights = train_detector(data_yaml, runs, args.epochs, args.imgsz, args.seed, args.batch, args.workers,
                              init=args.init_obb, width=args.width, device=args.device, hours=args.hours,
-                             lr0=args.lr0, close_mosaic=args.close_mosaic)
+                             lr0=args.lr0, close_mosaic=args.close_mosaic, freeze=args.freeze)
     log(f"detector trained ({time.time() - t0:.0f} s)")
 
     from dealer_assist.vision.export import export_all
