@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
 from dealer_assist.rules.errors import RuleError
-from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, split_amount
+from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount
 
 __all__ = ["SeatInput", "Table", "SeatHand", "PotAward", "Ruling", "ShowdownGame"]
 
@@ -42,6 +42,7 @@ class SeatInput:
     hole: Optional[tuple[Card, ...]]
     committed: int
     folded: bool = False
+    ante: int = 0            # the part of ``committed`` posted as an ante (dead money)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +131,10 @@ class Ruling:
     showdown_order: tuple[int, ...]
     explanation: tuple[str, ...]
     explanation_ja: tuple[str, ...]
+    antes: Mapping[int, int] = field(default_factory=dict)   # seat -> ante posted (dead money)
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "game": self.game,
             "payouts": {str(s): v for s, v in sorted(self.payouts.items())},
             "pots": [a.to_json() for a in self.awards],
@@ -141,6 +143,9 @@ class Ruling:
             "explanation": list(self.explanation),
             "explanation_ja": list(self.explanation_ja),
         }
+        if self.antes:   # only where there were antes: the output of a table without is unchanged
+            out["antes"] = {str(s): v for s, v in sorted(self.antes.items())}
+        return out
 
 
 def _seat_list(seats: Sequence[int], ja: bool = False) -> str:
@@ -257,13 +262,8 @@ class ShowdownGame:
 
     def read_seat(self, s: Any, position: int) -> SeatInput:
         number = self.read_seat_number(s, position)
-        unknown = sorted(set(s) - {"seat", "hole", "committed", "folded", *self.seat_extra_fields()})
-        if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)
-        folded = s.get("folded", False)
-        if not isinstance(folded, bool):
-            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=number)
-        committed = self.read_int(s.get("committed"), "committed", number)
+        self.check_seat_fields(s, number, {"hole"})
+        committed, ante, folded = self.read_chips(s, number)
         hole_raw = s.get("hole")
         if hole_raw is None:
             hole = None    # a folded seat, or the last seat left (no showdown): checked in read_table
@@ -272,7 +272,26 @@ class ShowdownGame:
             if len(hole) != self.hole_count:
                 raise RuleError(f"expected {self.hole_count} cards, got {len(hole)}: {format_cards(hole)}",
                                 field="hole", seat=number)
-        return SeatInput(number, hole, committed, folded)
+        return SeatInput(number, hole, committed, folded, ante)
+
+    def check_seat_fields(self, s: Mapping[str, Any], number: int, cards: set[str]) -> None:
+        """Refuse a seat entry's unknown fields; ``cards``: the game's card fields."""
+        unknown = sorted(set(s) - {"seat", "committed", "ante", "folded", *cards, *self.seat_extra_fields()})
+        if unknown:
+            raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)
+
+    def read_chips(self, s: Mapping[str, Any], number: int) -> tuple[int, int, bool]:
+        """A seat entry's ``committed``, ``ante`` (part of it, default 0) and ``folded``."""
+        folded = s.get("folded", False)
+        if not isinstance(folded, bool):
+            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=number)
+        committed = self.read_int(s.get("committed"), "committed", number)
+        ante = self.read_int(s.get("ante", 0), "ante", number)
+        if ante > committed:
+            raise RuleError(f"the ante ({ante}) is part of the chips committed ({committed}): "
+                            f"committed counts every chip the seat put in, its ante included",
+                            field="ante", seat=number)
+        return committed, ante, folded
 
     def seat_extra_fields(self) -> tuple[str, ...]:
         return ()
@@ -406,7 +425,7 @@ class ShowdownGame:
         committed = {s.seat: s.committed for s in table.seats}
         if sum(committed.values()) == 0:
             raise RuleError("no chips were committed: there is nothing to award", field="committed")
-        pots = build_pots(committed, folded={s.seat for s in table.seats if s.folded})
+        pots = self.pots(table)
         awards: list[PotAward] = []
         for i, pot in enumerate(pots):
             awards.extend(self.award_pot(table, pot, i, hands))
@@ -421,6 +440,9 @@ class ShowdownGame:
             lines, lines_ja = self.explain_showdown(table, order, hands)
             explanation.extend(lines)
             explanation_ja.extend(lines_ja)
+        lines, lines_ja = self.explain_antes(table, pots)
+        explanation.extend(lines)
+        explanation_ja.extend(lines_ja)
         for a in awards:
             explanation.extend(a.why)
             explanation_ja.extend(a.why_ja)
@@ -430,7 +452,35 @@ class ShowdownGame:
         explanation_ja.append(f"配当: {paid_ja}（合計 {sum(payouts.values())}）。")
         assert sum(payouts.values()) == sum(committed.values()), "chips must be conserved"
         return Ruling(self.name, payouts, tuple(awards), hands, tuple(order),
-                      tuple(explanation), tuple(explanation_ja))
+                      tuple(explanation), tuple(explanation_ja),
+                      {s.seat: s.ante for s in table.seats if s.ante})
+
+    def pots(self, table: Table) -> list[Pot]:
+        """The main pot and the side pots of ``table``, its antes dead money in the main pot."""
+        return build_pots({s.seat: s.committed for s in table.seats},
+                          folded={s.seat for s in table.seats if s.folded},
+                          antes={s.seat: s.ante for s in table.seats if s.ante})
+
+    def explain_antes(self, table: Table, pots: Sequence[Pot]) -> tuple[list[str], list[str]]:
+        """The ruling's lines on the antes: dead money in the main pot (seed 004), and short antes."""
+        antes = {s.seat: s.ante for s in table.seats if s.ante}
+        if not antes:
+            return [], []
+        total = sum(antes.values())
+        who = ", ".join(f"seat {s} {a}" for s, a in sorted(antes.items()))
+        who_ja = "、".join(f"シート{s} {a}" for s, a in sorted(antes.items()))
+        en = [f"Antes {total} ({who}): dead money in the main pot, contested by every seat still in "
+              f"the hand; the side pots are cut from the chips committed beyond the antes (seed 004)."]
+        ja = [f"アンティ {total}（{who_ja}）: デッドマネーとして全額メインポットへ。残っている全シートが"
+              f"争い、サイドポットはアンティを除いたチップで分ける（ルール004）。"]
+        short = short_antes({s.seat: s.committed for s in table.seats}, antes,
+                            {s.seat for s in table.seats if s.folded})
+        for seat, ante in short.items():
+            en.append(f"Seat {seat} is all in on an ante of {ante}, short of the others': it wins at "
+                      f"most {ante} of each seat's ante; the rest of the antes go to the next pot.")
+            ja.append(f"シート{seat}はアンティ {ante} のみでオールイン（他より少ない）: 各シートの"
+                      f"アンティから獲得できるのは {ante} まで。残りのアンティは次のポットへ。")
+        return en, ja
 
     def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
                          ) -> tuple[list[str], list[str]]:

@@ -32,7 +32,7 @@ from dealer_assist.cards import DECK_52, Card, CardError, format_cards, parse_ca
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, _pick_five, evaluate_key, rank_text
 from dealer_assist.rules.holdem import _in_order, hand_of
-from dealer_assist.rules.pots import build_pots, clockwise_from
+from dealer_assist.rules.pots import clockwise_from
 from dealer_assist.rules.showdown import Ruling, SeatHand, SeatInput, ShowdownGame, Table
 from dealer_assist.rules.wild import NO_WILD, WildCards, WildSpec, parse_wild, wild_of
 
@@ -180,13 +180,8 @@ class Stud7(WildCards, _StudHigh):
         if "hole" in s:
             raise RuleError("stud seats give \"down\" (the 3 face-down cards) and \"up\" (the 4 "
                             "face-up cards, in the order dealt), not \"hole\"", field="hole", seat=number)
-        unknown = sorted(set(s) - {"seat", "down", "up", "committed", "folded"})
-        if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)
-        folded = s.get("folded", False)
-        if not isinstance(folded, bool):
-            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=number)
-        committed = self.read_int(s.get("committed"), "committed", number)
+        self.check_seat_fields(s, number, {"down", "up"})
+        committed, ante, folded = self.read_chips(s, number)
         down = self.read_cards(s.get("down"), field="down", seat=number, allow_none=True)
         up = self.read_cards(s.get("up"), field="up", seat=number, allow_none=True)
         if folded:
@@ -204,7 +199,7 @@ class Stud7(WildCards, _StudHigh):
                 raise RuleError(f"expected 4 face-up cards, got {len(up)}: {format_cards(up)}",
                                 field="up", seat=number)
         cards = down[:2] + up + down[2:]
-        return StudSeat(number, cards or None, committed, folded, down, up)
+        return StudSeat(number, cards or None, committed, folded, ante, down, up)
 
     def check_table(self, table: Table) -> None:
         wild_of(table)
@@ -263,8 +258,7 @@ class Stud7(WildCards, _StudHigh):
         A seat opens when, in some pot it can win, no hand shown so far beats it (the seed's rule
         for a single pot; with side pots no seat is made to give up a pot it still wins).
         """
-        pots = build_pots({s.seat: s.committed for s in table.seats},
-                          folded={s.seat for s in table.seats if s.folded})
+        pots = self.pots(table)
         pot_sets = [set(p.eligible) for p in pots if len(p.eligible) > 1] or [set(order)]
         shown: list[int] = []
         out: dict[int, Optional[int]] = {}
