@@ -212,3 +212,12 @@ def test_payouts_agree_with_pokerkit_on_random_hands_with_antes(big_blind_ante):
         short += any(s["committed"] == s.get("ante", 0) > 0 for s in table["seats"])
     assert checked >= 500
     assert short >= 10   # the random stacks did reach seats all in on their ante
+
+
+def test_the_docs_example_settles_as_the_docs_say():
+    import json
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "antes.md").read_text("utf-8")
+    (block,) = re.findall(r"```json\n(.*?)```", text, re.S)
+    assert settle(json.loads(block))["payouts"]["5"] == 7_000_000

@@ -443,6 +443,31 @@ def test_ante_goes_to_the_pot_and_can_put_a_seat_all_in():
     assert r.to_act == 1 and acts(r)["call"].amount == 50
 
 
+def test_big_blind_ante_is_dead_money_in_the_pot_and_counts_for_a_pot_limit_raise():
+    r = bet_from_json({"structure": "pot-limit", "blinds": [50, 100], "bb_ante": 100, "button": 3,
+                       "seats": [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000},
+                                 {"seat": 3, "stack": 2650}]})
+    # seat 2 (big blind) posts the blind 100 and the table's ante 100; seat 3 acts first
+    assert r["pot"] == 100 and r["seats"][1]["stack"] == 800 and r["seats"][1]["committed"] == 100
+    # pot-limit raise: call 100, then the pot: ante 100 + blinds 150 + the call 100 = 350 -> to 450
+    assert r["to_act"] == 3 and r["to_call"] == 100
+    assert {"action": "raise", "min_to": 200, "max_to": 450} in r["actions"]
+
+
+def test_a_short_big_blind_posts_the_blind_first_and_antes_what_is_left():
+    # 2024 TDA: big blind first. 150 chips: the blind 100, then 50 of the 100 ante
+    r = BettingRound.start(NoLimit(100), {1: 1000, 2: 150, 3: 1000}, button=3, blinds=(50, 100),
+                           bb_ante=100)
+    assert r.pot == 50 and r.seat(2).committed == 100 and r.seat(2).all_in
+    # 80 chips: all of them to the blind, no ante
+    r = BettingRound.start(NoLimit(100), {1: 1000, 2: 80, 3: 1000}, button=3, blinds=(50, 100),
+                           bb_ante=100)
+    assert r.pot == 0 and r.seat(2).committed == 80
+    with pytest.raises(RuleError, match="bb_ante: a big-blind ante is posted by the big blind"):
+        bet_from_json({"structure": "no-limit", "min_bet": 100, "bb_ante": 100, "button": 1,
+                       "seats": [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000}]})
+
+
 def test_every_input_example_in_the_docs_runs():
     import pathlib
     import re

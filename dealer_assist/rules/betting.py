@@ -479,7 +479,7 @@ class BettingRound:
     @classmethod
     def start(cls, structure: Structure, stacks: Mapping[int, int], *, button: Optional[int] = None,
               blinds: Optional[Sequence[int]] = None, ante: int = 0, pot: int = 0,
-              first: Optional[int] = None) -> "BettingRound":
+              first: Optional[int] = None, bb_ante: int = 0) -> "BettingRound":
         """A new round: antes (to the pot), blinds posted, the first seat to act.
 
         ``stacks`` are the seats' chips before antes and blinds.  With blinds, the small blind
@@ -487,9 +487,22 @@ class BettingRound:
         posts the small blind and acts first); the first to act is left of the big blind.
         Without blinds, the first to act is ``first`` or the first seat left of the button.
         A big blind all-in for less still sets the bet to the full big blind.
+
+        ``bb_ante``: the big blind posts one ante for the whole table, dead money in the pot.
+        A big blind short of both posts the blind first and antes what is left (the 2024 Poker
+        TDA rules: "big blind first"):
+
+        >>> r = BettingRound.start(NoLimit(min_bet=100), {1: 1000, 2: 150, 3: 1000}, button=3,
+        ...                        blinds=(50, 100), bb_ante=100)
+        >>> r.pot, [(s.seat, s.stack, s.committed) for s in r.seats]
+        (50, [(1, 950, 50), (2, 0, 100), (3, 1000, 0)])
         """
         _check_amount(pot, "pot")
         _check_amount(ante, "ante")
+        _check_amount(bb_ante, "bb_ante")
+        if bb_ante and not blinds:
+            raise RuleError("a big-blind ante is posted by the big blind: give the blinds too",
+                            field="bb_ante")
         seats = []
         for seat, stack in sorted(stacks.items()):
             _check_seat(seat)
@@ -522,6 +535,11 @@ class BettingRound:
                 s = by[seat]
                 paid = min(amount, s.stack)
                 by[seat] = replace(s, stack=s.stack - paid, committed=paid)
+            if bb_ante:   # after the blind: big blind first
+                s = by[bb_seat]
+                paid = min(bb_ante, s.stack)
+                pot += paid
+                by[bb_seat] = replace(s, stack=s.stack - paid)
             seats = [by[s] for s in order]
             bet = bb
             default_first = clockwise(bb_seat, order)[0]
@@ -1122,7 +1140,8 @@ def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
             blinds = _blinds(blinds)
         rnd = BettingRound.start(structure, {r.seat: r.stack for r in rows}, button=button,
                                  blinds=blinds, ante=_check_amount(obj.get("ante", 0), "ante"),
-                                 pot=pot, first=first)
+                                 pot=pot, first=first,
+                                 bb_ante=_check_amount(obj.get("bb_ante", 0), "bb_ante"))
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
         raise RuleError("\"actions\" is a list of actions in order", field="actions")
