@@ -110,6 +110,33 @@ def test_a_correction_changes_the_ruling_at_once_and_goes_to_the_hand_log(qtbot,
     assert rows == [("seat1", "Qc", "Kc")]
 
 
+def test_the_dealer_sets_the_levels_antes_and_the_ruling_names_the_dead_money(qtbot, tmp_path):
+    import json
+
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "82")
+    play_to(qtbot, w, 82)                      # hand 1's showdown: seats 1 and 5 put in 200, seat 3 50
+    qtbot.keyClick(w, Qt.Key.Key_A)
+    dialog = w.ante_dialog
+    assert dialog.isVisible() and dialog.none.isChecked()
+    dialog.each.setChecked(True)
+    dialog.amount.setValue(10)
+    qtbot.mouseClick(dialog.set_button, Qt.MouseButton.LeftButton)
+    # every seat's 10 is dead money in the main pot: the payout stays 450 to seat 5, each seat
+    # panel shows its ante, the status line the level's, the explanation the dead money
+    qtbot.waitUntil(lambda: "アンティ 10" in w.seats[5].status.text(), timeout=10_000)
+    assert w.seats[5].status.text() == "ベット 200（アンティ 10）"
+    assert w.seats[5].payout.text() == "獲得 450"
+    assert "アンティ 各10" in w.status.text()
+    assert "デッドマネー" in w.ruling.why.text()
+    w.shutdown()
+    con = sqlite3.connect(db)
+    tables = [json.loads(r[0])["table"] for r in con.execute(
+        "SELECT json FROM events WHERE type = 'showdown' ORDER BY id")]
+    con.close()
+    assert [s.get("ante") for s in tables[-1]["seats"]] == [10] * len(tables[-1]["seats"])
+
+
 def test_a_refused_correction_is_said_on_the_banner_and_changes_nothing(qtbot, tmp_path):
     db = tmp_path / "hands.sqlite"
     w = open_desk(qtbot, db, "--stop-at", "82")

@@ -419,3 +419,51 @@ def test_the_stability_window_is_a_setting():
     fast, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=1, window=1)))
     slow, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=5, window=5)))
     assert of(fast, "hand_start")[0]["frame"] == 0 and of(slow, "hand_start")[0]["frame"] == 4
+
+
+def test_a_big_blind_ante_entered_for_the_level_is_dead_money_in_the_main_pot():
+    # The WSOP hand of issue 25 at a live table: blinds 75 / 100 (in thousands), big-blind ante 225.
+    # Seats 1, 2, 5 dealt, button on seat 5: seat 1 the small blind (folds), seat 2 the big blind.
+    # Seat 2 is all in for 3,575 with its ante; seat 5 calls 3,350. Main pot: the ante 225 +
+    # seat 1's 75 + 3,350 x 2 = 7,000, all to seat 5 (A-A-K over 9-9).
+    board = "2c 8c Th Ah 6d"
+    script = [
+        seg(10, seat1=B2, seat2=B2, seat5=B2),
+        seg(10, seat2=B2, seat5=B2, muck=B2),
+        seg(10, board=board, seat2=B2, seat5=B2, muck=B2),
+        seg(12, board=board, seat2="9d 9c", seat5="Ac Kc", muck=B2),
+        seg(10),
+    ]
+    actions = {0: [{"type": "antes", "big_blind": 225, "blind": 100}, {"type": "button", "seat": 5}],
+               15: [{"type": "committed", "seat": s, "amount": a} for s, a in ((1, 75), (2, 3575), (5, 3350))]}
+    events, table = play(script, actions, seed=4)
+    start = of(events, "hand_start")[0]
+    assert start["antes"] == {"big_blind": 225, "blind": 100}
+    sd = of(events, "showdown")[0]
+    assert sd["table"]["seats"][1] == {"seat": 2, "hole": ["9d", "9c"], "committed": 3575, "ante": 225,
+                                       "folded": False}
+    assert sd["ruling"]["payouts"] == {"1": 0, "2": 0, "5": 7000}
+    assert sd["ruling"]["antes"] == {"2": 225}
+    assert any("デッドマネー" in line for line in sd["ruling"]["explanation_ja"])
+    # the level's antes stay for the next hand; "antes" with nothing turns them off
+    assert table.ante_structure == {"big_blind": 225, "blind": 100}
+    table.apply({"type": "antes"}, 200, 20.0)
+    assert table.ante_structure is None
+
+
+def test_a_short_big_blind_posts_its_blind_first_and_a_seat_ante_overrides_the_level():
+    table = LiveTable(seats=6)
+    table.apply({"type": "antes", "big_blind": 200, "blind": 100}, 0, 0.0)
+    play([seg(10, seat1=B2, seat2=B2, seat3=B2)], table=table, seed=2)
+    table.apply({"type": "button", "seat": 3}, 10, 1.0)
+    table.apply({"type": "committed", "seat": 2, "amount": 150}, 10, 1.0)
+    # seat 2 is the big blind: 150 chips go to the blind 100 first, the ante gets the other 50
+    assert table._seat_antes() == {2: 50}
+    table.apply({"type": "antes", "each": 10}, 10, 1.0)
+    table.apply({"type": "ante", "seat": 3, "amount": 4}, 10, 1.0)
+    assert table._seat_antes() == {1: 10, 2: 10, 3: 4}
+    assert table.state()["seats"]["3"]["ante"] == 4
+    with pytest.raises(UserError, match="antes: give \"each\""):
+        table.apply({"type": "antes", "each": 10, "big_blind": 20}, 10, 1.0)
+    with pytest.raises(UserError, match="ante: \"amount\" must be a whole number"):
+        table.apply({"type": "ante", "seat": 3, "amount": 10**30}, 10, 1.0)

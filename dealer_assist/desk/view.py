@@ -58,6 +58,7 @@ class SeatView:
     payout: Optional[int] = None      # chips the seat takes (None: no ruling yet)
     winner: bool = False
     shows: Optional[int] = None       # 1-based place in the showdown order
+    ante: Optional[int] = None        # the part of ``committed`` posted as an ante (dead money)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +292,8 @@ class DeskState:
         for n in range(1, self.seats + 1):
             s = (st.get("seats") or {}).get(str(n)) or {}
             seats.append(self._seat_view(n, bool(s.get("dealt")), bool(s.get("folded")), st.get("button"),
-                                         s.get("committed"), self._seat_cards(st, n), ruling, lang))
+                                         s.get("committed"), self._seat_cards(st, n), ruling, lang,
+                                         s.get("ante")))
         title = f"{t('hand', lang, n=st.get('hand'))} {t('street.' + street, lang)}"
         return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
                                  tuple(st.get("board_slots") or (list(st.get("board") or []) + [None] * 5)[:5]),
@@ -317,8 +319,11 @@ class DeskState:
                                  tuple(seats), rec.ruling, self.state or {})
 
     def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
-                   cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str) -> SeatView:
+                   cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str,
+                   ante: Any = None) -> SeatView:
         hand = {}
+        if ruling and ruling.get("chips_entered", True):
+            ante = _int_keys(ruling.get("antes")).get(n, ante)
         payout = None
         winner = False
         shows = None
@@ -336,7 +341,8 @@ class DeskState:
                 hand.get("description") or hand.get("category") or "")
         return SeatView(n, dealt, folded, button == n and dealt,
                         committed if isinstance(committed, int) else None, tuple(cards), name,
-                        tuple(hand.get("best_five") or ()), hand.get("joker_as"), payout, winner, shows)
+                        tuple(hand.get("best_five") or ()), hand.get("joker_as"), payout, winner, shows,
+                        ante if isinstance(ante, int) and ante > 0 else None)
 
     def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
                      board: tuple, burn: tuple, seats: tuple, ruling: Optional[Mapping[str, Any]],

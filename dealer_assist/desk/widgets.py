@@ -10,7 +10,8 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QKeySequence, QPainter, QPen, QPolygonF, QShortcut
 from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-                               QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
+                               QPushButton, QRadioButton, QScrollArea, QSizePolicy, QSpinBox, QVBoxLayout,
+                               QWidget)
 
 from dealer_assist.desk.texts import SUIT_SYMBOL, alert_title, card_label, t, zone_text
 from dealer_assist.desk.view import AlertView, DeskSnapshot, PotView, SeatView
@@ -475,6 +476,8 @@ class SeatPanel(Panel):
             status = t("folded", lang)
         elif sv.committed is not None:
             status = t("committed", lang, n=sv.committed)
+            if sv.ante:
+                status = t("with_ante", lang, text=status, n=sv.ante)
         else:
             status = t("committed_none", lang)
         self.status.setText(status)
@@ -762,5 +765,94 @@ class CardPicker(QDialog):
         self.choose(str(card))
 
 
+def antes_text(rule: Optional[Mapping[str, Any]], lang: str) -> str:
+    """The level's antes in a few words ("" for none).
+
+    >>> antes_text({"big_blind": 225, "blind": 100}, "ja"), antes_text({"each": 25}, "en")
+    ('BBアンティ 225（ブラインド 100 を先に）', 'antes 25 each')
+    """
+    if not rule:
+        return ""
+    if "each" in rule:
+        return t("antes_each", lang, n=rule["each"])
+    if "blind" in rule:
+        return t("antes_bb_blind", lang, n=rule["big_blind"], blind=rule["blind"])
+    return t("antes_bb", lang, n=rule["big_blind"])
+
+
+class AnteDialog(QDialog):
+    """The level's antes, as the dealer sets them when the level changes: none, every seat, or a
+    big-blind ante (with the big blind, posted first by a big blind short of both).
+    Emits ``chosen`` with the dealer action (``{"type": "antes", ...}``)."""
+
+    chosen = Signal(object)
+
+    def __init__(self, current: Optional[Mapping[str, Any]], lang: str, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.lang = lang
+        self.setWindowTitle(t("antes_title", lang))
+        self.setStyleSheet(f"QDialog {{ background: {PANEL_BG}; }} QLabel, QRadioButton {{ color: {TEXT}; }}")
+        lay = QVBoxLayout(self)
+        head = QLabel(t("antes_title", lang))
+        head.setFont(font(18, True))
+        lay.addWidget(head)
+        hint = QLabel(t("antes_hint", lang))
+        hint.setFont(font(12))
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        self.none = QRadioButton(t("antes_none", lang))
+        self.each = QRadioButton(t("antes_each_choice", lang))
+        self.big_blind = QRadioButton(t("antes_bb_choice", lang))
+        for b in (self.none, self.each, self.big_blind):
+            b.setFont(font(14))
+            lay.addWidget(b)
+        form = QGridLayout()
+        self.amount = QSpinBox()
+        self.blind = QSpinBox()
+        for i, (box, key) in enumerate(((self.amount, "antes_amount"), (self.blind, "antes_blind"))):
+            box.setRange(0, 2_000_000_000)
+            box.setFont(font(16))
+            form.addWidget(QLabel(t(key, lang)), i, 0)
+            form.addWidget(box, i, 1)
+        lay.addLayout(form)
+        current = current or {}
+        if "each" in current:
+            self.each.setChecked(True)
+            self.amount.setValue(int(current["each"]))
+        elif "big_blind" in current:
+            self.big_blind.setChecked(True)
+            self.amount.setValue(int(current["big_blind"]))
+            self.blind.setValue(int(current.get("blind") or 0))
+        else:
+            self.none.setChecked(True)
+        low = QHBoxLayout()
+        self.set_button = QPushButton(t("antes_set", lang))
+        self.set_button.setFont(font(13, True))
+        self.set_button.clicked.connect(self.submit)
+        cancel = QPushButton(t("picker_cancel", lang))
+        cancel.setFont(font(13))
+        cancel.clicked.connect(self.reject)
+        low.addStretch(1)
+        low.addWidget(self.set_button)
+        low.addWidget(cancel)
+        lay.addLayout(low)
+
+    def action(self) -> dict:
+        """The dealer action the dialog's choice makes."""
+        amount = self.amount.value()
+        if self.each.isChecked() and amount:
+            return {"type": "antes", "each": amount}
+        if self.big_blind.isChecked() and amount:
+            out = {"type": "antes", "big_blind": amount}
+            if self.blind.value():
+                out["blind"] = self.blind.value()
+            return out
+        return {"type": "antes"}
+
+    def submit(self) -> None:
+        self.chosen.emit(self.action())
+        self.accept()
+
+
 __all__ = ["CardTile", "VideoView", "BoardPanel", "SeatPanel", "RulingPanel", "AlertBanner", "EventLog",
-           "CardPicker", "PotView", "alert_title"]
+           "CardPicker", "AnteDialog", "PotView", "alert_title", "antes_text"]

@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (QGridLayout, QLabel, QMainWindow, QSplitter, QToo
 from dealer_assist.desk.session import LiveSession, Tick
 from dealer_assist.desk.texts import t
 from dealer_assist.desk.view import DeskSnapshot, DeskState
-from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, BoardPanel, CardPicker, EventLog,
-                                        RulingPanel, SeatPanel, VideoView, font, vbox)
+from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, AnteDialog, BoardPanel, CardPicker,
+                                        EventLog, RulingPanel, SeatPanel, VideoView, antes_text, font,
+                                        vbox)
 
 
 
@@ -219,7 +220,8 @@ class DeskWindow(QMainWindow):
             bar.addAction(a)
         for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
                         (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
-                        (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices)):
+                        (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices),
+                        (Qt.Key.Key_A, self.open_antes)):
             QShortcut(QKeySequence(key), self, activated=fn)
         for slot in range(1, 6):
             QShortcut(QKeySequence(str(slot)), self, activated=lambda slot=slot: self.correct_board_slot(slot))
@@ -303,6 +305,9 @@ class DeskWindow(QMainWindow):
         bits = [t("ended" if self.ended else "paused" if self.is_paused else "playing", self.lang)]
         if self._last_frame_index is not None:
             bits.append(t("frame", self.lang, n=self._last_frame_index))
+        antes = antes_text((self.desk.state or {}).get("antes"), self.lang)
+        if antes:
+            bits.append(antes)
         bits.append(t("log_to", self.lang, path=self.db) if self.db else t("no_log", self.lang))
         if self.source_name:
             bits.append(self.source_name)
@@ -366,6 +371,15 @@ class DeskWindow(QMainWindow):
         self.picker.setModal(True)
         self.picker.open()
         return self.picker
+
+    def open_antes(self) -> AnteDialog:
+        """The dealer sets the level's antes (key A): they go to the table as a dealer action."""
+        dialog = AnteDialog((self.desk.state or {}).get("antes"), self.lang, self)
+        dialog.chosen.connect(self.requestAct.emit)
+        dialog.setModal(True)
+        dialog.open()
+        self.ante_dialog = dialog
+        return dialog
 
     def _notify(self, code: str, text: str, **fields: Any) -> None:
         """A notice of the desk's own (text key ``text``) for the banner, in both languages."""

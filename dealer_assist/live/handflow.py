@@ -35,6 +35,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
 from dealer_assist.rules.holdem import BURN_SWAP, BURN_SWAP_JA
+from dealer_assist.rules.pots import MAX_CHIPS, clockwise_from
 
 __all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "FLOWS", "BOARD_SLOTS", "STREETS"]
 
@@ -130,6 +131,10 @@ class LiveTable:
         self._deal_since = 0
         self._frame = 0
         self._t = 0.0
+        #: the level's antes, kept from hand to hand until changed: ``{"each": N}`` (every seat
+        #: dealt in antes N) or ``{"big_blind": N, "blind": B}`` (the big blind antes N for the
+        #: table, after its blind B: TDA 2024 "big blind first"); None: no antes
+        self.ante_structure: Optional[dict] = None
         self._new_hand_state()
         self.hand: Optional[int] = None
 
@@ -139,6 +144,7 @@ class LiveTable:
         self.button: Optional[int] = None
         self.folded: set[int] = set()
         self.committed: dict[int, int] = {}
+        self.antes: dict[int, int] = {}       # a seat's ante entered for this hand (overrides the level's)
         self.last_aggressor: Optional[int] = None
         self.board_rec: list[Optional[str]] = [None] * 5
         self.board_out = 0                    # board cards announced (0, 3, 4, 5)
@@ -169,18 +175,20 @@ class LiveTable:
         >>> LiveTable().apply({"type": "shuffle"}, 0, 0.0)
         Traceback (most recent call last):
         ...
-        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, fold, last_aggressor, correct
+        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct
         """
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise UserError("a dealer action is an object with a \"type\"")
         kind = action["type"]
-        handler = {"button": self._act_button, "committed": self._act_committed, "fold": self._act_fold,
+        handler = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
+                   "antes": self._act_antes, "fold": self._act_fold,
                    "last_aggressor": self._act_last_aggressor, "correct": self._act_correct}.get(kind)
         if handler is None:
-            raise UserError(f"unknown dealer action {kind!r}; known: button, committed, fold, "
+            raise UserError(f"unknown dealer action {kind!r}; known: button, committed, ante, antes, fold, "
                             f"last_aggressor, correct")
-        allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "fold": {"seat"},
+        allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
+                   "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
                    "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"}}[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
         if extra:
@@ -202,7 +210,8 @@ class LiveTable:
         for s in range(1, self.seats + 1):
             cards = [c for c in (tr.identity(t) for t in self._zone_tracks(f"seat{s}")) if c is not None]
             seats[str(s)] = {"cards": cards, "folded": s in self.folded,
-                             "dealt": s in self.dealt, "committed": self.committed.get(s)}
+                             "dealt": s in self.dealt, "committed": self.committed.get(s),
+                             "ante": self._seat_antes().get(s)}
         if self.hand is None:
             street = "waiting"
         elif self.won is not None:
@@ -213,6 +222,7 @@ class LiveTable:
             street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[self.board_out]
         return {
             "hand": self.hand, "street": street, "button": self.button, "board": board,
+            "antes": dict(self.ante_structure) if self.ante_structure else None,
             "board_slots": slots, "seats": seats,
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
             "muck": len(self._zone_tracks("muck")),
@@ -246,14 +256,42 @@ class LiveTable:
         else:
             self.button = seat
 
-    def _act_committed(self, action: Mapping[str, Any]) -> None:
-        seat = self._dealt_seat(action, "committed")
-        amount = action.get("amount")
+    @staticmethod
+    def _chips_arg(action: Mapping[str, Any], kind: str, name: str = "amount") -> int:
+        amount = action.get(name)
         if isinstance(amount, float) and amount.is_integer():
             amount = int(amount)
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise UserError(f"committed: \"amount\" must be a whole number of chips >= 0, got {amount!r}")
-        self.committed[seat] = amount
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
+            raise UserError(f"{kind}: \"{name}\" must be a whole number of chips from 0 to "
+                            f"{MAX_CHIPS}, got {amount!r}")
+        return amount
+
+    def _act_committed(self, action: Mapping[str, Any]) -> None:
+        seat = self._dealt_seat(action, "committed")
+        self.committed[seat] = self._chips_arg(action, "committed")
+
+    def _act_ante(self, action: Mapping[str, Any]) -> None:
+        """This hand, ``seat`` posted an ante of ``amount`` (part of its committed chips)."""
+        seat = self._dealt_seat(action, "ante")
+        self.antes[seat] = self._chips_arg(action, "ante")
+
+    def _act_antes(self, action: Mapping[str, Any]) -> None:
+        """The level's antes from now on: ``each`` seat, or the ``big_blind`` for all (after ``blind``)."""
+        if "each" in action and "big_blind" in action:
+            raise UserError("antes: give \"each\" (every seat antes) or \"big_blind\" (a big-blind "
+                            "ante), not both")
+        if "blind" in action and "big_blind" not in action:
+            raise UserError("antes: \"blind\" is the big blind's blind, given with \"big_blind\"")
+        if "each" in action:
+            each = self._chips_arg(action, "antes", "each")
+            self.ante_structure = {"each": each} if each else None
+        elif "big_blind" in action:
+            ante = self._chips_arg(action, "antes", "big_blind")
+            blind = self._chips_arg(action, "antes", "blind") if "blind" in action else None
+            self.ante_structure = ({"big_blind": ante, **({"blind": blind} if blind is not None else {})}
+                                   if ante else None)
+        else:
+            self.ante_structure = None
 
     def _act_fold(self, action: Mapping[str, Any]) -> None:
         seat = self._dealt_seat(action, "fold")
@@ -470,7 +508,8 @@ class LiveTable:
             later = [s for s in self.dealt if s > self._prev_button]
             self.button = later[0] if later else self.dealt[0]
         self._next_button = None
-        out.append(self._event("hand_start", seats=list(self.dealt), button=self.button))
+        extra = {"antes": dict(self.ante_structure)} if self.ante_structure else {}
+        out.append(self._event("hand_start", seats=list(self.dealt), button=self.button, **extra))
 
     def _live(self) -> list[int]:
         return [s for s in self.dealt if s not in self.folded]
@@ -549,19 +588,48 @@ class LiveTable:
             out.append(self._event("board", street=street, cards=list(self.board_emitted)))
 
     # ----------------------------------------------------------------------- rulings
-    def _settle_table(self, chips: bool) -> dict:
-        live = self._live()
+    def _table_button(self) -> int:
         button = self.button if self.button is not None else self.dealt[0]
         if button not in self.dealt:
             # a dead button: the last dealt seat before it plays the button's part
             before = [s for s in self.dealt if s < button]
             button = before[-1] if before else self.dealt[-1]
+        return button
+
+    def _seat_antes(self) -> dict[int, int]:
+        """Each dealt seat's ante this hand: as entered for the hand, else from the level's antes.
+
+        A big blind short of its blind and ante posts the blind first (TDA 2024) and antes what
+        is left; an ante is never more than the chips the seat committed.
+        """
+        if self.hand is None or not self.dealt:
+            return {}
+        rule = self.ante_structure or {}
+        out: dict[int, int] = {}
+        if "each" in rule:
+            out = {s: rule["each"] for s in self.dealt}
+        elif "big_blind" in rule and len(self.dealt) >= 2:
+            order = clockwise_from(self._table_button(), self.dealt)
+            bb = order[0] if len(self.dealt) == 2 else order[1]
+            out = {bb: rule["big_blind"]}
+            if bb in self.committed and "blind" in rule:
+                out[bb] = min(rule["big_blind"], max(0, self.committed[bb] - rule["blind"]))
+        out.update(self.antes)
+        return {s: min(a, self.committed[s]) if s in self.committed else a for s, a in out.items() if a}
+
+    def _settle_table(self, chips: bool) -> dict:
+        live = self._live()
+        button = self._table_button()
+        antes = self._seat_antes() if chips else {}
         seats = []
         for s in self.dealt:
             entry: dict[str, Any] = {"seat": s}
             if s in live and s in self.hole_rec and self.won is None:
                 entry["hole"] = list(self.hole_rec[s])
-            entry["committed"] = self.committed.get(s, 0) if chips else 1
+            # a seat whose chips were not entered put in its ante at least
+            entry["committed"] = self.committed.get(s, antes.get(s, 0)) if chips else 1
+            if antes.get(s):
+                entry["ante"] = antes[s]
             entry["folded"] = s not in live
             seats.append(entry)
         table: dict[str, Any] = {"game": self.rules.game, "board": list(self.board_emitted),
