@@ -26,6 +26,8 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Union
 
+from dealer_assist.errors import one_line
+
 __all__ = [
     "Rank", "Suit", "Card", "CardError", "JOKER", "HIDDEN", "DECK_52", "DECK_53",
     "parse_card", "parse_cards", "format_cards", "check_unique",
@@ -47,7 +49,7 @@ class CardError(ValueError):
     """
 
     def __init__(self, message: str, token: object = None):
-        super().__init__(message)
+        super().__init__(one_line(message))
         self.token = token
 
 

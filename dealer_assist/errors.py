@@ -1,8 +1,34 @@
-"""Errors a user can act on.  The CLI prints them as one line; never a traceback."""
+"""Errors a user can act on.  The CLI prints them as one line; never a traceback.
+
+Must not import anything of the project: every layer raises these.
+"""
 from __future__ import annotations
+
+#: An error line is cut to about this many characters: the input it quotes may be megabytes.
+MAX_MESSAGE = 400
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` on one line (line breaks shown as ``\\n``), its middle cut when it is too long.
+
+    >>> one_line("a\\nb")
+    'a\\\\nb'
+    >>> s = one_line("seat 2: hole: " + "x" * 1000 + " is not a card", limit=60)
+    >>> len(s) <= 60, s.startswith("seat 2: hole: xxx"), s.endswith("is not a card")
+    (True, True, True)
+    """
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    if len(text) <= limit:
+        return text
+    tail = min(80, limit // 3)
+    cut = " [...] "
+    return text[:limit - tail - len(cut)] + cut + text[-tail:]
 
 
 class UserError(Exception):
     """Bad input from a person or a file: printed as one line, exit code 2."""
 
     exit_code = 2
+
+    def __init__(self, message: object = "", *args: object):
+        super().__init__(one_line(str(message)), *args)

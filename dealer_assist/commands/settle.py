@@ -21,22 +21,60 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+#: The largest input a rule command reads (a batch of thousands of tables is a few MB).
+MAX_INPUT_BYTES = 32 * 1024 * 1024
+#: The deepest nesting of arrays and objects in an input (a table is 4 deep).
+MAX_DEPTH = 32
+#: The most digits of a number in an input: chips are bounded far below (rules.errors.MAX_CHIPS).
+MAX_DIGITS = 18
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise UserError(f"a number of {len(text.lstrip('-'))} digits: numbers in the input have at "
+                        f"most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _check_depth(data) -> None:
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise UserError(f"the input is nested more than {MAX_DEPTH} deep")
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+
+
 def read_json(path: str):
+    """The JSON in ``path`` (``-``: stdin), bounded in size, nesting and digits: a UserError if not."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text") from None
+    where = path if path != "-" else "stdin"
+    if len(raw) > MAX_INPUT_BYTES:
+        raise UserError(f"{where}: the input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
     try:
-        return json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{where} is not UTF-8 text") from None
+    try:
+        data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{path if path != '-' else 'stdin'}: not valid JSON: {exc.msg} "
-                        f"at line {exc.lineno} column {exc.colno}") from None
+        raise UserError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise UserError(f"{where}: the input is nested more than {MAX_DEPTH} deep") from None
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}") from None
+    _check_depth(data)
+    return data
 
 
 def run(args: argparse.Namespace) -> int:

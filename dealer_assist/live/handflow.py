@@ -35,7 +35,8 @@ from dealer_assist.errors import UserError
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
 from dealer_assist.rules.holdem import BURN_SWAP, BURN_SWAP_JA
-from dealer_assist.rules.pots import MAX_CHIPS, clockwise_from
+from dealer_assist.rules.errors import MAX_CHIPS
+from dealer_assist.rules.pots import clockwise_from
 
 __all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "FLOWS", "BOARD_SLOTS", "STREETS"]
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, check_unique, parse_card
-from dealer_assist.rules.errors import RuleError
+from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import clockwise_from as clockwise
 
 __all__ = [
@@ -953,19 +953,21 @@ def _list(items: Iterable[Any]) -> str:
 
 
 def _check_amount(value: Any, field: str, seat: Optional[int] = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(f"expected a whole number of chips >= 0, got {value!r}", field=field, seat=seat)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
+        raise RuleError(f"expected a whole number of chips from 0 to {MAX_CHIPS}, got {value!r}",
+                        field=field, seat=seat)
     return value
 
 
 def _check_seat(value: Any, field: str = "seat") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError(f"a seat is a whole number >= 1, got {value!r}", field=field)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
+        raise RuleError(f"a seat is a whole number from 1 to {MAX_SEAT}, got {value!r}", field=field)
     return value
 
 
 def _seat_key(value: Any, field: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
+            and len(value.strip()) <= 6:
         value = int(value)
     return _check_seat(value, field)
 

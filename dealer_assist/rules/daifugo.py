@@ -50,7 +50,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from dealer_assist.cards import DECK_52 as _ALL_52, JOKER, Card, CardError, Rank, Suit, parse_card
-from dealer_assist.rules.errors import RuleError
+from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 
 __all__ = [
     "STRENGTH_ORDER", "Kind", "Meld", "interpretations", "Daifugo", "CASINO_QUEST",
@@ -863,10 +863,11 @@ def _take(hand: tuple, cards: Sequence[Card], seat: int) -> tuple:
 
 
 def _read_seat(value: Any, fieldname: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() \
+            and len(value.strip()) <= 6:
         value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise RuleError(f"{value!r} is not a seat number (1 or more)", field=fieldname)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SEAT:
+        raise RuleError(f"{value!r} is not a seat number (1 to {MAX_SEAT})", field=fieldname)
     return value
 
 
@@ -1020,8 +1021,9 @@ def payout(seats: Sequence[int], winner: int, cards_left: Mapping[int, int], *,
     if chips is not None:
         for s in seats:
             c = chips.get(s)
-            if not isinstance(c, int) or isinstance(c, bool):
-                raise RuleError("chips before the game (a whole number) are missing", field="chips", seat=s)
+            if not isinstance(c, int) or isinstance(c, bool) or abs(c) > MAX_CHIPS:
+                raise RuleError(f"chips before the game (a whole number up to {MAX_CHIPS}) are missing",
+                                field="chips", seat=s)
             if c < rules.min_chips:
                 raise RuleError(f"{c}G: a seat needs at least {rules.min_chips}G to join a game",
                                 field="chips", seat=s)

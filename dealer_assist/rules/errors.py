@@ -6,6 +6,13 @@ from typing import Optional
 from dealer_assist.errors import UserError
 
 
+#: The most chips any amount may be (a bet, a stack, an ante): far above any table's, far below
+#: the 10**18 where other tools' 64-bit integers end.
+MAX_CHIPS = 10**15
+#: The highest seat number: far above any table's.
+MAX_SEAT = 1000
+
+
 class RuleError(UserError):
     """Input that no table could produce, or an action the rules forbid.
 

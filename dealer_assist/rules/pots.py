@@ -36,11 +36,7 @@ from typing import Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.rules.errors import RuleError
 
-__all__ = ["MAX_CHIPS", "Pot", "build_pots", "short_antes", "split_amount", "clockwise_from"]
-
-#: The most chips any amount may be (a bet, a stack, an ante): far above any table's, far below
-#: the 10**18 where other tools' 64-bit integers end.
-MAX_CHIPS = 10**15
+__all__ = ["Pot", "build_pots", "short_antes", "split_amount", "clockwise_from"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ def game_for(obj: Any):
     if not isinstance(obj, Mapping):
         raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
     name = obj.get("game")
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise RuleError(f"unknown game {name!r}; known games: {', '.join(GAMES)}", field="game")
     return GAMES[name]
 

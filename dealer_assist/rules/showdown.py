@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
-from dealer_assist.rules.errors import RuleError
+from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount
 
 __all__ = ["SeatInput", "Table", "SeatHand", "PotAward", "Ruling", "ShowdownGame"]
@@ -235,6 +235,9 @@ class ShowdownGame:
         if value < minimum:
             what = "negative" if value < 0 else f"below {minimum}"
             raise RuleError(f"{value} is {what}: expected a whole number >= {minimum}", field=field, seat=seat)
+        top = MAX_SEAT if field in ("seat", "button", "last_aggressor", "owner") else MAX_CHIPS
+        if value > top:
+            raise RuleError(f"{value} is too large: expected at most {top}", field=field, seat=seat)
         return value
 
     def read_cards(self, value: Any, *, field: str, seat: Optional[int], allow_none: bool = False
