@@ -52,7 +52,9 @@ def read_json(path: str):
     """The JSON in ``path`` (``-``: stdin), bounded in size, nesting and digits: a UserError if not."""
     try:
         if path == "-":
-            raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            stream = getattr(sys.stdin, "buffer", None)   # a text-only stdin (a test's) has none
+            raw = (stream.read(MAX_INPUT_BYTES + 1) if stream is not None
+                   else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8"))
         else:
             with open(path, "rb") as fh:
                 raw = fh.read(MAX_INPUT_BYTES + 1)
