@@ -12,6 +12,9 @@ a card's first frame to its event.
   processed as it arrives); target at most 0.5 s.
 * ``--realtime``: plays the clip at 15 fps as a camera would deliver it and counts the frames the
   pipeline had to skip.
+* frame rates: the clip seen at 15, 7.5, 5, 3.75, 3 and 2.5 frames a second (every n-th frame,
+  numbered afresh, the dealer's inputs keyed to the first frame at or after theirs): the lowest
+  rate at which the three hands' rulings stay right (target: 5 fps or lower).
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from dealer_assist.commands.detect import model_dir  # noqa: E402
 from dealer_assist.live.calibration import load_calibration  # noqa: E402
 from dealer_assist.live.handlog import HandLog  # noqa: E402
 from dealer_assist.live.pipeline import Pipeline, read_actions  # noqa: E402
-from dealer_assist.live.sources import open_source  # noqa: E402
+from dealer_assist.live.sources import Frame, open_source  # noqa: E402
 from dealer_assist.live.tracker import LiveTable  # noqa: E402
 from dealer_assist.vision.detector import CardDetector  # noqa: E402
 
@@ -88,6 +91,59 @@ def delays(events: list[dict], starts: dict) -> list[int]:
     return out
 
 
+#: The clip's three hands: each hand_end's payouts and won-without-showdown seat.
+EXPECTED = [({"1": 0, "3": 0, "5": 450}, None),
+            ({"2": 320, "3": 0, "4": 400, "6": 0}, None),
+            ({"1": 100, "2": 0, "4": 0}, 1)]
+
+
+def rulings_at(frames: list, every: int, reads: dict) -> tuple[list, bool]:
+    """The clip's hand_end rulings seen at 15/every fps, and whether falling_behind was raised."""
+    import math
+
+    class Reads:   # the reader's output of each clip frame, computed once
+        def detect(self, image):
+            return reads[id(image)]
+
+    cal = load_calibration(CLIP / "table.yaml")
+    events: list[dict] = []
+    actions = [dict(a, frame=math.ceil(a["frame"] / every)) for a in read_actions(str(CLIP / "dealer.jsonl"))]
+    pipe = Pipeline(detector=Reads(), calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
+                    sink=events.append, actions=actions)
+    pipe.run(iter([Frame(i // every, f.t, f.image) for i, f in enumerate(frames) if i % every == 0]))
+    got = [(e["ruling"]["payouts"] if e["ruling"] else None, e["won_without_showdown"])
+           for e in events if e["type"] == "hand_end"]
+    behind = any(e["type"] == "alert" and e["code"] == "falling_behind" for e in events)
+    return got, behind
+
+
+def frame_rates(detector) -> None:
+    src = open_source(str(CLIP / "joker-nlh.mp4"))
+    try:
+        frames = [f for f in src if isinstance(f, Frame)]
+    finally:
+        src.close()
+    reads = {id(f.image): detector.detect(f.image) for f in frames}
+    lowest = None
+    for every in (1, 2, 3, 4, 5, 6):
+        got, behind = rulings_at(frames, every, reads)
+        right = got == EXPECTED
+        paid = [pay for pay, _ in got if pay is not None]
+        wrong = [pay for pay in paid if pay not in [p for p, _ in EXPECTED]]
+        print(f"clip at {15 / every:.2f} fps: {len(got)} hands, "
+              + ("the three rulings right" if right else
+                 f"{len(paid)} ruled ({len(wrong)} with payouts none of the hands had), "
+                 f"{len(got) - len(paid)} held without a ruling")
+              + (", falling_behind raised" if behind else ""))
+        if right and (lowest is None or lowest == 15 / (every - 1)):
+            lowest = 15 / every
+    if lowest is not None:
+        print(f"lowest frame rate with the three rulings right: {lowest:.2f} fps (target <= 5): "
+              f"ratio {5 / lowest:.2f}")
+    else:
+        print("the rulings are not right even at 15 fps")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=2)
@@ -124,6 +180,7 @@ def main() -> int:
     if args.realtime:
         _, s = run_once(True, detector)
         print(f"realtime playback at 15 fps: processed {s['frames']} frames, skipped {s['dropped']}")
+    frame_rates(detector)
     return 0
 
 

@@ -115,8 +115,10 @@ def test_a_correction_overrides_the_vote_for_current_and_later_tracks():
 
 
 def test_bad_settings_and_observations_are_clear_errors():
-    with pytest.raises(UserError, match="accept"):
-        TrackerSettings(accept=0)
+    with pytest.raises(UserError, match="accept_share"):
+        TrackerSettings(accept_share=0)
+    with pytest.raises(UserError, match="release_s"):
+        TrackerSettings(release_s=-1)
     with pytest.raises(UserError, match="gate"):
         TrackerSettings(gate=0)
     with pytest.raises(UserError, match="observation: 'Zz' is not a card"):
@@ -134,7 +136,7 @@ def test_a_card_seen_often_enough_is_one_stable_track_whatever_drops(mask, seed)
     run = 0
     for i, seen in enumerate(mask):
         run = 0 if seen else run + 1
-        if run >= s.release - 1:
+        if run >= round(s.release_s * 15):
             mask[i] = True
             run = 0
     rng = random.Random(seed)

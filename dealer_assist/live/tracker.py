@@ -6,10 +6,13 @@ or hidden for a moment under the dealer's hand.  The :class:`Tracker` joins the 
 * each frame's :class:`Observation` s are matched to the existing tracks of the same zone and the
   same kind (face down ``BACK`` or face up), nearest centre first, within ``gate`` table units,
   at most one observation per track;
-* a track is **accepted** (stable) once seen in at least ``accept`` of the last ``window`` frames
-  (3 of 5: a card's event comes two frames after it appears, 0.13 s at 15 fps) and
-  **released** after ``release`` frames in a row without it (6: a card hidden for a moment by a
-  hand stays);
+* every window and delay is in **seconds of the source's own clock** (a camera's capture time, a
+  video's timestamps, a folder's ``--fps``), never a count of frames, so the same table gives the
+  same tracks at 30, 15, 7.5 or 5 frames a second and when frames are skipped unevenly;
+* a track is **accepted** (stable) once seen in ``accept_share`` of the frames of the last
+  ``window_s`` seconds and in at least ``min_sightings`` frames (3 of 5 at 15 fps: a card's event
+  comes 0.13 s after it appears; 2 of 2 at 5 fps) and **released** once unseen for ``release_s``
+  seconds and two frames (0.4 s: a card hidden for a moment by a hand stays);
 * its identity is a confidence-weighted vote over its last ``votes`` readings; ``??`` (face up
   but unreadable) counts only where nothing else was read;
 * a different card in the place of one missed last frame is a new track (merged back into the
@@ -31,6 +34,7 @@ importable from here.
 """
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
@@ -58,36 +62,48 @@ class Observation:
 
 @dataclass(frozen=True, slots=True)
 class TrackerSettings:
-    """The tracker's and hand flow's tuning (defaults for 15 fps and a table in mm).
+    """The tracker's and hand flow's tuning: times in seconds of the source's clock, a table in mm.
 
-    >>> TrackerSettings(accept=6, window=5)
+    The defaults give at 15 fps what 3-of-5 frames to accept and 6 frames to release gave.
+
+    >>> TrackerSettings(accept_share=1.5)
     Traceback (most recent call last):
     ...
-    dealer_assist.errors.UserError: tracker settings: accept (6) must be between 1 and window (5)
+    dealer_assist.errors.UserError: tracker settings: accept_share must be above 0 and at most 1, got 1.5
     """
 
-    accept: int = 3          # a track is stable once seen in `accept` ...
-    window: int = 5          # ... of the last `window` frames
-    release: int = 6         # a stable track is released after this many frames in a row unseen
-    gate: float = 40.0       # the farthest (table units) a card's centre may move between sightings
-    votes: int = 9           # readings kept for the identity vote
-    present_gap: int = 3     # a stable track unseen this many frames in a row no longer counts as
-                             # "on the table" for duplicate / double-slot checks (a card being moved)
-    unreadable_s: float = 1.0   # "??" accepted this long in a zone -> unreadable_card
-    deal_wait: int = 8       # frames the dealt seats must stay unchanged before a hand starts when
-                             # some seat holds fewer than its hole cards (dealing in progress)
+    window_s: float = 0.32       # a track is stable once seen in `accept_share` of the frames of the
+    accept_share: float = 0.6    # last `window_s` seconds (3 of 5 at 15 fps) ...
+    min_sightings: int = 2       # ... and in at least this many frames (a one-frame misread is no
+                                 # card); the window stretches back to this many frames at low rates
+    release_s: float = 0.39      # a stable track unseen this long (and two frames) is released
+    gate: float = 40.0           # the farthest (table units) a card's centre may move between sightings
+    votes: int = 9               # readings kept for the identity vote
+    present_gap_s: float = 0.19  # a stable track unseen this long no longer counts as "on the table"
+                                 # for duplicate / double-slot checks (a card being moved)
+    unreadable_s: float = 1.0    # "??" accepted this long in a zone -> unreadable_card
+    deal_wait_s: float = 0.52    # how long the dealt seats must stay unchanged before a hand starts
+                                 # when some seat holds fewer than its hole cards (dealing)
+    new_deal_gap_s: float = 1.5  # backs coming to seats emptied this long before are a next deal
+    min_fps: float = 4.0         # falling_behind: fewer frames a second of source time than this ...
+    max_skip: float = 0.6        # ... or more than this share of the source's frames skipped
+    pace_s: float = 2.0          # ... measured over this many seconds
 
     def __post_init__(self) -> None:
-        if not 1 <= self.accept <= self.window:
-            raise UserError(f"tracker settings: accept ({self.accept}) must be between 1 and "
-                            f"window ({self.window})")
-        for name in ("release", "votes", "present_gap", "deal_wait"):
+        if not 0 < self.accept_share <= 1:
+            raise UserError(f"tracker settings: accept_share must be above 0 and at most 1, "
+                            f"got {self.accept_share}")
+        for name in ("min_sightings", "votes"):
             if getattr(self, name) < 1:
                 raise UserError(f"tracker settings: {name} must be at least 1, got {getattr(self, name)}")
+        for name in ("window_s", "release_s", "present_gap_s", "unreadable_s", "deal_wait_s",
+                     "new_deal_gap_s", "min_fps", "pace_s"):
+            if not getattr(self, name) >= 0:
+                raise UserError(f"tracker settings: {name} must be >= 0 seconds, got {getattr(self, name)}")
         if not self.gate > 0:
             raise UserError(f"tracker settings: gate must be positive, got {self.gate}")
-        if self.unreadable_s < 0:
-            raise UserError(f"tracker settings: unreadable_s must be >= 0, got {self.unreadable_s}")
+        if not 0 <= self.max_skip <= 1:
+            raise UserError(f"tracker settings: max_skip is a share from 0 to 1, got {self.max_skip}")
 
 
 _CANON: dict[str, str] = {BACK: BACK, UNREADABLE: UNREADABLE}
@@ -125,15 +141,17 @@ class Track:
     """One physical card followed over frames (mutable; owned by the :class:`Tracker`)."""
 
     __slots__ = ("id", "zone", "face", "xy", "polygon", "seen", "readings", "missing", "stable",
-                 "first_frame", "accepted_frame", "pinned", "unreadable_since", "last_step")
+                 "first_frame", "accepted_frame", "pinned", "unreadable_since", "last_step", "last_seen",
+                 "born", "retired")
 
-    def __init__(self, tid: int, obs: Observation, card: str, step: int, frame: int, votes: int):
+    def __init__(self, tid: int, obs: Observation, card: str, step: int, frame: int, votes: int,
+                 now: float):
         self.id = tid
         self.zone = obs.zone
         self.face = card != BACK
         self.xy = (float(obs.xy[0]), float(obs.xy[1]))
         self.polygon = obs.polygon
-        self.seen: deque = deque([step])
+        self.seen: deque = deque([now])      # the times it was seen within the window
         self.readings: deque = deque([(card, float(obs.confidence))], maxlen=votes)
         self.missing = 0
         self.stable = False
@@ -142,6 +160,9 @@ class Track:
         self.pinned: Any = _UNPINNED
         self.unreadable_since: Optional[float] = None
         self.last_step = step
+        self.last_seen = now
+        self.born = now            # the time it was first seen
+        self.retired = False       # left over from a hand that is over (see Tracker.retire)
 
     def renew(self, n: int) -> None:
         """The last ``n`` readings agree on a card other than the vote: the card was replaced in
@@ -182,6 +203,32 @@ class Tracker:
         self._next_id = 1
         self._step = 0
         self._overrides: dict[tuple[Optional[str], str], Optional[str]] = {}
+        self._times: deque = deque()   # the times of the frames of the last few seconds
+        self._offset = 0.0             # added to the source's time after it went backwards
+        self.now = 0.0                 # the time of the latest frame (source clock, monotonic here)
+
+    def _clock(self, t: float) -> float:
+        """The source's time ``t`` made monotonic: a source that starts again (a reconnected
+        camera, a file played again) continues from the last frame instead of going back."""
+        t = float(t) + self._offset
+        if self._times and t <= self._times[-1]:
+            step = (self._times[-1] - self._times[0]) / (len(self._times) - 1) if len(self._times) > 1 else 1 / 15
+            self._offset += self._times[-1] + step - t
+            t = self._times[-1] + step
+        return t
+
+    def _needed(self) -> tuple[float, int]:
+        """The window's start time and the sightings a track needs within it to be accepted.
+
+        The window holds the frames the source's pace puts in ``window_s`` seconds (5 at 15 fps,
+        2 at 5 fps), and at least ``min_sightings`` frames.
+        """
+        s = self.settings
+        times = self._times
+        dt = (times[-1] - times[0]) / (len(times) - 1) if len(times) > 1 else 0.0
+        expected = math.floor(s.window_s / dt + 1e-9) + 1 if dt > 0 else 1
+        n = min(len(times), max(expected, s.min_sightings))
+        return times[-n], max(s.min_sightings, math.ceil(s.accept_share * expected - 1e-9))
 
     # -- frames -----------------------------------------------------------------------------
     def update(self, frame: int, t: float, observations: Iterable[Observation]) -> None:
@@ -189,6 +236,11 @@ class Tracker:
         s = self.settings
         self._step += 1
         step = self._step
+        now = self.now = self._clock(t)
+        self._times.append(now)
+        while len(self._times) > 2 and self._times[0] < now - max(s.window_s, s.pace_s, s.release_s) - 1:
+            self._times.popleft()
+        window_start, needed = self._needed()
         obs = []
         for o in observations:
             if not isinstance(o, Observation):
@@ -202,8 +254,8 @@ class Tracker:
             face = card != BACK
             ox, oy = float(o.xy[0]), float(o.xy[1])
             for tr in live:
-                if tr.zone != o.zone or tr.face != face:
-                    continue
+                if tr.zone != o.zone or tr.face != face or (tr.retired and tr.missing):
+                    continue    # a leftover card, once it was taken away, is never a new one
                 if face and tr.missing and card != UNREADABLE and card != tr.vote() != UNREADABLE:
                     continue    # another card where one went missing: a new card (a misread one
                                 # is merged back when accepted, see _twin)
@@ -220,32 +272,34 @@ class Tracker:
             used_obs.add(j)
             o, card = obs[j]
             tr = self._tracks[tid]
-            tr.seen.append(step)
+            tr.seen.append(now)
             tr.readings.append((card, float(o.confidence)))
-            tr.renew(s.accept)
+            tr.renew(needed)
             tr.missing = 0
             tr.last_step = step
+            tr.last_seen = now
             tr.xy = (float(o.xy[0]), float(o.xy[1]))
             tr.polygon = o.polygon
         for j, (o, card) in enumerate(obs):
             if j not in used_obs:
-                tr = Track(self._next_id, o, card, step, frame, s.votes)
+                tr = Track(self._next_id, o, card, step, frame, s.votes, now)
                 self._tracks[tr.id] = tr
                 self._next_id += 1
         for tid in list(self._tracks):
             tr = self._tracks[tid]
             if tid not in used_tracks and tr.last_step != step:
                 tr.missing += 1
-            while tr.seen and tr.seen[0] <= step - s.window:
+            while tr.seen and tr.seen[0] < window_start:
                 tr.seen.popleft()
-            if not tr.stable and len(tr.seen) >= s.accept:
+            if not tr.stable and len(tr.seen) >= needed:
                 twin = self._twin(tr) if tr.face else None   # two backs may lie close together
                 if twin is not None:
                     self._merge(tr, twin)
                     continue
                 tr.stable = True
                 tr.accepted_frame = frame
-            if (tr.stable and tr.missing >= s.release) or (not tr.stable and not tr.seen):
+            if (tr.stable and tr.missing >= 2 and now - tr.last_seen >= s.release_s) or (
+                    not tr.stable and not tr.seen):
                 del self._tracks[tid]
                 continue
             if tr.stable and tr.face and self.identity(tr) == UNREADABLE:
@@ -274,17 +328,31 @@ class Tracker:
         old.readings.extend(new.readings)
         old.missing = min(old.missing, new.missing)
         old.last_step = max(old.last_step, new.last_step)
+        old.last_seen = max(old.last_seen, new.last_seen)
         old.xy, old.polygon = new.xy, new.polygon
         del self._tracks[new.id]
 
     # -- reading ----------------------------------------------------------------------------
     def tracks(self) -> list[Track]:
-        """Every live track (stable or not), oldest first."""
-        return list(self._tracks.values())
+        """Every live track (stable or not, not retired), oldest first."""
+        return [t for t in self._tracks.values() if not t.retired]
 
     def stable(self, zone: Optional[str] = None) -> list[Track]:
-        """Accepted tracks (of ``zone`` if given), oldest first."""
-        return [t for t in self._tracks.values() if t.stable and (zone is None or t.zone == zone)]
+        """Accepted tracks (of ``zone`` if given, not retired), oldest first."""
+        return [t for t in self._tracks.values()
+                if t.stable and not t.retired and (zone is None or t.zone == zone)]
+
+    def retire(self, keep: Iterable[Track] = ()) -> int:
+        """Set aside every track but ``keep``: the cards left on the table from a hand that is over
+        (a board and muck not yet cleared when the next hand is dealt). They are followed until
+        they are taken away, but no longer count as on the table. Returns how many."""
+        keep_ids = {t.id for t in keep}
+        n = 0
+        for t in self._tracks.values():
+            if t.id not in keep_ids and not t.retired:
+                t.retired = True
+                n += 1
+        return n
 
     def pending(self, zone: Optional[str] = None) -> list[Track]:
         """Tracks seen recently but not (yet) accepted."""
@@ -292,7 +360,7 @@ class Tracker:
 
     def present(self, track: Track) -> bool:
         """Accepted and seen lately: counts as lying on the table (not being moved away)."""
-        return track.stable and track.missing < self.settings.present_gap
+        return track.stable and self.now - track.last_seen < self.settings.present_gap_s
 
     def identity(self, track: Track) -> Optional[str]:
         """The track's card after corrections; ``None`` where a correction removed it."""
