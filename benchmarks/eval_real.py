@@ -1,0 +1,486 @@
+"""Real-photo yardstick (issue 20, item 1): the shipped card reader on real photos of a real deck.
+
+    .venv/bin/python benchmarks/eval_real.py                    # ../shared/real/edje-train
+    .venv/bin/python benchmarks/eval_real.py --limit 20 --json runs/eval-real.json
+    .venv/bin/python benchmarks/eval_real.py --draw runs/eval-real-draw   # annotated failures
+
+The folder (``/work/shared/real/README.md``) holds photos with a Pascal VOC ``.xml`` beside each:
+one ``<object>`` per face-up card of rank 9 to A (``nine ten jack queen king ace``), its
+axis-aligned ``<bndbox>`` around the whole card (but around the part in view of a card half
+under another, e.g. IMG_2616, IMG_2617; and IMG_2396's ten of diamonds is labelled ``nine``). Suits are not labelled, cards of rank 2 to 8 are
+not labelled (there are few), and no photo shows a face-down card or a joker. MEASURE ON IT,
+NEVER TRAIN ON IT. Each photo is read with :class:`CardDetector` (default settings, as
+``dealer-assist detect`` reads a file). The detector letterboxes the whole frame to its input
+(288x512 for H3: a 378x504 portrait photo is scaled by 0.571 to 216x288 and padded, a 960x540
+one by 0.533), finds oriented boxes there, and reads the corners and the whole card from the
+FULL-resolution photo; nothing else is resized here.
+
+Matching (:func:`match`). A detection (a card: a name, ``JK`` or ``??``; backs apart) is compared
+with a labelled card through the axis-aligned box around the detection's oriented outline (the
+label is axis-aligned around a card that may be turned). Pass 1 pairs them greedily, best IoU
+first, one to one, where IoU >= 0.5 (``--iou``). Pass 2 pairs what is left, again best IoU first,
+where one box lies at least 80 % inside the other and IoU >= 0.2: in these photos the box of a
+card half under another covers only the part in view, while the detector outlines the whole
+card, and a loose detected box around a card is still on that card (``--strict``: pass 1 only;
+on all 296 photos pass 2 adds 38 pairs to 406).
+
+What is counted (ranks only: the suit is not labelled, so "named right" means the right rank,
+and a right rank with a wrong suit counts as right):
+
+* **rank recall** = labelled cards matched to a detection that names their rank / labelled cards.
+* **rank precision** = right names / scored names. A detection's name is *scored* when it names
+  a rank 9 to A (matched or not: every face-up 9-A is labelled, so an unmatched 9-A name is on
+  no 9-A card and wrong), or it is ``JK`` (no joker lies in any photo, so every ``JK`` is wrong),
+  or it names a rank 2 to 8 and is matched to a labelled 9-A card (a known misread). A 2-8 name
+  matched to no label is NOT scored: it may be one of the unlabelled 2-8 cards (counted apart as
+  ``low_unlabelled``). A *right name* is a scored name matched to a label of its rank.
+* **backs** per photo: every reported back is wrong (no face-down card is shown); a labelled card
+  that no card detection matches but a back box does (IoU as above) is counted as "taken for a
+  back".
+* **jokers** reported: every ``JK`` (also inside the precision).
+* **unreadable (``??``)**: a ``??`` matched to a labelled card is a miss of that card (in the
+  recall); ``??`` matched to no labelled card is counted as ``unknown_on_no_label``: an UPPER
+  BOUND of "``??`` on no card", since a few unlabelled 2-8 cards lie in the photos and a ``??``
+  on one of them is right.
+* **sure**: the detector has no ``sure`` flag yet (issue 20, item 3). :func:`is_sure` is the
+  hook: it takes a card's ``"sure"`` when the detector gives one, else the proxy
+  ``confidence >= SURE_PROXY`` (0.9). Reported: the share of right names not sure and the share of
+  wrong names sure, and how the confidence of right and wrong names is distributed.
+* **by size**: the labelled box's LONG side as the detector sees it (photo pixels x the
+  letterbox scale: 0.571 for a 378x504 photo, so 100 px there is 175 px in the photo; about the
+  card's height, as the part in view of a covered card keeps it), in buckets; per bucket the
+  share found (matched to any card detection) and named right. For scale: a card 100 px high in
+  a 1280x720 table frame is 40 px at the detector's input.
+* **photos all right**: every labelled card named right, no wrong scored name, no back (a ``??``
+  on no label does not spoil a photo).
+* 95 % intervals of recall and precision resample whole photos (2,000 draws).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DIR = ROOT.parent / "shared" / "real" / "edje-train"
+
+#: VOC label -> rank symbol as the detector writes it (``Card`` names: rank then suit, ``T`` = 10)
+VOC_RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+LABELLED = tuple(VOC_RANKS.values())
+#: every rank a detection may name, low to high (for the confusion table)
+ALL_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+UNKNOWN, JOKER, MISSED = "??", "JK", "-"
+
+#: Proxy of the ``sure`` flag until the detector gives one (issue 20, item 3): a name at least
+#: this confident counts as sure. :func:`is_sure` is the one place to change.
+SURE_PROXY = 0.9
+#: buckets of the labelled box's long side at the detector's input, px (upper bounds; the last
+#: is open)
+SIZE_EDGES = (80, 100, 120, 140)
+#: the second matching pass (:func:`match`): one box at least this share inside the other ...
+NESTED = 0.8
+#: ... and at least this IoU
+NESTED_IOU = 0.2
+IMAGE_EXTS = (".JPG", ".jpg", ".jpeg", ".JPEG", ".png", ".PNG")
+
+
+def is_sure(card: dict) -> bool:
+    """Whether the dealer is shown ``card`` as sure: the detector's own ``"sure"`` flag when it
+    has one (issue 20, item 3), else the proxy ``confidence >= SURE_PROXY``.
+
+    >>> is_sure({"card": "As", "confidence": 0.95}), is_sure({"card": "As", "confidence": 0.5})
+    (True, False)
+    >>> is_sure({"card": "As", "confidence": 0.95, "sure": False})
+    False
+    """
+    if "sure" in card:
+        return bool(card["sure"])
+    return float(card.get("confidence", 0.0)) >= SURE_PROXY
+
+
+def sure_source(cards: list[dict]) -> str:
+    """``"flag"`` when the detector's cards carry ``sure``, else the proxy in words."""
+    return "flag" if cards and all("sure" in c for c in cards) else f"proxy: confidence >= {SURE_PROXY}"
+
+
+def read_labels(xml_path: Path) -> list[dict]:
+    """The labelled cards of one VOC file: ``[{"rank": "K", "box": [x0, y0, x1, y1]}, ...]``."""
+    root = ET.parse(xml_path).getroot()
+    out = []
+    for obj in root.findall("object"):
+        name = (obj.findtext("name") or "").strip().lower()
+        if name not in VOC_RANKS:
+            raise ValueError(f"{xml_path}: unknown label {name!r}")
+        b = obj.find("bndbox")
+        out.append({"rank": VOC_RANKS[name],
+                    "box": [float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]})
+    return out
+
+
+def photos(folder: Path) -> list[tuple[Path, Path]]:
+    """(image, xml) pairs of ``folder``, sorted by name."""
+    out = []
+    for xml in sorted(folder.glob("*.xml")):
+        img = next((xml.with_suffix(e) for e in IMAGE_EXTS if xml.with_suffix(e).is_file()), None)
+        if img is not None:
+            out.append((img, xml))
+    return out
+
+
+def rank_of(name: str) -> str:
+    """The rank symbol of a detection's name (``??`` and ``JK`` are themselves).
+
+    >>> rank_of("Th"), rank_of("9c"), rank_of("JK"), rank_of("??")
+    ('T', '9', 'JK', '??')
+    """
+    return name if name in (UNKNOWN, JOKER) else name[:-1]
+
+
+def aabb(polygon) -> list[float]:
+    p = np.asarray(polygon, np.float64)
+    return [float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())]
+
+
+def overlap(a, b) -> tuple[float, float]:
+    """(IoU, intersection / the smaller box's area) of two axis-aligned boxes.
+
+    >>> overlap([0, 0, 100, 100], [25, 0, 100, 100])
+    (0.75, 1.0)
+    """
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0, 0.0
+    inter = iw * ih
+    area_a, area_b = (a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])
+    return inter / (area_a + area_b - inter), inter / max(min(area_a, area_b), 1e-9)
+
+
+def box_iou(a, b) -> float:
+    """IoU of two axis-aligned boxes ``[x0, y0, x1, y1]``.
+
+    >>> box_iou([0, 0, 10, 10], [5, 0, 15, 10])
+    0.3333333333333333
+    """
+    return overlap(a, b)[0]
+
+
+def match(dets: list[dict], labels: list[dict], thr: float = 0.5, nested: float | None = NESTED,
+          floor: float = NESTED_IOU) -> dict[int, int]:
+    """One-to-one matching: ``{detection index: label index}``. A detection's ``polygon`` is
+    compared through its axis-aligned box with the label's ``box``.
+
+    Pass 1 pairs greedily, best IoU first, every pair with IoU >= ``thr``. Pass 2 (unless
+    ``nested`` is None) pairs the detections and labels left, again best IoU first, where one box
+    lies mostly inside the other (intersection >= ``nested`` x the smaller box) and the IoU is at
+    least ``floor``: the label of a card half under another covers only the part in view (the
+    detector outlines the whole card), and a loose detected box around a tightly labelled card
+    is still on that card.
+
+    >>> labels = [{"box": [0, 0, 100, 140]}, {"box": [200, 0, 300, 140]}]
+    >>> dets = [{"polygon": [[205, 0], [300, 0], [300, 140], [205, 140]]},
+    ...         {"polygon": [[0, 0], [100, 0], [100, 140], [0, 140]]},
+    ...         {"polygon": [[10, 5], [95, 5], [95, 135], [10, 135]]}]
+    >>> match(dets, labels)
+    {1: 0, 0: 1}
+    >>> strip = [{"box": [160, 0, 200, 140]}]          # the part in view of a covered card
+    >>> whole = [{"polygon": [[100, 0], [200, 0], [200, 140], [100, 140]]}]
+    >>> match(whole, strip), match(whole, strip, nested=None)
+    ({0: 0}, {})
+    """
+    boxes = [aabb(d["polygon"]) for d in dets]
+    ov = {(i, j): overlap(boxes[i], lab["box"]) for i in range(len(dets)) for j, lab in enumerate(labels)}
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    passes = [lambda iou, inside: iou >= thr]
+    if nested is not None:
+        passes.append(lambda iou, inside: iou >= floor and inside >= nested)
+    for ok in passes:
+        pairs = sorted(((iou, -i, -j) for (i, j), (iou, inside) in ov.items() if ok(iou, inside)), reverse=True)
+        for _, i, j in pairs:
+            i, j = -i, -j
+            if i in out or j in used:
+                continue
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def size_bucket(box, scale: float = 1.0) -> str:
+    """The bucket of a labelled box's long side x ``scale`` (the detector's letterbox scale).
+
+    >>> size_bucket([0, 0, 50, 70]), size_bucket([0, 0, 80, 110]), size_bucket([0, 0, 250, 300], 0.5)
+    ('<80', '100-120', '>=140')
+    """
+    s = max(box[2] - box[0], box[3] - box[1]) * scale
+    lo = 0
+    for hi in SIZE_EDGES:
+        if s < hi:
+            return f"<{hi}" if lo == 0 else f"{lo}-{hi}"
+        lo = hi
+    return f">={SIZE_EDGES[-1]}"
+
+
+def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: float | None = NESTED,
+                scale: float = 1.0) -> dict:
+    """Score one photo: ``result`` is :meth:`CardDetector.detect`'s output, ``labels``
+    :func:`read_labels`', ``scale`` the detector's letterbox scale for it. Returns the photo's counts (all additive over photos) and its events:
+    ``reads`` (label rank, what it got: a rank, ``JK``, ``??``, ``-`` for not found, ``back``),
+    ``sizes`` (bucket, found, right) per label, ``right_conf`` / ``wrong_conf`` (confidences),
+    ``right_sure`` / ``wrong_sure`` (:func:`is_sure`) and ``wrong`` (the scored names that are
+    wrong: ``{"name", "on", "confidence"}``, ``on`` the label's rank or ``nothing``)."""
+    cards, backs = result["cards"], result["backs"]
+    m = match(cards, labels, iou, nested)
+    by_label = {j: i for i, j in m.items()}
+    c = Counter(photos=1, labels=len(labels), backs=len(backs), photos_with_backs=int(bool(backs)))
+    ev: dict = {"reads": [], "sizes": [], "right_conf": [], "wrong_conf": [], "right_sure": [],
+                "wrong_sure": [], "wrong": []}
+    # cards not matched by a card detection: are they under a back box?
+    free = [j for j in range(len(labels)) if j not in by_label]
+    as_back = set(match(backs, [labels[j] for j in free], iou, nested).values())
+    as_back = {free[k] for k in as_back}
+    for j, lab in enumerate(labels):
+        i = by_label.get(j)
+        got = rank_of(cards[i]["card"]) if i is not None else ("back" if j in as_back else MISSED)
+        right = got == lab["rank"]
+        c["found"] += i is not None
+        c["rank_right"] += right
+        c["taken_for_back"] += j in as_back
+        ev["reads"].append((lab["rank"], got))
+        ev["sizes"].append((size_bucket(lab["box"], scale), i is not None, right))
+    for i, d in enumerate(cards):
+        r = rank_of(d["card"])
+        j = m.get(i)
+        if r == UNKNOWN:
+            c["unknown"] += 1
+            c["unknown_on_label"] += j is not None
+            c["unknown_on_no_label"] += j is None
+            continue
+        if r == JOKER:
+            c["jokers"] += 1
+        scored = r in LABELLED or r == JOKER or j is not None
+        if not scored:
+            c["low_unlabelled"] += 1        # a 2-8 name on no labelled card: not scored
+            continue
+        c["named"] += 1
+        if j is not None and labels[j]["rank"] == r:
+            c["named_right"] += 1
+            ev["right_conf"].append(float(d["confidence"]))
+            ev["right_sure"].append(is_sure(d))
+        else:
+            c["named_on_label" if j is not None else "named_on_nothing"] += 1
+            ev["wrong_conf"].append(float(d["confidence"]))
+            ev["wrong_sure"].append(is_sure(d))
+            ev["wrong"].append({"name": d["card"], "on": labels[j]["rank"] if j is not None else "nothing",
+                                "confidence": float(d["confidence"])})
+    # a ``??`` on no label may lie on an unlabelled 2-8 card: it does not spoil the photo
+    c["photos_all_right"] = int(c["rank_right"] == len(labels) and not ev["wrong"] and not backs)
+    return {"counts": c, **ev}
+
+
+def ratio(a: float, b: float) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def bootstrap(per_photo: list[Counter], n: int = 2000, seed: int = 0) -> dict[str, list[float]]:
+    """95 % intervals of rank recall and precision, resampling whole photos.
+
+    >>> rows = [Counter(labels=2, rank_right=2, named=2, named_right=2)] * 30 + \\
+    ...        [Counter(labels=2, rank_right=0, named=2, named_right=0)] * 10
+    >>> iv = bootstrap(rows)
+    >>> iv["rank_recall"][0] < 0.75 < iv["rank_recall"][1]
+    True
+    """
+    if not per_photo:
+        return {}
+    keys = ("labels", "rank_right", "named", "named_right")
+    arr = np.array([[r.get(k, 0) for k in keys] for r in per_photo], np.float64)
+    rng = np.random.default_rng(seed)
+    sums = arr[rng.integers(0, len(arr), size=(n, len(arr)))].sum(axis=1)
+    out = {}
+    for name, (num, den) in {"rank_recall": (1, 0), "rank_precision": (3, 2)}.items():
+        ok = sums[:, den] > 0
+        if ok.any():
+            r = sums[ok, num] / sums[ok, den]
+            out[name] = [round(float(np.percentile(r, 2.5)), 4), round(float(np.percentile(r, 97.5)), 4)]
+    return out
+
+
+def confidence_summary(conf: list[float], sure: list[bool]) -> dict:
+    """Quantiles, a histogram and the share sure / not sure of a list of confidences."""
+    if not conf:
+        return {"n": 0}
+    a = np.asarray(conf)
+    edges = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0001)
+    hist = np.histogram(a, bins=edges)[0]
+    return {"n": len(a), "sure": int(sum(sure)), "not_sure": int(len(sure) - sum(sure)),
+            "share_sure": round(sum(sure) / len(sure), 4),
+            "quantiles": {q: round(float(np.percentile(a, int(q[1:]))), 3) for q in ("p10", "p25", "p50", "p75", "p90")},
+            "histogram": {f"{lo:.2f}-{min(hi, 1.0):.2f}": int(h) for lo, hi, h in zip(edges[:-1], edges[1:], hist)}}
+
+
+def aggregate(scored: list[dict]) -> dict:
+    """The figures of a list of :func:`score_photo` results."""
+    tot: Counter = Counter()
+    for s in scored:
+        tot.update(s["counts"])
+    confusion: dict[str, Counter] = defaultdict(Counter)
+    sizes: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    right_c, wrong_c, right_s, wrong_s, wrong = [], [], [], [], []
+    for s in scored:
+        for true, got in s["reads"]:
+            confusion[true][got] += 1
+        for b, found, right in s["sizes"]:
+            sizes[b][0] += 1
+            sizes[b][1] += found
+            sizes[b][2] += right
+        right_c += s["right_conf"]
+        wrong_c += s["wrong_conf"]
+        right_s += s["right_sure"]
+        wrong_s += s["wrong_sure"]
+        wrong += s["wrong"]
+    n = tot["photos"]
+    order = [f"<{SIZE_EDGES[0]}"] + [f"{a}-{b}" for a, b in zip(SIZE_EDGES, SIZE_EDGES[1:])] + [f">={SIZE_EDGES[-1]}"]
+    return {
+        "photos": n, "labelled_cards": tot["labels"],
+        "rank_recall": ratio(tot["rank_right"], tot["labels"]),
+        "rank_precision": ratio(tot["named_right"], tot["named"]),
+        "found": ratio(tot["found"], tot["labels"]),
+        "photos_all_right": ratio(tot["photos_all_right"], n),
+        "scored_names": tot["named"], "right_names": tot["named_right"],
+        "wrong_names_on_a_label": tot["named_on_label"], "wrong_names_on_nothing": tot["named_on_nothing"],
+        "backs": tot["backs"], "backs_per_photo": ratio(tot["backs"], n),
+        "photos_with_backs": tot["photos_with_backs"], "cards_taken_for_backs": tot["taken_for_back"],
+        "jokers": tot["jokers"], "jokers_per_photo": ratio(tot["jokers"], n),
+        "unknown": tot["unknown"], "unknown_on_label": tot["unknown_on_label"],
+        "unknown_on_no_label": tot["unknown_on_no_label"],
+        "low_unlabelled": tot["low_unlabelled"],
+        "right_not_sure": ratio(len(right_s) - sum(right_s), len(right_s)),
+        "wrong_sure": ratio(sum(wrong_s), len(wrong_s)),
+        "confidence_right": confidence_summary(right_c, right_s),
+        "confidence_wrong": confidence_summary(wrong_c, wrong_s),
+        "confusion": {t: dict(confusion[t].most_common()) for t in LABELLED if t in confusion},
+        "by_size": {b: {"cards": v[0], "found": round(v[1] / v[0], 4), "rank_recall": round(v[2] / v[0], 4)}
+                    for b in order if (v := sizes.get(b))},
+        "wrong_names": dict(Counter(f"{w['name'] if w['name'] in (JOKER,) else rank_of(w['name'])} on {w['on']}"
+                                    for w in wrong).most_common()),
+        "intervals_95": bootstrap([s["counts"] for s in scored]),
+    }
+
+
+def print_report(r: dict) -> None:
+    for k in ("photos", "labelled_cards", "rank_recall", "rank_precision", "found", "photos_all_right",
+              "scored_names", "right_names", "wrong_names_on_a_label", "wrong_names_on_nothing",
+              "backs", "backs_per_photo", "photos_with_backs", "cards_taken_for_backs", "jokers",
+              "jokers_per_photo", "unknown", "unknown_on_label", "unknown_on_no_label", "low_unlabelled",
+              "right_not_sure", "wrong_sure", "median_ms"):
+        print(f"{k:>24}: {r.get(k)}")
+    print("95 % intervals (photos resampled): " + ", ".join(
+        f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
+    print(f"sure: {r['sure_source']}")
+    for k in ("confidence_right", "confidence_wrong"):
+        v = r[k]
+        if v["n"]:
+            print(f"{k}: n {v['n']}, sure {v['sure']} ({v['share_sure']:.3f}), quantiles {v['quantiles']}, "
+                  f"histogram {v['histogram']}")
+    cols = list(ALL_RANKS) + [JOKER, UNKNOWN, "back", MISSED]
+    used = [c for c in cols if c in ("back", MISSED) or any(c in row for row in r["confusion"].values())]
+    print("confusion (rows: labelled rank; columns: rank named by the matched detection, "
+          "'back' = only a back box on it, '-' = nothing)")
+    print("      " + "".join(f"{c:>6}" for c in used) + "  recall")
+    for t, row in r["confusion"].items():
+        n = sum(row.values())
+        print(f"{t:>5} " + "".join(f"{row.get(c, 0):>6}" for c in used) + f"  {row.get(t, 0) / n:.3f}")
+    print("by size (long side of the labelled box at the detector's input, px): " + ", ".join(
+        f"{b}: {v['cards']} cards, found {v['found']:.3f}, named {v['rank_recall']:.3f}"
+        for b, v in r["by_size"].items()))
+    print("wrong names (scored): " + ", ".join(f"{k} {v}" for k, v in r["wrong_names"].items()))
+
+
+def draw(det_result: dict, labels: list[dict], image, path: Path) -> None:
+    import cv2
+
+    from dealer_assist.vision.detector import draw_annotations
+
+    out = draw_annotations(image, det_result)
+    for lab in labels:
+        x0, y0, x1, y1 = (int(v) for v in lab["box"])
+        cv2.rectangle(out, (x0, y0), (x1, y1), (255, 0, 255), 1)
+        cv2.putText(out, lab["rank"], (x0 + 3, y1 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), out)
+
+
+def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
+             nested: float | None = NESTED) -> dict:
+    from dealer_assist.vision.detector import read_image
+
+    pairs = photos(folder)[:limit]
+    scored, ms, per_photo, all_cards = [], [], [], []
+    for img_path, xml_path in pairs:
+        labels = read_labels(xml_path)
+        image = read_image(img_path)
+        t0 = time.perf_counter()
+        res = det.detect(image)
+        ms.append((time.perf_counter() - t0) * 1000.0)
+        h, w = image.shape[:2]
+        s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w))
+        scored.append(s)
+        all_cards += res["cards"]
+        c = s["counts"]
+        per_photo.append({"photo": img_path.name, "size": [int(image.shape[1]), int(image.shape[0])],
+                          "labels": len(labels), "right": c["rank_right"], "backs": c["backs"],
+                          "reads": s["reads"], "wrong": s["wrong"], "unknown_on_no_label": c["unknown_on_no_label"],
+                          "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
+        if draw_dir is not None and not c["photos_all_right"]:
+            draw(res, labels, image, draw_dir / (img_path.stem + ".jpg"))
+    r = aggregate(scored)
+    r["median_ms"] = round(statistics.median(ms), 1) if ms else None
+    r["sure_source"] = sure_source(all_cards)
+    r["folder"] = str(folder)
+    r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
+    r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
+    r["per_photo"] = per_photo
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dir", default=str(DEFAULT_DIR), help="photos with VOC .xml beside each")
+    ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N photos (by name)")
+    ap.add_argument("--models", default=str(ROOT / "models"))
+    ap.add_argument("--iou", type=float, default=0.5, help="match threshold (axis-aligned IoU)")
+    ap.add_argument("--strict", action="store_true", help="match by IoU only (no second, nested pass)")
+    ap.add_argument("--draw", default=None, help="write annotated photos that are not all right here")
+    args = ap.parse_args(argv)
+    folder = Path(args.dir)
+    if not folder.is_dir() or not photos(folder):
+        print(f"no labelled photos in {folder}", file=sys.stderr)
+        return 2
+    from dealer_assist.vision.detector import CardDetector
+
+    det = CardDetector(args.models)
+    print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)")
+    r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
+                 None if args.strict else NESTED)
+    print(f"{'photo sizes':>24}: {r['photo_sizes']}")
+    print(f"{'matching':>24}: {r['matching']}")
+    print_report(r)
+    if args.json_out:
+        Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json_out).write_text(json.dumps(r, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

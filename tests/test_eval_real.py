@@ -1,0 +1,128 @@
+"""The real-photo yardstick (benchmarks/eval_real.py): its matching and counting on a synthetic
+photo with known right, wrong and missed cards, and the script end to end on three real photos
+when the folder is at hand."""
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("eval_real", ROOT / "benchmarks" / "eval_real.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+E = load()
+
+
+def rect(x0, y0, x1, y1):
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+def card(name, conf, x0, x1, y0=0, y1=140, **extra):
+    return {"card": name, "confidence": conf, "polygon": rect(x0, y0, x1, y1), **extra}
+
+
+LABELS = [{"rank": r, "box": [x0, 0, x1, 140]} for r, x0, x1 in (
+    ("K", 0, 100),        # read right, sure
+    ("Q", 200, 300),      # read as J (a wrong name on a labelled card), sure
+    ("9", 400, 500),      # read ??
+    ("A", 600, 700),      # nothing on it
+    ("T", 800, 900),      # only a back box on it
+    ("J", 1000, 1040),    # the part in view of a covered card; the detection outlines it whole
+    ("K", 2000, 2100),    # read as 8 (a low name on a labelled card: scored, wrong)
+)]
+RESULT = {
+    "cards": [
+        card("Kh", 0.95, 2, 98),
+        card("Jc", 0.92, 205, 300),
+        card("??", 0.10, 400, 498),
+        card("Js", 0.70, 940, 1040),          # IoU 0.4 with the J strip, the strip wholly inside
+        card("5d", 0.80, 1200, 1300),         # on no label: perhaps an unlabelled 5, not scored
+        card("Ac", 0.60, 1400, 1500),         # a 9-A name on no label: wrong
+        card("JK", 0.50, 1600, 1700),         # no joker lies anywhere: wrong
+        card("??", 0.20, 1800, 1900),         # ?? on no label
+        card("8h", 0.85, 2000, 2100),
+    ],
+    "backs": [{"polygon": rect(800, 0, 900, 140)}, {"polygon": rect(2200, 0, 2300, 140)}],
+}
+
+
+def test_counts_of_a_synthetic_photo():
+    s = E.score_photo(RESULT, LABELS)
+    c = s["counts"]
+    assert c["labels"] == 7 and c["rank_right"] == 2 and c["found"] == 5
+    assert c["named"] == 6 and c["named_right"] == 2
+    assert c["named_on_label"] == 2 and c["named_on_nothing"] == 2
+    assert c["jokers"] == 1 and c["low_unlabelled"] == 1
+    assert c["unknown"] == 2 and c["unknown_on_label"] == 1 and c["unknown_on_no_label"] == 1
+    assert c["backs"] == 2 and c["taken_for_back"] == 1 and c["photos_all_right"] == 0
+    assert s["reads"] == [("K", "K"), ("Q", "J"), ("9", "??"), ("A", "-"), ("T", "back"), ("J", "J"), ("K", "8")]
+    assert s["right_sure"] == [True, False] and s["wrong_sure"] == [True, False, False, False]
+
+
+def test_aggregate_over_photos():
+    clean = E.score_photo({"cards": [card("9s", 0.99, 0, 100)], "backs": []}, [{"rank": "9", "box": [0, 0, 100, 140]}])
+    assert clean["counts"]["photos_all_right"] == 1
+    r = E.aggregate([E.score_photo(RESULT, LABELS), clean])
+    assert r["photos"] == 2 and r["labelled_cards"] == 8
+    assert r["rank_recall"] == round(3 / 8, 4) and r["rank_precision"] == round(3 / 7, 4)
+    assert r["backs_per_photo"] == 1.0 and r["jokers_per_photo"] == 0.5 and r["photos_all_right"] == 0.5
+    assert r["right_not_sure"] == round(1 / 3, 4) and r["wrong_sure"] == 0.25
+    assert r["confusion"]["K"] == {"K": 1, "8": 1} and r["confusion"]["A"] == {"-": 1}
+    assert r["wrong_names"] == {"J on Q": 1, "8 on K": 1, "A on nothing": 1, "JK on nothing": 1}
+    assert sum(v["cards"] for v in r["by_size"].values()) == 8
+
+
+def test_strict_matching_leaves_the_covered_card_unmatched():
+    c = E.score_photo(RESULT, LABELS, nested=None)["counts"]
+    assert c["rank_right"] == 1 and c["named_on_nothing"] == 3
+
+
+def test_one_detection_is_matched_to_one_label_only():
+    labels = [{"rank": "K", "box": [0, 0, 100, 140]}]
+    two = {"cards": [card("Kh", 0.9, 0, 100), card("Kd", 0.5, 3, 100)], "backs": []}
+    c = E.score_photo(two, labels)["counts"]
+    assert c["rank_right"] == 1 and c["named"] == 2 and c["named_right"] == 1 and c["named_on_nothing"] == 1
+
+
+def test_the_sure_flag_replaces_the_confidence_proxy():
+    labels = [{"rank": "A", "box": [0, 0, 100, 140]}]
+    flagged = {"cards": [card("As", 0.99, 0, 100, sure=False)], "backs": []}
+    assert E.score_photo(flagged, labels)["right_sure"] == [False]
+    assert E.sure_source(flagged["cards"]) == "flag"
+    assert E.sure_source([card("As", 0.99, 0, 100)]).startswith("proxy")
+
+
+def test_voc_labels_are_read(tmp_path):
+    (tmp_path / "a.xml").write_text(
+        "<annotation><object><name>ten</name><bndbox><xmin>1</xmin><ymin>2</ymin><xmax>30</xmax>"
+        "<ymax>40</ymax></bndbox></object></annotation>")
+    assert E.read_labels(tmp_path / "a.xml") == [{"rank": "T", "box": [1.0, 2.0, 30.0, 40.0]}]
+
+
+def test_doctests_pass():
+    result = doctest.testmod(E)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_end_to_end_on_three_real_photos(tmp_path):
+    out = tmp_path / "real.json"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "3",
+                          "--json", str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "rank_recall" in run.stdout and "confusion" in run.stdout
+    r = json.loads(out.read_text())
+    assert r["photos"] == 3 and r["labelled_cards"] >= 3
+    assert 0.0 <= r["rank_recall"] <= 1.0 and len(r["per_photo"]) == 3
