@@ -296,10 +296,32 @@ def test_a_corrupt_look_model_is_a_clear_one_line_error(tmp_path, capsys):
     assert main(["detect", "--models", str(models), str(img)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and LOOK_FILE in err and "cannot be loaded" in err
-    # without the file the detector still works, on its corners alone
+    # without the file the detector still works, on its corners alone, and says what is off
     (models / LOOK_FILE).unlink()
     assert main(["detect", "--json", "--models", str(models), str(img)]) == 0
-    assert json.loads(capsys.readouterr().out)["cards"] == []
+    out = capsys.readouterr()
+    assert json.loads(out.out)["cards"] == []
+    [warning] = out.err.strip().splitlines()
+    assert warning.startswith("dealer-assist detect: warning: the optional model") and LOOK_FILE in warning
+    assert "whole-card look is off" in warning and "jokers without one" in warning and "suit" in warning
+    assert "--no-look" in warning
+    # asked not to look, it has nothing to warn about
+    assert main(["detect", "--json", "--no-look", "--models", str(models), str(img)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@needs_models
+def test_run_warns_in_the_dealers_language_when_the_look_model_is_missing(tmp_path, capsys):
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models)
+    (models / LOOK_FILE).unlink()
+    clip = ROOT / "sample_frames" / "clip"
+    if not (clip / "joker-nlh.mp4").is_file():
+        pytest.skip("no sample clip")
+    assert main(["run", "--headless", "--no-db", "--events", str(tmp_path / "ev.jsonl"), "--max-frames", "2",
+                 "--models", str(models), "--lang", "ja"]) == 0
+    err = capsys.readouterr().err
+    assert "警告" in err and LOOK_FILE in err and "ジョーカー" in err and "--no-look" in err
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")     # the dispute list test below, without a screen
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,8 +120,9 @@ def test_the_fixture_rulings_are_the_ones_worked_out_by_hand():
 def test_hands_are_listed_with_status_board_winners_and_payouts(logged):
     db, _ = logged
     hands = list_hands(db)
-    assert [(h["session"], h["hand"], h["status"]) for h in hands] == [(1, 1, "ended"), (1, 2, "ended"),
-                                                                         (1, 3, "open")]
+    # hand 3 never ended and its session is closed: interrupted, not "open"
+    assert [(h["ref"], h["status"]) for h in hands] == [("1:1", "ended"), ("1:2", "ended"),
+                                                        ("1:3", "interrupted")]
     first, second, third = hands
     assert first["board"] == ["Ks", "Js", "6s", "4d", "2c"]          # the corrected board, not the misread
     assert first["winners"] == [2] and first["payouts"] == {"1": 0, "2": 70, "3": 0}
@@ -173,7 +176,9 @@ def test_the_file_is_a_wal_database_with_full_sync(tmp_path):
     con = sqlite3.connect(db)
     assert (mode, sync) == ("wal", 2)
     assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert con.execute("SELECT version FROM schema_versions").fetchall() == [(SCHEMA_VERSION,)]
+    # a new file is set up one version at a time, as an older file is migrated
+    assert con.execute("SELECT version FROM schema_versions").fetchall() == [
+        (v,) for v in range(1, SCHEMA_VERSION + 1)]
     con.close()
 
 
@@ -201,6 +206,8 @@ def test_a_reader_sees_every_committed_event_while_the_writer_is_still_open(tmp_
         assert (h["status"], h["board"], h["events"]) == ("open", ["2c", "3c", "4c"], 2)
     finally:
         log.close()
+    [h] = list_hands(db)              # the run closed during the hand: it will never end now
+    assert h["status"] == "interrupted"
 
 
 # -- property: whatever the interleaving, each hand reads back exactly what was recorded --------
@@ -231,7 +238,7 @@ def test_every_recorded_event_reads_back_in_its_hand_in_order(plan):
             mine = [e for e in recorded if e["hand"] == h["hand"]]
             assert load_hand(db, h["id"])["events"] == mine
             ended = [e for e in mine if e["type"] == "hand_end"]
-            assert h["status"] == ("ended" if ended else "open")
+            assert h["status"] == ("ended" if ended else "interrupted")
             boards = [e for e in mine if e["type"] in ("board", "hand_end")]
             if boards:
                 last = boards[-1]
@@ -282,7 +289,7 @@ def test_a_process_killed_mid_hand_leaves_every_recorded_event_readable(tmp_path
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
     [hand] = list_hands(db)
-    assert hand["status"] == "open" and hand["ended"] is None
+    assert hand["status"] == "interrupted" and hand["ended"] is None      # its process is gone
     events = load_hand(db, hand["id"])["events"]
     # everything reported as written is there; at most the one in flight besides
     assert len(printed) <= len(events) <= len(printed) + 1
@@ -290,7 +297,7 @@ def test_a_process_killed_mid_hand_leaves_every_recorded_event_readable(tmp_path
     # a new run on the same file carries on beside the dead session
     with HandLog(db, source="after the crash") as log:
         log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 2})
-    assert [(h["session"], h["status"]) for h in list_hands(db)] == [(1, "open"), (2, "open")]
+    assert [(h["ref"], h["status"]) for h in list_hands(db)] == [("1:1", "interrupted"), ("2:1", "interrupted")]
 
 
 # -- files that are not hand logs ---------------------------------------------------------------
@@ -379,13 +386,15 @@ def test_review_lists_the_hands_a_floor_manager_would_look_for(logged, capsys):
     code, out, err = review(capsys, "--db", str(db))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split()[:5] == ["id", "session", "hand", "started", "status"]
+    assert lines[0].split()[:4] == ["hand", "id", "started", "status"]
     rows = {line.split()[0]: line for line in lines[1:4]}
-    assert list(rows) == ["1", "2", "3"]          # newest last
-    assert "ended" in rows["1"] and "Ks Js 6s 4d 2c" in rows["1"] and "2:70" in rows["1"]
-    assert rows["1"].rstrip().endswith("1")       # one correction
-    assert "no showdown" in rows["2"] and "2:60" in rows["2"] and "9h 8h 2d" in rows["2"]
-    assert "open" in rows["3"]
+    assert list(rows) == ["1:1", "1:2", "1:3"]    # session:hand, newest last
+    assert [r.split()[1] for r in rows.values()] == ["1", "2", "3"]     # the row id beside it
+    assert "ended" in rows["1:1"] and "Ks Js 6s 4d 2c" in rows["1:1"] and "2:70" in rows["1:1"]
+    assert rows["1:1"].rstrip().endswith("1")     # one correction
+    assert "no showdown" in rows["1:2"] and "2:60" in rows["1:2"] and "9h 8h 2d" in rows["1:2"]
+    assert "interrupted" in rows["1:3"]
+    assert "dealer-assist review 1:3" in lines[-1]
 
 
 def test_review_of_a_disputed_hand_tells_the_correction_and_the_ruling(logged, capsys):
@@ -420,7 +429,7 @@ def test_review_in_japanese_uses_the_japanese_texts(logged, capsys):
         assert line in out
     assert "Payouts" not in out
     code, out, _ = review(capsys, "--db", str(db), "--lang", "ja")
-    assert code == 0 and "SDなし" in out and "未終了" in out
+    assert code == 0 and "SDなし" in out and "中断" in out and "進行中" not in out
 
 
 def test_review_json_and_export_round_trip(logged, capsys, tmp_path):
@@ -456,8 +465,12 @@ def test_review_writes_the_snapshots_named_by_frame_and_event(logged, capsys, tm
 
 @pytest.mark.parametrize("argv, message", [
     (["99"], "no hand with id 99"),
-    (["two"], "HAND is a hand id"),
-    (["--export", "x.json"], "need a HAND id"),
+    (["two"], "a hand is SESSION:HAND"),
+    (["1:0"], "a hand is SESSION:HAND"),
+    (["1:2:3"], "a hand is SESSION:HAND"),
+    (["1:9"], "no hand 1:9 in"),
+    (["4:1"], "no session 4"),
+    (["--export", "x.json"], "need a HAND"),
 ])
 def test_review_bad_input_is_one_clear_line(logged, capsys, argv, message):
     db, _ = logged
@@ -476,3 +489,179 @@ def test_review_export_to_a_missing_folder_is_a_clear_error(logged, capsys, tmp_
     db, _ = logged
     code, _, err = review(capsys, "--db", str(db), "1", "--export", str(tmp_path / "nope" / "x.json"))
     assert code == 2 and "cannot write" in err
+
+
+# -- one way to name a hand: SESSION:HAND, the row id as an alias -----------------------------------
+def test_a_hand_is_named_by_session_and_number_and_the_row_id_still_works(logged, capsys):
+    db, _ = logged
+    with HandLog(db, source="table-3 camera, after a restart") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1})
+    assert [h["ref"] for h in list_hands(db)] == ["1:1", "1:2", "1:3", "2:1"]   # two hands numbered 1
+    assert load_hand(db, "2:1")["id"] == 4 and load_hand(db, "1:1")["id"] == 1
+    code, by_ref, _ = review(capsys, "--db", str(db), "2:1")
+    assert code == 0
+    head = by_ref.splitlines()[:2]
+    assert head[0].startswith("Hand 2:1: hand 1 of session 2 (id 4): interrupted")
+    assert head[1].strip() == "open it with: dealer-assist review 2:1"      # the text and the command agree
+    code, by_id, _ = review(capsys, "--db", str(db), "4")
+    assert code == 0 and by_id == by_ref
+    code, ja, _ = review(capsys, "--db", str(db), "2:1", "--lang", "ja")
+    assert ja.splitlines()[0].startswith("ハンド 2:1（セッション2の第1ハンド、ID 4）: 中断")
+    assert "dealer-assist review 2:1" in ja.splitlines()[1]
+
+
+def test_an_older_log_without_writer_columns_is_read_and_migrated(tmp_path):
+    from dealer_assist.live import handlog as hl
+
+    db = tmp_path / "v1.sqlite"
+    con = sqlite3.connect(db, isolation_level=None)
+    for stmt in hl._split_sql(hl._MIGRATIONS[1]):
+        con.execute(stmt)
+    con.execute(f"PRAGMA application_id = {hl._APP_ID}")
+    con.execute("PRAGMA user_version = 1")
+    con.execute("INSERT INTO sessions (started, source, game, app_version) VALUES (1.0, 'cam', 'joker-holdem', '0')")
+    con.execute("INSERT INTO hands (session, hand, started_wall) VALUES (1, 1, 1.0)")
+    con.close()
+    # schema 1 does not say which process wrote it: the last session's hand may still be playing
+    assert [(h["ref"], h["status"]) for h in list_hands(db)] == [("1:1", "open")]
+    with HandLog(db, source="new run") as log:          # migrates to the current schema
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1})
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    con.close()
+    # a later session started: the old one is over, and its unfinished hand with it
+    assert [(h["ref"], h["status"]) for h in list_hands(db)] == [("1:1", "interrupted"), ("2:1", "interrupted")]
+
+
+# -- salvage: what a damaged log still holds, copied into a new one ----------------------------------
+def noisy_jpeg(seed: int) -> bytes:
+    """A JPEG of noise (about 4 KB: more than a page, like a real frame's snapshot)."""
+    img = np.random.default_rng(seed).integers(0, 255, (48, 64, 3), dtype=np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    return buf.tobytes()
+
+
+def long_log(path: Path, hands: int = 30, shot=jpeg) -> dict:
+    """``hands`` ended hands, each with its events and two snapshots; returns them by hand number."""
+    out: dict = {}
+    with HandLog(path, source="table-5 camera", game="joker-holdem") as log:
+        for n in range(1, hands + 1):
+            f = n * 100
+            evs = [{"t": f / 15, "frame": f, "type": "hand_start", "hand": n, "seats": [1, 2], "button": 1},
+                   {"t": (f + 30) / 15, "frame": f + 30, "type": "board", "hand": n, "street": "flop",
+                    "cards": ["9h", "8h", "2d"]},
+                   {"t": (f + 60) / 15, "frame": f + 60, "type": "hand_end", "hand": n,
+                    "ruling": {"payouts": {"1": 0, "2": 60 + n}, "pots": [{"winners": [2]}]},
+                    "board": ["9h", "8h", "2d"], "won_without_showdown": 2, "corrections": 0}]
+            shots = [shot(n), None, shot(n + 100)]
+            for ev, image in zip(evs, shots):
+                log.record(ev, snapshot_jpeg=image)
+            out[n] = {"events": evs, "shots": [s for s in shots if s is not None]}
+    return out
+
+
+def test_salvage_recovers_the_hands_before_the_damage_of_a_cut_log(tmp_path, capsys):
+    db, new = tmp_path / "hand-log.sqlite", tmp_path / "saved.sqlite"
+    played = long_log(db, hands=40, shot=noisy_jpeg)
+    raw = db.read_bytes()
+    db.write_bytes(raw[: len(raw) // 2 + 1234])             # the file cut in the middle
+    damaged = db.read_bytes()
+    code, _, err = review(capsys, "--db", str(db))
+    assert code == 2 and "--salvage" in err                # the refusal says what to do
+    code, out, err = review(capsys, "--salvage", str(db), str(new))
+    assert code == 0, err
+    assert out.startswith(f"salvaged what {db} still holds into {new}")
+    assert db.read_bytes() == damaged                      # the damaged file is only read
+    hands = list_hands(new)
+    refs = [h["ref"] for h in hands]
+    assert len(refs) >= 10 and refs == [f"1:{n}" for n in range(1, len(refs) + 1)]
+    assert f"{len(refs)} hands (1:1 .. 1:{len(refs)})" in out
+    # the earlier hands come back whole: status, payouts, every event and every snapshot
+    whole = [h for h in hands if h["events"] == 3]
+    assert len(whole) >= 10 and [h["ref"] for h in whole] == refs[:len(whole)]
+    for h in whole:
+        full = load_hand(new, h["ref"])
+        want = played[h["hand"]]
+        assert full["status"] == "ended" and full["payouts"] == {"1": 0, "2": 60 + h["hand"]}
+        assert full["events"] == want["events"]
+        shots = [load_snapshot(new, s["id"]) for s in full["snapshots"]]
+        assert shots == want["shots"][:len(shots)]          # snapshots are kept up to the damage
+        if h["hand"] <= 5:
+            assert shots == want["shots"]
+    code, out, _ = review(capsys, "--db", str(new), "1:1")
+    assert code == 0 and "Hand 1:1" in out
+    # the new file is a sound hand log that a run can go on writing
+    con = sqlite3.connect(new)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    with HandLog(new, source="after the salvage") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1})
+    assert list_hands(new)[-1]["ref"] == "2:1"
+
+
+def test_salvage_rebuilds_a_hand_whose_own_row_was_lost(tmp_path):
+    from dealer_assist.live.handlog import salvage
+
+    db, new = tmp_path / "h.sqlite", tmp_path / "saved.sqlite"
+    played = long_log(db, hands=3)
+    con = sqlite3.connect(db)                  # the row of hand 2 lost, its events kept
+    con.execute("PRAGMA foreign_keys = OFF")
+    con.execute("DELETE FROM hands WHERE hand = 2")
+    con.commit()
+    con.close()
+    report = salvage(db, new)
+    assert report["rebuilt_hands"] == 1 and report["hands"] == ["1:1", "1:2", "1:3"]
+    hand = load_hand(new, "1:2")
+    assert hand["status"] == "ended" and hand["board"] == ["9h", "8h", "2d"]
+    assert hand["payouts"] == {"1": 0, "2": 62} and hand["events"] == played[2]["events"]
+
+
+@pytest.mark.parametrize("make, message", [
+    ("missing", "no file at"),
+    ("junk", "nothing in"),
+    ("exists", "already exists"),
+    ("other", "not a dealer-assist hand log"),
+])
+def test_salvage_bad_input_is_one_clear_line(tmp_path, capsys, make, message):
+    damaged, new = tmp_path / "old.sqlite", tmp_path / "new.sqlite"
+    if make == "junk":
+        damaged.write_bytes(b"floor notes\n" * 500)
+    elif make == "exists":
+        long_log(damaged, hands=1)
+        new.write_bytes(b"keep me")
+    elif make == "other":
+        con = sqlite3.connect(damaged)
+        con.execute("CREATE TABLE players (name TEXT)")
+        con.commit()
+        con.close()
+    code, _, err = review(capsys, "--salvage", str(damaged), str(new))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    if make == "exists":
+        assert new.read_bytes() == b"keep me"
+    else:
+        assert not new.exists()
+
+
+# -- the desk's dispute list names hands the same way -------------------------------------------------
+def test_the_dispute_list_names_session_and_hand_and_shows_an_interrupted_hand(logged, qtbot):
+    pytest.importorskip("PySide6")
+    from dealer_assist.desk.dispute import DisputeWindow
+
+    db, _ = logged
+    with HandLog(db, source="after a restart") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1})
+    d = DisputeWindow(str(db), lang="ja")
+    qtbot.addWidget(d)
+    rows = [d.hand_list.item(i).text().splitlines()[0] for i in range(d.hand_list.count())]
+    assert [r.split()[0] for r in rows] == ["1:1", "1:2", "1:3", "2:1"]
+    assert "セッション1 第1ハンド" in rows[0] and "セッション2 第1ハンド" in rows[3]   # two hands 1, told apart
+    assert "中断" in rows[2] and "進行中" not in rows[2] and "終了" in rows[0]
+    assert d.open_hand("2:1") and d.hand["id"] == 4
+    assert d.session_text.text().startswith("ハンド 2:1: セッション2の第1ハンド（ID 4）、中断")
+    assert d.open_hand(2) and d.hand["ref"] == "1:2"              # the row id still works
+    d.set_language("en")
+    assert "session 1, hand 3" in d.hand_list.item(2).text() and "interrupted" in d.hand_list.item(2).text()
+    bad = DisputeWindow(str(db), lang="en", hand_id="2:9")
+    qtbot.addWidget(bad)
+    assert bad.error and "no hand 2:9" in bad.error

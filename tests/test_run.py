@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,9 @@ def clip_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("run")
     events, db = out / "events.jsonl", out / "hands.sqlite"
     code = main(["run", "--headless", "--events", str(events), "--db", str(db)])
-    return code, read_jsonl(events), db
+    lines = read_jsonl(events)
+    assert lines and lines[0]["type"] == "session_start"     # each start writes its header first
+    return code, lines[1:], db
 
 
 @needs_clip
@@ -133,13 +136,142 @@ def test_killing_the_process_mid_hand_loses_nothing_recorded(tmp_path):
     from dealer_assist.live.handlog import list_hands, load_hand
 
     hands = list_hands(db)
-    assert [h["status"] for h in hands][:2] == ["ended", "open"]
+    assert [h["status"] for h in hands][:2] == ["ended", "interrupted"]     # its process is gone
     first = load_hand(db, hands[0]["id"])
     assert first["ruling"] is not None
     second = load_hand(db, hands[1]["id"])
     printed = [e for e in seen if e.get("hand") == 2]
     # every event printed before the kill was committed first
     assert [e["type"] for e in second["events"]][:len(printed)] == [e["type"] for e in printed]
+
+
+def session_events(db: Path) -> dict[int, list[dict]]:
+    """Every event the hand log holds, by session, in order."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = con.execute("SELECT session, json FROM events ORDER BY session, seq").fetchall()
+    con.close()
+    out: dict[int, list[dict]] = {}
+    for session, text in rows:
+        out.setdefault(session, []).append(json.loads(text))
+    return out
+
+
+def by_session(lines: list[dict]) -> list[tuple[dict, list[dict]]]:
+    """An events file cut at its session_start lines: [(header, events), ...]."""
+    out: list[tuple[dict, list[dict]]] = []
+    for ev in lines:
+        if ev["type"] == "session_start":
+            out.append((ev, []))
+        else:
+            assert out, "an events file starts with a session_start line"
+            out[-1][1].append(ev)
+    return out
+
+
+@needs_clip
+def test_a_killed_run_restarted_on_the_same_files_keeps_every_event_of_both(tmp_path):
+    events, db = tmp_path / "events.jsonl", tmp_path / "hands.sqlite"
+    argv = [sys.executable, "-m", "dealer_assist", "run", "--headless", "--events", str(events), "--db", str(db)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            lines = events.read_text(encoding="utf-8").splitlines() if events.exists() else []
+            if any('"type": "board"' in ln and '"hand": 2' in ln for ln in lines):
+                os.kill(proc.pid, signal.SIGKILL)          # mid-hand: hand 2's flop is out
+                break
+            time.sleep(0.02)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.read()
+    before = events.read_bytes()
+    first = read_jsonl(events)
+    # the second start appends to the same events file and the same hand log
+    code = subprocess.run(argv + ["--max-frames", "120"], cwd=tmp_path, capture_output=True, text=True)
+    assert code.returncode == 0, code.stderr
+    after = events.read_bytes()
+    assert after.startswith(before)                        # nothing of the killed session was lost
+    sessions = by_session(read_jsonl(events))
+    assert [h.get("session") for h, _ in sessions] == [1, 2]
+    assert sessions[0][1] == first[1:]
+    logged = session_events(db)
+    for header, evs in sessions:
+        # every event printed before the kill was committed first; the log may hold the one in flight
+        mine = logged[header["session"]]
+        assert mine[:len(evs)] == evs and len(mine) - len(evs) <= 1
+        assert header["source"].endswith("joker-nlh.mp4") and header["started"][:4].isdigit()
+    assert any(e["type"] == "hand_end" for e in sessions[1][1])
+    from dealer_assist.live.handlog import list_hands
+
+    status = {h["ref"]: h["status"] for h in list_hands(db)}
+    assert status["1:1"] == "ended" and status["1:2"] == "interrupted" and status["2:1"] == "ended"
+
+
+@needs_clip
+def test_overwrite_starts_the_events_file_afresh(tmp_path):
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"type": "old"}\n', encoding="utf-8")
+    assert main(["run", "--headless", "--no-db", "--events", str(events), "--max-frames", "20"]) == 0
+    assert [e["type"] for e in read_jsonl(events)][:2] == ["old", "session_start"]
+    assert main(["run", "--headless", "--no-db", "--events", str(events), "--max-frames", "20",
+                 "--overwrite"]) == 0
+    lines = read_jsonl(events)
+    assert lines[0]["type"] == "session_start" and "session" not in lines[0]      # no hand log
+    assert sum(e["type"] == "session_start" for e in lines) == 1
+
+
+@needs_clip
+def test_a_source_that_does_not_open_leaves_no_files(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--source", str(tmp_path / "no-such.mp4"), "--calibration", str(CLIP / "table.yaml"),
+                 "--events", "events.jsonl"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no such file or camera" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == []     # no hand-log.sqlite, no events file
+
+
+@needs_clip
+def test_a_hand_log_that_cannot_be_opened_leaves_no_events_file(tmp_path, capsys):
+    db = tmp_path / "notes.sqlite"
+    db.write_bytes(b"floor notes\n" * 300)
+    code = main(["run", "--headless", "--db", str(db), "--events", str(tmp_path / "events.jsonl")])
+    assert code == 2 and "not a readable dealer-assist hand log" in capsys.readouterr().err
+    assert not (tmp_path / "events.jsonl").exists()
+
+
+@needs_clip
+def test_a_line_a_killed_run_left_half_written_stays_apart(tmp_path):
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"type": "session_start"}\n{"t": 1.0, "frame": 15, "type": "bo', encoding="utf-8")
+    assert main(["run", "--headless", "--no-db", "--events", str(events), "--max-frames", "5"]) == 0
+    lines = events.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == '{"t": 1.0, "frame": 15, "type": "bo'            # kept as it was, on its own line
+    assert json.loads(lines[2])["type"] == "session_start"              # the new session reads whole
+
+
+def test_a_camera_that_never_comes_stops_after_give_up_after(tmp_path, capfd):
+    events, db = tmp_path / "events.jsonl", tmp_path / "hands.sqlite"
+    start = time.monotonic()
+    code = main(["run", "--source", "57", "--calibration", str(CLIP / "table.yaml"), "--events", str(events),
+                 "--db", str(db), "--give-up-after", "1"])
+    took = time.monotonic() - start
+    out = capfd.readouterr()          # the file descriptors: OpenCV and FFmpeg write there directly
+    assert code == 2 and 1.0 <= took < 20
+    assert out.err.strip().splitlines()[-1] == ("dealer-assist run: camera 57 was gone for 1 s "
+                                                "(--give-up-after 1); stopping")
+    assert "[ WARN" not in out.err + out.out and "VIDEOIO" not in out.err + out.out   # no OpenCV noise
+    lines = read_jsonl(events)
+    assert [e["type"] for e in lines] == ["session_start", "alert", "alert"]
+    assert [e["code"] for e in lines[1:]] == ["camera_lost", "source_ended"]
+    assert "trying again" in lines[1]["message"] and "再接続" in lines[1]["message_ja"]
+    assert [e["code"] for e in session_events(db)[1]] == ["camera_lost", "source_ended"]   # in the log too
+
+
+def test_give_up_after_must_be_seconds(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--give-up-after", "soon"])
+    assert "seconds (a number >= 0) or 'never'" in capsys.readouterr().err
 
 
 def test_a_missing_calibration_is_a_clear_error(tmp_path, capsys):

@@ -270,11 +270,82 @@ def test_live_read_that_raises_is_a_lost_camera():
     assert [a.code for a in _alerts(items)][:2] == ["camera_lost", "camera_back"]
 
 
-def test_live_camera_missing_at_start_is_a_user_error():
+def test_live_camera_missing_at_start_is_retried_like_one_lost_mid_run():
+    world = World()
+    world.plugged = False
+    src = open_source("7", capture_factory=world.factory, backoff=FAST)     # no error: it waits
+    items = []
+    try:
+        items += _collect(src, lambda it: any(a.code == "camera_lost" for a in _alerts(it)))
+        time.sleep(0.1)                          # a few attempts fail
+        world.plugged = True                     # the camera is plugged in
+        items += _collect(src, lambda it: len(_frames(it)) >= 3)
+    finally:
+        src.close()
+    assert [a.code for a in _alerts(items)] == ["camera_lost", "camera_back"]
+    lost = _alerts(items)[0]
+    assert "camera 7 cannot be opened; trying again" in lost.message and "再接続" in lost.message_ja
+    assert isinstance(items[0], SourceAlert) and len(_frames(items)) >= 3
+    assert src.fps == 30.0 and src.gave_up is None          # the rate the camera gives, once it is there
+
+
+def test_live_camera_missing_at_start_with_no_retry_is_a_user_error():
     world = World()
     world.plugged = False
     with pytest.raises(UserError, match="no such file or camera: 7"):
-        open_source("7", capture_factory=world.factory)
+        open_source("7", capture_factory=world.factory, give_up_after=0)
+
+
+@pytest.mark.parametrize("when", ["at start-up", "mid-run"])
+def test_live_gives_up_after_the_set_seconds_with_a_clear_reason(when):
+    world = World()
+    world.plugged = when == "mid-run"
+    src = open_source("0", capture_factory=world.factory, backoff=(0.02, 0.05), give_up_after=0.4)
+    items = _collect(src, lambda it: len(_frames(it)) >= 2, limit_s=2) if world.plugged else []
+    world.plugged = False
+    start = time.monotonic()
+    items += list(src)                           # ends by itself
+    took = time.monotonic() - start
+    src.close()
+    assert [a.code for a in _alerts(items)] == ["camera_lost", "source_ended"]
+    lost, ended = _alerts(items)
+    assert "stops after 0.4 s" in lost.message and "0.4 秒" in lost.message_ja
+    assert "--give-up-after 0.4" in ended.message and "停止します" in ended.message_ja
+    assert src.gave_up == (ended.message, ended.message_ja)
+    assert 0.35 <= ended.t - lost.t <= 1.5 and took < 3.0
+    assert len(world.opens) >= 4                 # it did retry with backoff until then
+
+
+def test_bad_give_up_after_is_a_clear_error():
+    with pytest.raises(UserError, match="--give-up-after must be 0 or more"):
+        open_source("0", give_up_after=-1)
+
+
+def test_opencv_and_ffmpeg_messages_stay_off_the_terminal(tmp_path):
+    import subprocess
+    import sys
+
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(np.random.default_rng(0).integers(0, 255, 3000, dtype=np.uint8).tobytes())
+    code = ("import sys\n"
+            "from dealer_assist.errors import UserError\n"
+            "from dealer_assist.live.sources import open_source\n"
+            "for spec in (sys.argv[1], '57'):\n"
+            "    try:\n"
+            "        open_source(spec, give_up_after=0)\n"
+            "    except UserError as exc:\n"
+            "        print(exc, file=sys.stderr)\n")
+    env = {k: v for k, v in __import__("os").environ.items()
+           if not k.startswith(("OPENCV_", "DEALER_ASSIST_DEBUG"))}
+    out = subprocess.run([sys.executable, "-c", code, str(junk)], capture_output=True, text=True, env=env,
+                         timeout=120)
+    lines = out.stderr.strip().splitlines()
+    assert lines == [f"cannot read {junk} as a video (or an image folder)",
+                     "no such file or camera: 57 (cannot open camera 57)"], out.stderr
+    # with DEALER_ASSIST_DEBUG=1 the libraries' own words are let through, for whoever debugs
+    out = subprocess.run([sys.executable, "-c", code, str(junk)], capture_output=True, text=True,
+                         env=dict(env, DEALER_ASSIST_DEBUG="1"), timeout=120)
+    assert len(out.stderr.strip().splitlines()) > 2
 
 
 def test_close_stops_the_grabber():

@@ -41,10 +41,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play the source to its end (or --stop-at), save the window as a PNG and exit")
     p.add_argument("--stop-at", type=int, metavar="FRAME", default=None,
                    help="pause at this frame (with --screenshot: take it there)")
-    p.add_argument("--size", metavar="WxH", default="1280x800", help="window size (default 1280x800)")
+    p.add_argument("--size", metavar="WxH", default=None,
+                   help="window size (default: the screen's available size; 1280x800 with --screenshot)")
     p.add_argument("--review", metavar="DB", nargs="?", const="hand-log.sqlite", default=None,
                    help="dispute mode: open this hand log (default hand-log.sqlite) instead of a live table")
-    p.add_argument("--hand", type=int, metavar="ID", default=None, help="with --review: the hand to open")
+    p.add_argument("--hand", metavar="SESSION:HAND", default=None,
+                   help="with --review: the hand to open, as dealer-assist review names it (2:3 = "
+                        "session 2, hand 3), or its row id")
     p.set_defaults(func=run)
 
 
@@ -182,7 +185,7 @@ def _wait(app, window, *, until, timeout_s: float) -> bool:
 
 def run(args) -> int:
     _need_display(args)
-    size = parse_size(args.size)
+    size = parse_size(args.size) if args.size else ((1280, 800) if args.screenshot else None)
     if args.hand is not None and args.review is None:
         raise UserError("--hand needs --review (dispute mode)")
     app = _qt_app()
@@ -205,8 +208,7 @@ def run(args) -> int:
     session = LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at)
     window = DeskWindow(session, calibration=parts.calibration, lang=lang,
                         db=None if args.no_db else args.db, source_name=parts.source_spec, font_ok=font_ok)
-    window.resize(*size)
-    window.show()
+    window.open_on_screen(size)
     window.start()
     if not args.screenshot:
         code = app.exec()
@@ -232,8 +234,12 @@ def _review(app, args, size, lang) -> int:
     window = DisputeWindow(args.review, lang=lang, hand_id=args.hand)
     if window.error:
         raise UserError(window.error)
-    window.resize(*size)
-    window.show()
+    if size is None:
+        window.setGeometry(app.primaryScreen().availableGeometry())
+        window.showMaximized()
+    else:
+        window.resize(*size)
+        window.show()
     if args.screenshot:
         app.processEvents()
         _save(window, args.screenshot)

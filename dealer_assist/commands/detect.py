@@ -90,8 +90,13 @@ def run(args: argparse.Namespace) -> int:
 
     from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image, switched
 
+    from dealer_assist.vision.detector import missing_model_warning
+
     detector = CardDetector(model_dir(args.models), deck=args.deck,
                             settings=switched(args.search, args.look, args.rescue))
+    warning = missing_model_warning(detector, "en")
+    if warning:
+        print(f"dealer-assist detect: {warning}", file=sys.stderr, flush=True)
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         try:

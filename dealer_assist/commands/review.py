@@ -2,8 +2,10 @@
 
 ``dealer-assist review [--db FILE]`` lists the logged hands, newest last. ``review HAND`` tells one
 hand in time order (events, the dealer's corrections, the ruling's explanation); ``--lang ja`` in
-Japanese. ``--json`` prints the hand (or, with no HAND, the list) as JSON, ``--export FILE`` writes
+Japanese. HAND is SESSION:HAND as the list shows it (``2:3``: session 2, hand 3), or the hand's
+row id. ``--json`` prints the hand (or, with no HAND, the list) as JSON, ``--export FILE`` writes
 the hand's JSON to a file and ``--snapshots DIR`` writes its JPEG snapshots (the decisive frames).
+``review --salvage DAMAGED NEW`` copies what SQLite can still read out of a damaged log into a new one.
 """
 from __future__ import annotations
 
@@ -24,17 +26,38 @@ def register(sub: argparse._SubParsersAction) -> None:
         "review",
         help="list logged hands, or tell one hand (events, corrections, ruling) for a dispute",
         description="Read the hand log written by dealer-assist run. With no HAND, list the hands "
-                    "(newest last); with HAND (the id column of that list), tell that hand in time "
-                    "order with its corrections and the ruling's explanation.",
+                    "(newest last); with HAND (SESSION:HAND as the list shows it, such as 2:3, or "
+                    "the hand's row id), tell that hand in time order with its corrections and the "
+                    "ruling's explanation. --salvage DAMAGED NEW copies what is still readable out "
+                    "of a damaged log into a new one.",
     )
-    p.add_argument("hand", nargs="?", metavar="HAND", help="a hand id from the list")
+    p.add_argument("hand", nargs="?", metavar="HAND",
+                   help="SESSION:HAND from the list (2:3 = session 2, hand 3), or the hand's row id")
     p.add_argument("--db", metavar="FILE", default=DEFAULT_DB, help=f"hand log (default {DEFAULT_DB})")
     p.add_argument("--session", type=int, metavar="N", help="list only the hands of session N")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument("--export", metavar="FILE", help="write the hand as JSON to FILE")
     p.add_argument("--snapshots", metavar="DIR", help="write the hand's JPEG snapshots into DIR")
     p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the text")
+    p.add_argument("--salvage", nargs=2, metavar=("DAMAGED", "NEW"),
+                   help="copy every hand, event and snapshot SQLite can still read out of the damaged "
+                        "log DAMAGED into the new log NEW (DAMAGED is only read)")
     p.set_defaults(func=run)
+
+
+#: a hand's status in words: (English, Japanese)
+STATUS_WORDS = {"ended": ("ended", "終了"), "open": ("in progress", "進行中"),
+                "interrupted": ("interrupted", "中断")}
+#: ... and told in full in a hand's header
+STATUS_LONG = {"ended": ("ended", "終了"), "open": ("in progress (still being played)", "進行中（記録中）"),
+               "interrupted": ("interrupted (never ended: the run stopped during the hand)",
+                               "中断（ハンドの途中で記録が止まりました）")}
+
+
+def status_text(status: str, lang: str = "en", long: bool = False) -> str:
+    """A hand's status (``ended``, ``open``, ``interrupted``) for people."""
+    en, ja = (STATUS_LONG if long else STATUS_WORDS).get(status, (status, status))
+    return ja if lang == "ja" else en
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -66,25 +89,26 @@ def _stamp(t: Any, frame: Any) -> str:
 def format_list(hands: list[dict], lang: str = "en") -> str:
     """The hands as a table, one line each, newest last."""
     ja = lang == "ja"
-    head = (["ID", "セッション", "ハンド", "開始", "状態", "ボード", "勝者", "配当", "訂正"] if ja else
-            ["id", "session", "hand", "started", "status", "board", "winners", "payouts", "corrections"])
+    head = (["ハンド", "ID", "開始", "状態", "ボード", "勝者", "配当", "訂正"] if ja else
+            ["hand", "id", "started", "status", "board", "winners", "payouts", "corrections"])
     rows = []
     for h in hands:
-        status = h["status"]
-        if ja:
-            status = {"ended": "終了", "open": "未終了"}.get(status, status)
+        status = status_text(h["status"], lang)
         winners = ", ".join(str(s) for s in h["winners"]) or "-"
         if h.get("won_without_showdown") is not None:
             winners += "（SDなし）" if ja else " (no showdown)"
         pays = ", ".join(f"{s}:{v}" for s, v in h["payouts"].items() if v) or "-"
-        rows.append([str(h["id"]), str(h["session"]), str(h["hand"]), _when(h["started"]), status,
+        rows.append([f"{h['session']}:{h['hand']}", str(h["id"]), _when(h["started"]), status,
                      cards_text(h["board"]), winners, pays, str(h["corrections"])])
     widths = [max(_width(r[i]) for r in [head] + rows) for i in range(len(head))]
-    right = {0, 1, 2, 8}
+    right = {1, 7}
     lines = ["  ".join(_pad(c, w, i in right) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
              for r in [head] + rows]
-    note = ("（配当は シート:額。ハンドの詳細: dealer-assist review ID）" if ja else
-            "(payouts are seat:amount; one hand in full: dealer-assist review ID)")
+    example = f"{hands[-1]['session']}:{hands[-1]['hand']}" if hands else "1:1"
+    note = (f"（ハンドは セッション:ハンド番号、配当は シート:額。ハンドの詳細: dealer-assist review {example}、"
+            f"ID でも可）" if ja else
+            f"(hand is session:hand; payouts are seat:amount; one hand in full: "
+            f"dealer-assist review {example}, or by its id)")
     return "\n".join(lines + [note])
 
 
@@ -93,9 +117,12 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     ja = lang == "ja"
     sess = hand.get("session") or {}
     out = []
-    status = {"ended": "終了", "open": "未終了（記録途中で停止）"} if ja else {"ended": "ended", "open": "open (never ended)"}
+    status = status_text(hand["status"], lang, long=True)
+    session_no = sess.get("id") if isinstance(sess, dict) else sess
+    ref = hand.get("ref") or f"{session_no}:{hand['hand']}"
     if ja:
-        out.append(f"第{hand['hand']}ハンド（セッション{sess.get('id')}、ID {hand['id']}）: {status.get(hand['status'], hand['status'])}")
+        out.append(f"ハンド {ref}（セッション{session_no}の第{hand['hand']}ハンド、ID {hand['id']}）: {status}")
+        out.append(f"  このハンドを開く: dealer-assist review {ref}")
         out.append(f"  開始 {_when(hand['started'])}  終了 {_when(hand['ended'], hand['started'])}")
         out.append(f"  映像 {sess.get('source')}  ゲーム {sess.get('game')}"
                    + (f"  キャリブレーション {sess['calibration']}" if sess.get("calibration") else ""))
@@ -106,8 +133,8 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         pays = pays_text(hand["payouts"], True)
         out.append(f"  勝者 {win}" + (f"  {pays}" if pays else ""))
     else:
-        out.append(f"Hand {hand['hand']} of session {sess.get('id')} (id {hand['id']}): "
-                   f"{status.get(hand['status'], hand['status'])}")
+        out.append(f"Hand {ref}: hand {hand['hand']} of session {session_no} (id {hand['id']}): {status}")
+        out.append(f"  open it with: dealer-assist review {ref}")
         out.append(f"  started {_when(hand['started'])}, ended {_when(hand['ended'], hand['started'])}")
         out.append(f"  source {sess.get('source')}, game {sess.get('game')}"
                    + (f", calibration {sess['calibration']}" if sess.get("calibration") else ""))
@@ -176,22 +203,60 @@ def snapshot_names(snapshots: list[dict]) -> list[str]:
     return names
 
 
-def _hand_id(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UserError(f"HAND is a hand id (the id column of dealer-assist review), not {text!r}") from None
-    if value < 1:
-        raise UserError(f"HAND is a hand id >= 1, not {value}")
-    return value
+def _hand_ref(text: str):
+    """HAND as given: ``"2:3"`` stays a reference, a bare number is the row id."""
+    from dealer_assist.live.handlog import parse_hand_ref
+
+    session, number = parse_hand_ref(text)
+    return number if session is None else f"{session}:{number}"
+
+
+def format_salvage(report: dict, lang: str = "en") -> str:
+    """What ``--salvage`` kept, in a few lines."""
+    t = report["tables"]
+    hands = report["hands"]
+    damaged = sorted(k for k, v in report["damaged_at"].items() if v)
+    span = f"{hands[0]} .. {hands[-1]}" if hands else "-"
+    if lang == "ja":
+        lines = [f"{report['from']} から読み出せた内容を {report['to']} に写しました:",
+                 f"  ハンド {len(hands)}（{span}）、イベント {t.get('events', 0)}、訂正 {t.get('corrections', 0)}、"
+                 f"スナップショット {t.get('snapshots', 0)}、セッション {t.get('sessions', 0)}"]
+        if report["rebuilt_hands"]:
+            lines.append(f"  ハンドの行が失われていた {report['rebuilt_hands']} ハンドはイベントから復元しました")
+        if report["stand_in_sessions"]:
+            lines.append(f"  失われたセッション {report['stand_in_sessions']} 件は仮の行で補いました")
+        lines.append("  損傷で読めなかった表: " + (", ".join(damaged) if damaged else "なし")
+                     + f"（確認: dealer-assist review --db {report['to']}）")
+    else:
+        lines = [f"salvaged what {report['from']} still holds into {report['to']}:",
+                 f"  {len(hands)} hand{'s' if len(hands) != 1 else ''} ({span}), {t.get('events', 0)} events, "
+                 f"{t.get('corrections', 0)} corrections, {t.get('snapshots', 0)} snapshots, "
+                 f"{t.get('sessions', 0)} session{'s' if t.get('sessions', 0) != 1 else ''}"]
+        if report["rebuilt_hands"]:
+            lines.append(f"  {report['rebuilt_hands']} hand(s) whose own row was lost were rebuilt from their events")
+        if report["stand_in_sessions"]:
+            lines.append(f"  {report['stand_in_sessions']} lost session(s) got a stand-in row")
+        lines.append("  tables the damage cut short: " + (", ".join(damaged) if damaged else "none")
+                     + f" (look: dealer-assist review --db {report['to']})")
+    return "\n".join(lines)
 
 
 def run(args) -> int:
-    from dealer_assist.live.handlog import list_hands, load_hand, load_snapshot
+    from dealer_assist.live.handlog import list_hands, load_hand, load_snapshot, salvage
 
+    if args.salvage:
+        if args.hand is not None or args.export or args.snapshots:
+            raise UserError("--salvage DAMAGED NEW works on its own: give no HAND, --export or --snapshots")
+        report = salvage(*args.salvage)
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False, indent=2))
+        else:
+            print(format_salvage(report, args.lang))
+        return 0
     if args.hand is None:
         if args.export or args.snapshots:
-            raise UserError("--export and --snapshots need a HAND id (dealer-assist review lists them)")
+            raise UserError("--export and --snapshots need a HAND (SESSION:HAND such as 2:3; "
+                            "dealer-assist review lists them)")
         hands = list_hands(args.db, session=args.session)
         if args.json:
             print(json.dumps(hands, ensure_ascii=False, indent=2))
@@ -201,7 +266,7 @@ def run(args) -> int:
             print(format_list(hands, args.lang))
         return 0
 
-    hand = load_hand(args.db, _hand_id(args.hand))
+    hand = load_hand(args.db, _hand_ref(args.hand))
     text = json.dumps(hand, ensure_ascii=False, indent=2)
     talk = sys.stderr if args.json else sys.stdout
     if args.json:
@@ -214,7 +279,8 @@ def run(args) -> int:
                 fh.write(text + "\n")
         except OSError as exc:
             raise UserError(f"cannot write {args.export}: {exc.strerror or exc}") from None
-        print(f"wrote hand {hand['id']} to {args.export}", file=talk)
+        print(f"ハンド {hand['ref']} を {args.export} に書き出しました" if args.lang == "ja" else
+              f"wrote hand {hand['ref']} to {args.export}", file=talk)
     if args.snapshots:
         try:
             os.makedirs(args.snapshots, exist_ok=True)
@@ -224,6 +290,8 @@ def run(args) -> int:
                     fh.write(load_snapshot(args.db, snap["id"]))
         except OSError as exc:
             raise UserError(f"cannot write snapshots to {args.snapshots}: {exc.strerror or exc}") from None
-        print(f"wrote {len(names)} snapshot{'s' if len(names) != 1 else ''} of hand {hand['id']} "
+        print(f"ハンド {hand['ref']} のスナップショット {len(names)} 枚を {args.snapshots} に書き出しました"
+              if args.lang == "ja" else
+              f"wrote {len(names)} snapshot{'s' if len(names) != 1 else ''} of hand {hand['ref']} "
               f"to {args.snapshots}", file=talk)
     return 0

@@ -1,13 +1,17 @@
 """``dealer-assist run``: the live table pipeline, from a camera (or a recording) to rulings.
 
 ``dealer-assist run [--source SRC] [--calibration FILE] [--game joker-holdem] [--headless]
-[--events FILE|-] [--db FILE] [--actions FILE]``
+[--events FILE|-] [--overwrite] [--db FILE] [--actions FILE] [--give-up-after SECONDS]``
 
 With no ``--source`` it plays the bundled sample clip (``sample_frames/clip/``) with its
 calibration and its dealer inputs. Events go out as JSON lines (``--events``, default standard
 output); every event is also committed to the hand log (``--db``, default ``hand-log.sqlite``)
 with a snapshot of its frame. The rulings and alerts are also told in plain words on standard
 error (on standard output when the events go to a file), ``--lang ja`` in Japanese.
+
+An events file is appended to (``--overwrite`` starts it afresh); each start first writes a
+``session_start`` line. Neither the events file nor the hand log is created before the source has
+opened, so a wrong ``--source`` leaves no empty files behind.
 """
 from __future__ import annotations
 
@@ -40,7 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_live_arguments(p)
     p.add_argument("--headless", action="store_true",
                    help="no window and no plain-words commentary: events and the log only")
-    p.add_argument("--events", metavar="FILE|-", default="-", help="where the JSON-lines events go (default -)")
+    p.add_argument("--events", metavar="FILE|-", default="-",
+                   help="where the JSON-lines events go (default -); a file is appended to, each start "
+                        "first writing a session_start line")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start the --events file afresh instead of appending to it")
     p.add_argument("--realtime", action="store_true",
                    help="play a file at its own speed, skipping frames the machine cannot keep up with")
     p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the commentary")
@@ -69,6 +77,41 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
                    help="read the boxes the detector set aside too, for the lower cards of a fanned "
                         "hand (on by default)")
+    p.add_argument("--give-up-after", metavar="SECONDS", type=give_up_seconds, default=None,
+                   help="a camera or stream that is not there (at start-up or lost mid-run) is retried "
+                        "with backoff and a camera_lost alert; stop after it has been gone this many "
+                        "seconds (default: never; 0: do not retry)")
+
+
+def give_up_seconds(text: str) -> float | None:
+    """``--give-up-after``: seconds >= 0, or ``never``.
+
+    >>> give_up_seconds("30"), give_up_seconds("never"), give_up_seconds("0")
+    (30.0, None, 0.0)
+    """
+    if text.strip().lower() in ("never", "inf", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds (a number >= 0) or 'never', not {text[:40]!r}") from None
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"seconds (a number >= 0) or 'never', not {text[:40]!r}")
+    return value
+
+
+def shown_source(spec: str) -> str:
+    """A source spec fit for records and screens: a stream URL without its password."""
+    from dealer_assist.live.sources import _redact
+
+    return _redact(spec)
+
+
+def look_warning(detector, lang: str = "en") -> str | None:
+    """The warning for an optional model that is missing (None when all are there or it is off)."""
+    from dealer_assist.vision.detector import missing_model_warning
+
+    return missing_model_warning(detector, lang)
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
@@ -105,16 +148,20 @@ def model_versions(folder: Path, deck: str | None) -> dict:
 class LiveParts:
     """What a live table is made of, opened from the command line's arguments (``run`` and ``desk``)."""
 
-    def __init__(self, args, sink, *, log_thread_free: bool = False):
-        # OpenCV's own warnings (a camera index that does not open, ...) would bury the one-line
-        # error the dealer needs; the sources report such failures themselves
-        os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    def __init__(self, args, sink, *, log_thread_free: bool = False, on_source_open=None):
+        """The source is opened first and the hand log only then, so a source that fails leaves
+        no file; ``on_source_open()`` runs once both are open (``run`` opens its events file
+        there: a hand log that cannot be opened leaves no events file either)."""
         from dealer_assist.commands.detect import model_dir
         from dealer_assist.live.calibration import load_calibration
         from dealer_assist.live.pipeline import Pipeline, read_actions
-        from dealer_assist.live.sources import open_source
+        from dealer_assist.live.sources import open_source, quiet_native_logs
         from dealer_assist.live.tracker import LiveTable
         from dealer_assist.vision.detector import CardDetector, switched
+
+        # OpenCV's and FFmpeg's own console messages (a camera index that does not open, a refused
+        # stream) would bury the line the dealer needs; the sources report such failures themselves
+        quiet_native_logs()
 
         self.source_spec, self.calibration_path, actions_path = resolve_inputs(args)
         self.calibration = load_calibration(self.calibration_path)
@@ -123,19 +170,25 @@ class LiveParts:
                                 settings=switched(bool(getattr(args, "search", True)),
                                                   bool(getattr(args, "look", True)),
                                                   bool(getattr(args, "rescue", True))))
+        self.look_warning = look_warning(detector, getattr(args, "lang", "en"))
+        if self.look_warning:
+            print(self.look_warning, file=sys.stderr, flush=True)
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
-        if not args.no_db:
-            from dealer_assist.live.handlog import HandLog
-            self.log = HandLog(args.db, source=self.source_spec, game=args.game,
-                               calibration=self.calibration_path,
-                               models=model_versions(model_dir(args.models), args.deck),
-                               check_same_thread=not log_thread_free)
+        # the source first: no log file is created for a source that does not open
+        self.source = open_source(self.source_spec, fps=args.fps, realtime=args.realtime,
+                                  give_up_after=getattr(args, "give_up_after", None))
         try:
-            self.source = open_source(self.source_spec, fps=args.fps, realtime=args.realtime)
+            if not args.no_db:
+                from dealer_assist.live.handlog import HandLog
+                self.log = HandLog(args.db, source=shown_source(self.source_spec), game=args.game,
+                                   calibration=self.calibration_path,
+                                   models=model_versions(model_dir(args.models), args.deck),
+                                   check_same_thread=not log_thread_free)
+            if on_source_open is not None:
+                on_source_open()
         except BaseException:
-            if self.log is not None:
-                self.log.close()
+            self.close()
             raise
         self.pipeline = Pipeline(detector=detector, calibration=self.calibration, table=table, sink=sink,
                                  log=self.log, actions=actions)
@@ -148,22 +201,72 @@ class LiveParts:
                 self.log.close()
 
 
+def _check_events_path(path: str) -> None:
+    """Refuse an events file that cannot be written, before anything is opened or created."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"the events file {path} is a folder; give a file name such as {path}/events.jsonl")
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot write the events file {path}: the folder {folder} does not exist")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise UserError(f"cannot write the events file {path}: the file is read-only")
+    if not os.path.exists(path) and not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write the events file {path}: the folder {folder} is read-only")
+
+
+def open_events(path: str, overwrite: bool = False):
+    """The events file, opened to append (``overwrite``: emptied first). A last line a killed run
+    left unfinished is closed with a line break first, so the next line stays whole."""
+    try:
+        if not overwrite and os.path.isfile(path) and os.path.getsize(path) > 0:
+            with open(path, "rb") as fh:
+                fh.seek(-1, os.SEEK_END)
+                cut = fh.read(1) != b"\n"
+        else:
+            cut = False
+        out = open(path, "w" if overwrite else "a", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write the events file {path}: {exc.strerror or exc}") from None
+    if cut:
+        out.write("\n")
+        out.flush()
+    return out
+
+
+def session_header(source: str, game: str, session: int | None) -> dict:
+    """The line each start writes first in the events: which run the following lines belong to."""
+    import datetime as dt
+
+    ev = {"type": "session_start", "t": 0.0,
+          "started": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+          "source": source, "game": game}
+    if session is not None:
+        ev["session"] = session
+    return ev
+
+
 def run(args) -> int:
     from dealer_assist.live.pipeline import json_sink
     from dealer_assist.live.words import line as describe_event
 
-    out_file = None
+    ja = args.lang == "ja"
+    files: dict = {}
     if args.events == "-":
         events_stream = sys.stdout
         talk = None if args.headless else sys.stderr
     else:
-        try:
-            out_file = open(args.events, "w", encoding="utf-8")
-        except OSError as exc:
-            raise UserError(f"cannot write the events file {args.events}: {exc.strerror or exc}") from None
-        events_stream = out_file
+        _check_events_path(args.events)
+        events_stream = None
         talk = None if args.headless else sys.stdout
-    write_json = json_sink(events_stream)
+
+    def open_events_file() -> None:
+        if args.events != "-":
+            files["events"] = open_events(args.events, args.overwrite)
+
+    def write_json(ev: dict) -> None:
+        if "write" not in files:
+            files["write"] = json_sink(files.get("events") or events_stream)
+        files["write"](ev)
 
     def sink(ev: dict) -> None:
         write_json(ev)
@@ -174,22 +277,43 @@ def run(args) -> int:
                 talk.flush()
 
     try:
-        parts = LiveParts(args, sink)
+        parts = LiveParts(args, sink, on_source_open=open_events_file)
     except BaseException:
-        if out_file is not None:
-            out_file.close()
+        if files.get("events") is not None:
+            files["events"].close()
         raise
     try:
+        session = parts.log.session if parts.log is not None else None
+        source = shown_source(parts.source_spec)
+        write_json(session_header(source, args.game, session))
+        if talk is not None:
+            where = (f"、イベントは {args.events} に追記" if ja else f"; events appended to {args.events}") \
+                if args.events != "-" and not args.overwrite else ""
+            if ja:
+                talk.write(f"-- セッション {session if session is not None else '-'} 開始: 映像 {source}{where}\n")
+            else:
+                talk.write(f"-- session {session if session is not None else '-'} started: source {source}{where}\n")
+            talk.flush()
         stats = parts.pipeline.run(parts.source, max_frames=args.max_frames)
     finally:
         parts.close()
-        if out_file is not None:
-            out_file.close()
+        if files.get("events") is not None:
+            files["events"].close()
     if talk is not None:
         s = stats.summary()
-        where = f"; hand log {args.db}" if parts.log is not None else ""
-        learned = (f"; {s['learned_corners']} card corners learned from corrections (this session only)"
-                   if s.get("learned_corners") else "")
-        talk.write(f"-- {s['frames']} frames in {s['wall_s']} s ({s['fps']} fps), "
-                   f"{s['events']} events{where}{learned}\n")
+        if ja:
+            where = f"、ハンドログ {args.db}" if parts.log is not None else ""
+            learned = (f"、訂正から学んだカードの隅 {s['learned_corners']}（このセッションのみ）"
+                       if s.get("learned_corners") else "")
+            talk.write(f"-- {s['frames']} フレーム {s['wall_s']} 秒（{s['fps']} fps）、"
+                       f"イベント {s['events']}{where}{learned}\n")
+        else:
+            where = f"; hand log {args.db}" if parts.log is not None else ""
+            learned = (f"; {s['learned_corners']} card corners learned from corrections (this session only)"
+                       if s.get("learned_corners") else "")
+            talk.write(f"-- {s['frames']} frames in {s['wall_s']} s ({s['fps']} fps), "
+                       f"{s['events']} events{where}{learned}\n")
+    gave_up = getattr(parts.source, "gave_up", None)
+    if gave_up:
+        raise UserError(gave_up[1] if ja else gave_up[0])
     return 0

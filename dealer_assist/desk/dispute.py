@@ -2,11 +2,13 @@
 show its ruling with the explanation a floor manager reads aloud.
 
 Everything comes from the log as it was recorded (:func:`~dealer_assist.live.handlog.load_hand`):
-the ruling shown is the one the table gave then, not a new one.
+the ruling shown is the one the table gave then, not a new one. Hands are named as ``review``
+names them, session and hand number (``2:3``), and a hand that never ended because its run
+stopped is shown as interrupted (中断), not as in progress.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QKeySequence, QShortcut
@@ -19,13 +21,32 @@ from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardP
 from dealer_assist.errors import UserError
 from dealer_assist.live.words import line as event_line
 
+#: The hand list's own texts, (English, Japanese): a hand is named by session and number, as
+#: ``dealer-assist review SESSION:HAND`` names it, and its status is one of the log's three.
+ROW_TEXTS = {
+    "row": ("{ref}  session {session}, hand {hand}  {when}  {status}\n    board {board}",
+            "{ref}  セッション{session} 第{hand}ハンド  {when}  {status}\n    ボード {board}"),
+    "ended": ("ended", "終了"),
+    "open": ("in progress", "進行中"),
+    "interrupted": ("interrupted (the run stopped)", "中断（記録が途中で停止）"),
+    "header": ("Hand {ref}: hand {hand} of session {session} (id {id}), {status}",
+               "ハンド {ref}: セッション{session}の第{hand}ハンド（ID {id}）、{status}"),
+}
+
+
+def row_text(key: str, lang: str, **fields) -> str:
+    en, ja = ROW_TEXTS[key]
+    text = ja if lang == "ja" else en
+    return text.format(**fields) if fields else text
+
 
 class DisputeWindow(QMainWindow):
-    """The hand log for a dispute. ``open_hand(id)`` shows one hand; ← and → step its snapshots."""
+    """The hand log for a dispute. ``open_hand(ref)`` shows one hand (``"2:3"``: session 2, hand 3,
+    or its row id); ← and → step its snapshots."""
 
     handOpened = Signal(int)
 
-    def __init__(self, db: str, *, lang: str = "ja", hand_id: Optional[int] = None,
+    def __init__(self, db: str, *, lang: str = "ja", hand_id: Optional[Union[int, str]] = None,
                  parent: Optional[QWidget] = None):
         super().__init__(parent)
         self.db = db
@@ -143,10 +164,12 @@ class DisputeWindow(QMainWindow):
 
     def _row_text(self, h: dict) -> str:
         lang = self.lang
-        status = t("status.open" if h.get("status") == "open" else "status.ended", lang)
+        status = h.get("status")
+        status = row_text(status if status in ("ended", "open", "interrupted") else "open", lang)
         when = (h.get("started") or "")[11:19]
-        row = t("dispute_row", lang, id=h["id"], hand=h.get("hand"), when=when,
-                board=" ".join(h.get("board") or []) or "-", status=status)
+        row = row_text("row", lang, ref=h.get("ref") or f"{h.get('session')}:{h.get('hand')}",
+                       session=h.get("session"), hand=h.get("hand"), when=when,
+                       board=" ".join(h.get("board") or []) or "-", status=status)
         winners = h.get("winners") or []
         if winners:
             row += "\n    " + t("winners", lang, seats=seats_text(winners, lang))
@@ -156,7 +179,8 @@ class DisputeWindow(QMainWindow):
         if 0 <= row < len(self.hands):
             self.open_hand(self.hands[row]["id"])
 
-    def open_hand(self, hand_id: int) -> bool:
+    def open_hand(self, hand_id: Union[int, str]) -> bool:
+        """Show the hand ``hand_id`` names: ``"2:3"`` (session 2, hand 3) or its row id."""
         from dealer_assist.live.handlog import load_hand
 
         try:
@@ -167,6 +191,7 @@ class DisputeWindow(QMainWindow):
             self._retranslate()
             return False
         self.error = None
+        hand_id = self.hand["id"]
         for i, h in enumerate(self.hands):
             if h["id"] == hand_id and self.hand_list.currentRow() != i:
                 self.hand_list.blockSignals(True)
@@ -240,7 +265,12 @@ class DisputeWindow(QMainWindow):
         sess = hand.get("session") or {}
         models = sess.get("models") or {}
         short = ", ".join(f"{k} {str(v)[:10]}" for k, v in models.items() if k.endswith(".onnx") and v)
-        self.session_text.setText(t("session_line", lang, source=sess.get("source") or "-", models=short or "-")
+        status = hand.get("status") if hand.get("status") in ("ended", "open", "interrupted") else "open"
+        header = row_text("header", lang, ref=hand.get("ref") or f"{sess.get('id')}:{hand.get('hand')}",
+                          hand=hand.get("hand"), session=sess.get("id"), id=hand.get("id"),
+                          status=row_text(status, lang))
+        self.session_text.setText(header + "\n"
+                                  + t("session_line", lang, source=sess.get("source") or "-", models=short or "-")
                                   + (f"\n{sess.get('started') or ''}  dealer-assist {sess.get('app_version') or ''}"))
 
     def step(self, delta: int) -> None:

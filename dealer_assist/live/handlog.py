@@ -7,8 +7,13 @@ Durability is the point: the file is in WAL mode with ``synchronous=FULL`` and e
 
 One ``run`` is one *session*; a hand row is opened by its ``hand_start`` event (or by the first
 event naming a hand the log has not seen) and closed by ``hand_end``. A hand that never ends
-stays ``open`` with every event already recorded. Events with no hand (alerts between hands)
-are kept with hand NULL.
+keeps every event already recorded; the readers call it ``open`` while the process that writes
+it is alive and ``interrupted`` once that process is gone (killed, crashed, or closed mid-hand).
+Events with no hand (alerts between hands) are kept with hand NULL.
+
+A hand is addressed by its session and its number in that session, ``"2:3"`` (session 2,
+hand 3); its row id (``id``) is accepted too. :func:`salvage` copies what is still readable out
+of a damaged log into a new one.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "hands.sqlite")
@@ -19,9 +24,9 @@ are kept with hand NULL.
 ...             "cards": ["Ks", "Js", "6s"]}, snapshot_jpeg=b"\\xff\\xd8 a frame \\xff\\xd9")
 2
 >>> log.close()
->>> [(h["hand"], h["status"], h["board"], h["events"]) for h in list_hands(path)]
-[(1, 'open', ['Ks', 'Js', '6s'], 2)]
->>> hand = load_hand(path, list_hands(path)[0]["id"])
+>>> [(h["ref"], h["status"], h["board"], h["events"]) for h in list_hands(path)]
+[('1:1', 'interrupted', ['Ks', 'Js', '6s'], 2)]
+>>> hand = load_hand(path, "1:1")
 >>> [e["type"] for e in hand["events"]], hand["snapshots"][0]["event_type"]
 (['hand_start', 'board'], 'board')
 >>> load_snapshot(path, hand["snapshots"][0]["id"])[:2]
@@ -34,6 +39,7 @@ import datetime as _dt
 import json
 import math
 import os
+import socket
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -42,11 +48,12 @@ from typing import Any, Iterator, Mapping, Optional
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
 
-__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners"]
+__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners",
+           "parse_hand_ref", "find_hand", "salvage"]
 
 #: The schema this code writes (``PRAGMA user_version``). A file with a higher number was written
 #: by a newer dealer-assist and is refused rather than misread; lower numbers are migrated up.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _APP_ID = 0x44414C47  # "DALG": PRAGMA application_id, marks the file as a dealer-assist hand log
 
@@ -122,8 +129,15 @@ CREATE TABLE snapshots (
 CREATE INDEX snapshots_by_event ON snapshots(event);
 """
 
+# Version 2: which process wrote a session, so a reader can tell a hand still being played from
+# one whose process was killed (``interrupted``).
+_SCHEMA_V2 = """
+ALTER TABLE sessions ADD COLUMN pid INTEGER;      -- the writing process
+ALTER TABLE sessions ADD COLUMN host TEXT;        -- ... and its machine
+"""
+
 #: Migrations: version -> SQL that takes a file from version-1 to version.
-_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1}
+_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
 
 _TABLES = ("schema_versions", "sessions", "hands", "events", "corrections", "snapshots")
 
@@ -134,8 +148,10 @@ def _describe(exc: BaseException) -> str:
 
 
 def _not_a_log(path: str, why: str) -> UserError:
+    hint = (f"; dealer-assist review --salvage {path} NEW.sqlite copies what is still readable"
+            if any(w in why for w in ("damaged", "malformed", "corrupt")) else "")
     return UserError(f"{path} is not a readable dealer-assist hand log ({why}); "
-                     f"it was left untouched: give another --db")
+                     f"it was left untouched: give another --db{hint}")
 
 
 def _check_schema(con: sqlite3.Connection, path: str) -> int:
@@ -271,10 +287,10 @@ class HandLog:
                                 f"SQLite's write-ahead log (journal mode {mode})")
             _migrate(self._con, self.path, version)
             self._session = self._insert(
-                "INSERT INTO sessions (started, source, game, calibration, models, app_version) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sessions (started, source, game, calibration, models, app_version, pid, host) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (time.time(), str(source), str(game), None if calibration is None else str(calibration),
-                 _json(dict(models or {}), "models mapping"), __version__))
+                 _json(dict(models or {}), "models mapping"), __version__, os.getpid(), _host()))
         except BaseException:
             self._con.close()
             raise
@@ -498,19 +514,80 @@ def _loads(text: Optional[str], default: Any = None) -> Any:
 
 _HAND_SQL = """
 SELECT h.*, s.source, s.game, s.calibration, s.models, s.app_version, s.started AS session_started,
+       s.ended AS session_ended, {writer}, (SELECT MAX(id) FROM sessions) AS last_session,
        (SELECT COUNT(*) FROM events e WHERE e.hand = h.id) AS n_events,
        (SELECT COUNT(*) FROM corrections c WHERE c.hand = h.id) AS n_corrections
 FROM hands h JOIN sessions s ON s.id = h.session
 """
 
 
+def _hand_sql(con: sqlite3.Connection) -> str:
+    """The hand query for this file: a schema-1 log has no writer columns (pid, host)."""
+    cols = {r[1] for r in con.execute("PRAGMA table_info(sessions)")}
+    writer = "s.pid AS pid, s.host AS host" if {"pid", "host"} <= cols else "NULL AS pid, NULL AS host"
+    return _HAND_SQL.format(writer=writer)
+
+
+def _host() -> str:
+    try:
+        return socket.gethostname()
+    except OSError:  # pragma: no cover - no host name
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` of this machine is still running."""
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":  # pragma: no cover - Windows: os.kill(pid, 0) would end the process
+        import ctypes
+
+        k32 = ctypes.windll.kernel32
+        handle = k32.OpenProcess(0x1000, False, pid)     # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return False
+        code = ctypes.c_ulong()
+        try:
+            ok = k32.GetExitCodeProcess(handle, ctypes.byref(code))
+        finally:
+            k32.CloseHandle(handle)
+        return bool(ok) and code.value == 259               # STILL_ACTIVE
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _status(row: sqlite3.Row) -> str:
+    """``ended``; ``open`` (its process is still playing it); ``interrupted`` (it never ended and
+    never will: the process was killed or closed during the hand)."""
+    if row["status"] == "ended":
+        return "ended"
+    if row["session_ended"] is not None:
+        return "interrupted"
+    pid, host = row["pid"], row["host"]
+    if isinstance(pid, int) and host == _host():
+        return "open" if _alive(pid) else "interrupted"
+    # another machine's process, or a log older than schema 2: a later session means this one is over
+    last = row["last_session"]
+    return "interrupted" if last is not None and row["session"] < last else "open"
+
+
+def _ref(session: Any, hand: Any) -> str:
+    return f"{session}:{hand}"
+
+
 def _summary(row: sqlite3.Row) -> dict:
     ruling = _loads(row["ruling"])
     payouts = dict((ruling or {}).get("payouts") or {})
     return {
+        "ref": _ref(row["session"], row["hand"]),
         "id": row["id"], "session": row["session"], "hand": row["hand"],
         "started": _iso(row["started_wall"]), "ended": _iso(row["ended_wall"]),
-        "status": row["status"],
+        "status": _status(row),
         "t_start": row["started_t"], "t_end": row["ended_t"],
         "frame_start": row["started_frame"], "frame_end": row["ended_frame"],
         "seats": _loads(row["seats"], []), "button": row["button"],
@@ -538,28 +615,79 @@ def _read(path: str | os.PathLike, work):
 
 
 def list_hands(path: str | os.PathLike, session: Optional[int] = None) -> list[dict]:
-    """Every hand in the log, oldest first (one dict per hand; ``events``/``corrections`` are counts)."""
+    """Every hand in the log, oldest first (one dict per hand; ``ref`` is ``"SESSION:HAND"``,
+    ``status`` is ``ended``, ``open`` or ``interrupted``; ``events``/``corrections`` are counts)."""
     def work(con):
-        sql = _HAND_SQL + (" WHERE h.session = ?" if session is not None else "") + " ORDER BY h.id"
+        sql = _hand_sql(con) + (" WHERE h.session = ?" if session is not None else "") + " ORDER BY h.id"
         return [_summary(r) for r in con.execute(sql, () if session is None else (session,))]
     return _read(path, work)
 
 
-def load_hand(path: str | os.PathLike, hand_id: int) -> dict:
-    """One hand for a dispute: its summary plus ``events`` (in order, as emitted), ``corrections``,
-    ``ruling`` (the final one, or the latest for an open hand), ``snapshots`` and ``session``."""
-    if isinstance(hand_id, bool) or not isinstance(hand_id, int):
-        raise UserError(f"a hand id is a whole number, not {hand_id!r}")
+def parse_hand_ref(text: Any) -> tuple[Optional[int], int]:
+    """``"2:3"`` -> ``(2, 3)`` (session 2, hand 3); ``"4"`` or ``4`` -> ``(None, 4)`` (row id 4).
 
-    def work(con):
-        row = con.execute(_HAND_SQL + " WHERE h.id = ?", (hand_id,)).fetchone()
-        if row is None:
+    >>> parse_hand_ref("2:3"), parse_hand_ref(" 4 "), parse_hand_ref(7)
+    ((2, 3), (None, 4), (None, 7))
+    >>> parse_hand_ref("2:x")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: a hand is SESSION:HAND as dealer-assist review lists it (such as 2:3), or its row id; not '2:x'
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        if text < 1:
+            raise UserError(f"a hand's row id is a whole number >= 1, not {text}")
+        return None, text
+    bad = UserError(f"a hand is SESSION:HAND as dealer-assist review lists it (such as 2:3), "
+                    f"or its row id; not {str(text)[:40]!r}")
+    if not isinstance(text, str):
+        raise bad
+    parts = text.strip().split(":")
+    if len(parts) > 2 or not all(p.strip().isdigit() and len(p.strip()) <= 18 for p in parts):
+        raise bad
+    nums = [int(p) for p in parts]
+    if min(nums) < 1:
+        raise bad
+    return (None, nums[0]) if len(nums) == 1 else (nums[0], nums[1])
+
+
+def _find(con: sqlite3.Connection, path: str | os.PathLike, ref: Any) -> int:
+    session, number = parse_hand_ref(ref)
+    where = os.fspath(path)
+    if session is None:
+        if con.execute("SELECT 1 FROM hands WHERE id = ?", (number,)).fetchone() is None:
             last = con.execute("SELECT MAX(id) FROM hands").fetchone()[0]
             known = f"ids 1..{last}" if last else "no hands yet"
-            raise UserError(f"no hand with id {hand_id} in {os.fspath(path)} ({known}; "
-                            f"dealer-assist review lists them)")
+            raise UserError(f"no hand with id {number} in {where} ({known}; dealer-assist review lists them)")
+        return number
+    row = con.execute("SELECT id FROM hands WHERE session = ? AND hand = ?", (session, number)).fetchone()
+    if row is not None:
+        return int(row[0])
+    span = con.execute("SELECT MIN(hand), MAX(hand) FROM hands WHERE session = ?", (session,)).fetchone()
+    if span[0] is not None:
+        known = f"session {session} has hands {span[0]}..{span[1]}"
+    else:
+        last = con.execute("SELECT MAX(id) FROM sessions").fetchone()[0]
+        known = (f"session {session} has no hands" if last and session <= last
+                 else f"no session {session}: sessions 1..{last}" if last else "no sessions yet")
+    raise UserError(f"no hand {session}:{number} in {where} ({known}; dealer-assist review lists them)")
+
+
+def find_hand(path: str | os.PathLike, ref: Any) -> int:
+    """The row id of the hand ``ref`` names (``"2:3"``, or a row id); UserError if there is none."""
+    return _read(path, lambda con: _find(con, path, ref))
+
+
+def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
+    """One hand for a dispute: its summary plus ``events`` (in order, as emitted), ``corrections``,
+    ``ruling`` (the final one, or the latest for an open hand), ``snapshots`` and ``session``.
+    ``hand_id`` is ``"SESSION:HAND"`` (``"2:3"``) or the hand's row id."""
+    parse_hand_ref(hand_id)        # a bad reference is refused before the file is opened
+
+    def work(con):
+        hand_id_ = _find(con, path, hand_id)
+        row = con.execute(_hand_sql(con) + " WHERE h.id = ?", (hand_id_,)).fetchone()
         out = _summary(row)
-        ev_rows = con.execute("SELECT id, seq, json FROM events WHERE hand = ? ORDER BY seq", (hand_id,)).fetchall()
+        ev_rows = con.execute("SELECT id, seq, json FROM events WHERE hand = ? ORDER BY seq", (hand_id_,)).fetchall()
         out["events"] = [json.loads(r["json"]) for r in ev_rows]
         index = {r["id"]: (i, r["seq"], out["events"][i]) for i, r in enumerate(ev_rows)}
         seqs = [r["seq"] for r in ev_rows]
@@ -569,17 +697,18 @@ def load_hand(path: str | os.PathLike, hand_id: int) -> dict:
             {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
              "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
              "before_event": bisect.bisect_right(seqs, r["after_seq"])}
-            for r in con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id,))]
+            for r in con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id_,))]
         snaps = []
         for r in con.execute(
                 "SELECT sn.id, sn.event, sn.frame, sn.t FROM snapshots sn JOIN events e ON e.id = sn.event "
-                "WHERE e.hand = ? ORDER BY e.seq, sn.id", (hand_id,)):
+                "WHERE e.hand = ? ORDER BY e.seq, sn.id", (hand_id_,)):
             i, seq, ev = index[r["event"]]
             snaps.append({"id": r["id"], "frame": r["frame"], "t": r["t"], "event_seq": seq,
                           "event_index": i, "event_type": ev.get("type")})
         out["snapshots"] = snaps
         out["ruling"] = _loads(row["ruling"])
         out["session"] = {"id": row["session"], "started": _iso(row["session_started"]),
+                          "ended": _iso(row["session_ended"]),
                           "source": row["source"], "game": row["game"], "calibration": row["calibration"],
                           "models": _loads(row["models"], {}), "app_version": row["app_version"]}
         return out
@@ -596,3 +725,229 @@ def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
             raise UserError(f"no snapshot with id {snapshot_id} in {os.fspath(path)}")
         return bytes(row["jpeg"])
     return _read(path, work)
+
+
+# -- salvage ---------------------------------------------------------------------------------------
+#: Copy order: parents before the rows that name them.
+_SALVAGE_TABLES = ("sessions", "hands", "events", "corrections", "snapshots")
+_BACKFILL = 100_000     # rows looked up one by one in a gap the damage left between readable rows
+_GIVE_UP_MISSES = 2_000  # ... and past the last readable row, until this many in a row are missing
+
+
+def _readable_rows(con: sqlite3.Connection, table: str, cols: list[str]) -> tuple[list[tuple], int]:
+    """Every row of ``table`` SQLite itself can still read, in rowid order, and how many times the
+    damage stopped the scan. SQLite does the reading: a scan in rowid order runs until it meets a
+    damaged page; the next readable row past it is found by looking further and further on
+    (``rowid >= n``), and the rows in between are looked up one by one. No page is parsed here."""
+    names = ", ".join(f'"{c}"' for c in cols)
+    scan = f'SELECT rowid, {names} FROM "{table}" WHERE rowid >= ? ORDER BY rowid'
+    first = f'SELECT rowid FROM "{table}" WHERE rowid >= ? ORDER BY rowid LIMIT 1'
+    one = f'SELECT rowid, {names} FROM "{table}" WHERE rowid = ?'
+    rows: dict[int, tuple] = {}
+    start, breaks = 1, 0
+    while True:
+        last = None
+        try:
+            for r in con.execute(scan, (start,)):
+                rows[r[0]] = tuple(r)
+                last = r[0]
+            break                                  # read to the end
+        except sqlite3.DatabaseError:
+            breaks += 1
+        base = start if last is None else last + 1
+        nxt, jump = None, 1
+        while base + jump < 2 ** 62:
+            try:
+                hit = con.execute(first, (base + jump,)).fetchone()
+            except sqlite3.DatabaseError:
+                jump *= 2
+                continue
+            nxt = None if hit is None else int(hit[0])
+            break
+        # the rows between: one by one (past the last readable row, until a long run of misses)
+        upto = nxt if nxt is not None else base + _BACKFILL
+        misses = 0
+        for rowid in range(base, min(upto, base + _BACKFILL)):
+            try:
+                r = con.execute(one, (rowid,)).fetchone()
+            except sqlite3.DatabaseError:
+                r = None
+            if r is not None:
+                rows[r[0]] = tuple(r)
+                misses = 0
+            else:
+                misses += 1
+                if nxt is None and misses >= _GIVE_UP_MISSES:
+                    break
+        if nxt is None:
+            break
+        start = nxt
+    return [rows[k][1:] for k in sorted(rows)], breaks
+
+
+#: Columns whose value must read back whole: SQLite gives a value that ran onto pages the damage
+#: took as zeros, not as an error, so a row is kept only if these still parse.
+_JSON_COLS = {"sessions": ("models",), "hands": ("seats", "ruling", "board"), "events": ("json",),
+              "corrections": ("json",)}
+
+
+def _whole(table: str, cols: list[str], row: tuple) -> bool:
+    """Whether a salvaged row reads back whole (its JSON parses, its JPEG has both ends)."""
+    for name in _JSON_COLS.get(table, ()):
+        if name in cols:
+            value = row[cols.index(name)]
+            if value is None:
+                continue
+            try:
+                json.loads(value)
+            except (TypeError, ValueError):
+                return False
+    if table == "snapshots" and "jpeg" in cols:
+        blob = row[cols.index("jpeg")]
+        if blob is not None and not (bytes(blob[:2]) == b"\xff\xd8" and bytes(blob[-2:]) == b"\xff\xd9"):
+            return False
+    return True
+
+
+def _rebuild_hand(con: sqlite3.Connection, hand_row: int) -> bool:
+    """A hands row whose events survived but whose own row did not: rebuilt from its events."""
+    evs = con.execute("SELECT session, json, wall FROM events WHERE hand = ? ORDER BY seq", (hand_row,)).fetchall()
+    parsed = []
+    for session, text, wall in evs:
+        try:
+            ev = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(ev, dict):
+            parsed.append((session, ev, wall))
+    numbers = [_int(ev.get("hand")) for _, ev, _ in parsed if _int(ev.get("hand")) is not None]
+    if not parsed or not numbers:
+        return False
+    session, first, wall0 = parsed[0]
+    start = next(((ev, w) for _, ev, w in parsed if ev.get("type") == "hand_start"), (first, wall0))
+    end = next(((ev, w) for _, ev, w in reversed(parsed) if ev.get("type") == "hand_end"), None)
+    board, ruling = [], None
+    for _, ev, _ in parsed:
+        if ev.get("type") == "board" and isinstance(ev.get("cards"), list):
+            board = ev["cards"]
+        if ev.get("type") in ("showdown", "hand_end") and ev.get("ruling") is not None:
+            ruling = ev["ruling"]
+    if end is not None and isinstance(end[0].get("board"), list):
+        board = end[0]["board"]
+    cur = con.execute(
+        "INSERT OR IGNORE INTO hands (id, session, hand, started_t, ended_t, started_frame, ended_frame, "
+        "started_wall, ended_wall, status, seats, button, ruling, board, won_without_showdown) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (hand_row, session, numbers[0], _num(start[0].get("t")), None if end is None else _num(end[0].get("t")),
+         _int(start[0].get("frame")), None if end is None else _int(end[0].get("frame")), start[1],
+         None if end is None else end[1], "open" if end is None else "ended",
+         _json(list(start[0].get("seats") or []), "seats"), _int(start[0].get("button")),
+         None if ruling is None else _json(ruling, "ruling"), _json(board, "board"),
+         None if end is None else _int(end[0].get("won_without_showdown"))))
+    return cur.rowcount == 1
+
+
+def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
+    """Copy everything SQLite can still read out of the damaged hand log ``damaged`` into a new
+    hand log ``new`` (which must not exist yet); ``damaged`` is only read.
+
+    Each table is read row by row in rowid order (:func:`_readable_rows`); a hand whose own row
+    was lost but whose events were not is rebuilt from its events, and a session lost the same
+    way gets a stand-in row ("lost in the damage"). Returns what was kept: ``{"tables": {name:
+    rows}, "damaged_at": {name: breaks}, "hands": [refs], "rebuilt_hands": n, ...}``.
+    """
+    src, dst = os.fspath(damaged), os.fspath(new)
+    if not os.path.isfile(src):
+        raise UserError(f"--salvage: no file at {src}")
+    if os.path.getsize(src) == 0:
+        raise UserError(f"--salvage: {src} is empty: nothing to salvage")
+    if os.path.lexists(dst):
+        raise UserError(f"--salvage: {dst} already exists; give a new file name for the salvaged log")
+    if os.path.abspath(src) == os.path.abspath(dst):
+        raise UserError("--salvage: the new log must be another file than the damaged one")
+    _check_folder(dst, for_writing=True)
+    try:
+        old = sqlite3.connect(f"file:{_uri_path(src)}?mode=ro", uri=True, timeout=10.0, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise UserError(f"--salvage: cannot open {src}: {_describe(exc)}") from None
+    try:
+        try:
+            # a cut file is shorter than its header says: SQLite refuses it unless told to go on
+            # with the pages there are (this connection writes nothing)
+            old.execute("PRAGMA writable_schema = ON")
+            tables = {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise UserError(f"--salvage: nothing in {src} can be read: its table list (the first page) "
+                            f"is damaged or it is not SQLite ({_describe(exc)})") from None
+        if not {"sessions", "hands", "events"} <= tables:
+            raise UserError(f"--salvage: {src} is not a dealer-assist hand log (its tables: "
+                            f"{', '.join(sorted(tables)[:5]) or 'none'})")
+        read: dict[str, tuple[list[str], list[tuple]]] = {}
+        breaks: dict[str, int] = {}
+        for table in _SALVAGE_TABLES:
+            if table not in tables:
+                continue
+            cols = [r[1] for r in old.execute(f'PRAGMA table_info("{table}")')]
+            rows, n = _readable_rows(old, table, cols)
+            good = [r for r in rows if _whole(table, cols, r)]
+            read[table] = (cols, good)
+            breaks[table] = n + (len(rows) - len(good))
+    finally:
+        old.close()
+
+    made = False
+    try:
+        con = sqlite3.connect(dst, timeout=10.0, isolation_level=None)
+        made = True
+        try:
+            con.execute("PRAGMA journal_mode = WAL")
+            _migrate(con, dst, 0)
+            have = {t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in _SALVAGE_TABLES}
+            con.execute("BEGIN IMMEDIATE")
+            kept: dict[str, int] = {}
+            for table, (cols, rows) in read.items():
+                keep = [i for i, c in enumerate(cols) if c in have[table]]
+                names = ", ".join(f'"{cols[i]}"' for i in keep)
+                marks = ", ".join("?" for _ in keep)
+                n = 0
+                for r in rows:
+                    try:
+                        con.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', [r[i] for i in keep])
+                        n += 1
+                    except sqlite3.Error:
+                        pass                  # a row that breaks the schema (a damaged value)
+                kept[table] = n
+            rebuilt = 0
+            for (hand_row,) in con.execute("SELECT DISTINCT hand FROM events WHERE hand IS NOT NULL AND hand "
+                                           "NOT IN (SELECT id FROM hands)").fetchall():
+                rebuilt += _rebuild_hand(con, hand_row)
+            stand_ins = 0
+            for (sid,) in con.execute("SELECT session FROM hands UNION SELECT session FROM events "
+                                      "EXCEPT SELECT id FROM sessions").fetchall():
+                wall = con.execute("SELECT MIN(wall) FROM events WHERE session = ?", (sid,)).fetchone()[0]
+                if wall is None:
+                    wall = con.execute("SELECT MIN(started_wall) FROM hands WHERE session = ?", (sid,)).fetchone()[0]
+                con.execute("INSERT INTO sessions (id, started, ended, source, game, app_version) "
+                            "VALUES (?, ?, ?, ?, ?, ?)",
+                            (sid, wall if wall is not None else 0.0, None, "(lost in the damage)", "unknown",
+                             "unknown"))
+                stand_ins += 1
+            con.execute("COMMIT")
+            check = con.execute("PRAGMA integrity_check").fetchone()[0]
+            if check != "ok":  # pragma: no cover - a fresh file
+                raise UserError(f"--salvage: the new log {dst} failed SQLite's integrity check: {check}")
+            hands = [_ref(s, h) for s, h in con.execute("SELECT session, hand FROM hands ORDER BY id")]
+        finally:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            con.close()
+    except sqlite3.Error as exc:
+        if made:
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    os.remove(dst + suffix)
+                except OSError:
+                    pass
+        raise UserError(f"--salvage: cannot write {dst}: {_describe(exc)}") from None
+    return {"from": src, "to": dst, "tables": kept, "damaged_at": breaks, "hands": hands,
+            "rebuilt_hands": rebuilt, "stand_in_sessions": stand_ins}

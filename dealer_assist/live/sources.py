@@ -9,9 +9,18 @@ came back, a frame could not be read). Iteration never raises: trouble becomes a
   frames the consumer was too slow for are skipped (counted in ``.dropped``).
 * Live sources (a camera index, ``rtsp://``, ``http(s)://``) are read by a grabber thread that
   keeps only the newest frame: the consumer always gets the newest one and the stale ones are
-  dropped (``.dropped``). If the camera stops delivering, the source yields ``camera_lost``,
-  reconnects with exponential backoff (0.5 s doubling to 8 s) and yields ``camera_back``; after
-  ``max_retries`` failed reconnections (None = never give up) it yields ``source_ended`` and stops.
+  dropped (``.dropped``). A camera that is not there, at start-up or mid-run, is one case: the
+  source yields ``camera_lost``, reconnects with exponential backoff (0.5 s doubling to 8 s) and
+  yields ``camera_back`` when frames come again. Once it has been gone ``give_up_after`` seconds
+  (None = never give up; 0 = no retry: a camera missing at start-up is then a UserError) or after
+  ``max_retries`` failed reconnections, it yields ``source_ended``, sets ``.gave_up`` to the
+  reason ``(english, japanese)`` and stops.
+
+OpenCV's and FFmpeg's own console messages (``[ WARN:0@0.005] ... can't open camera by index``,
+``[tcp @ 0x...] Connection refused``) are switched off before any capture opens
+(:func:`quiet_native_logs`): the sources say what went wrong themselves. With the environment
+variable ``DEALER_ASSIST_DEBUG=1`` (or this module's logger at DEBUG) they are let through, and the
+sources log each attempt on the ``dealer_assist.live.sources`` logger.
 
 >>> import tempfile, cv2, numpy as np, os
 >>> d = tempfile.mkdtemp()
@@ -23,6 +32,7 @@ came back, a frame could not be read). Iteration never raises: trouble becomes a
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
@@ -38,6 +48,41 @@ from dealer_assist.errors import UserError
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 DEFAULT_FPS = 15.0
 BACKOFF = (0.5, 8.0)   # first wait, longest wait (seconds) between reconnection attempts
+
+log = logging.getLogger(__name__)
+_quieted = False
+
+
+def debugging() -> bool:
+    """Whether the native libraries' own messages should be let through (debug mode)."""
+    return os.environ.get("DEALER_ASSIST_DEBUG", "").strip() not in ("", "0") or log.isEnabledFor(logging.DEBUG)
+
+
+def quiet_native_logs() -> None:
+    """Keep OpenCV's and FFmpeg's own messages off the dealer's terminal (unless debugging, or
+    the user set OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL): called before any capture opens.
+    FFmpeg reads its level when OpenCV first uses it, OpenCV's own level is set at once."""
+    global _quieted
+    if _quieted:
+        return
+    _quieted = True
+    if debugging():
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "48")      # AV_LOG_DEBUG
+        log.debug("debug mode: OpenCV and FFmpeg messages are let through")
+        return
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")          # AV_LOG_QUIET
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        os.environ["OPENCV_LOG_LEVEL"] = "SILENT"
+        try:
+            import cv2
+
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        except Exception:  # noqa: BLE001 - an OpenCV without its logging module: the variable does it
+            pass
+
+
+def _seconds(s: float) -> str:
+    return f"{s:g}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +208,7 @@ class VideoSource(FrameSource):
         import cv2
 
         self.path = str(path)
+        quiet_native_logs()
         factory = capture_factory or cv2.VideoCapture
         self.cap = factory(self.path)
         if self.cap is None or not self.cap.isOpened():
@@ -224,17 +270,26 @@ class LiveSource(FrameSource):
 
     ``capture_factory(spec)`` opens the device (default: ``cv2.VideoCapture``); it must return an
     object with ``isOpened()``, ``read() -> (ok, image)``, ``get(prop)`` and ``release()``.
+
+    A camera that does not open at start-up is handled as one lost mid-run: ``camera_lost``, then
+    retries with backoff until it comes (``camera_back``) or ``give_up_after`` seconds have passed
+    (``source_ended``; ``.gave_up`` holds the reason). With ``give_up_after=0`` (or
+    ``reconnect=False``) a camera missing at start-up raises :class:`UserError` at once.
     """
 
     def __init__(self, spec: str, *, reconnect: bool = True, max_retries: Optional[int] = None,
                  capture_factory: Optional[Callable[[str], Any]] = None,
-                 backoff: tuple[float, float] = BACKOFF, fps: Optional[float] = None):
+                 backoff: tuple[float, float] = BACKOFF, fps: Optional[float] = None,
+                 give_up_after: Optional[float] = None):
+        quiet_native_logs()
         self.spec = spec
         self.what = f"camera {spec}" if spec.isdigit() else f"stream {_redact(spec)}"
         self.what_ja = f"カメラ {spec}" if spec.isdigit() else f"ストリーム {_redact(spec)}"
         self.factory = capture_factory or _default_capture
         self.reconnect = reconnect
         self.max_retries = max_retries
+        self.give_up_after = give_up_after
+        self.gave_up: Optional[tuple[str, str]] = None
         self.backoff = backoff
         self.live = True
         self.dropped = 0
@@ -247,16 +302,24 @@ class LiveSource(FrameSource):
         self._grabbed = 0
         self._thread: Optional[threading.Thread] = None
         self._start = time.monotonic()
+        self._given_fps = fps
+        self.fps = fps or DEFAULT_FPS
         self._cap = self._open()
-        if self._cap is None:
+        #: the camera was not there at start-up: the grabber starts by looking for it
+        self.missing_at_start = self._cap is None
+        if self._cap is None and (not reconnect or give_up_after == 0):
             raise UserError(f"no such file or camera: {spec} (cannot open {self.what})")
+        if self._cap is not None:
+            self._take_fps(self._cap)
+
+    def _take_fps(self, cap: Any) -> None:
         own = 0.0
         try:
             import cv2
-            own = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+            own = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
         except Exception:  # noqa: BLE001 - a fake or odd capture: fall back to the given rate
             own = 0.0
-        self.fps = own if math.isfinite(own) and 1.0 <= own <= 500.0 else (fps or DEFAULT_FPS)
+        self.fps = own if math.isfinite(own) and 1.0 <= own <= 500.0 else (self._given_fps or DEFAULT_FPS)
 
     def describe(self) -> str:
         return f"{self.what} (live, newest frame only)"
@@ -264,15 +327,19 @@ class LiveSource(FrameSource):
     def _open(self) -> Any:
         try:
             cap = self.factory(self.spec)
-        except Exception:  # noqa: BLE001 - a driver error is a failed attempt, not a crash
+        except Exception as exc:  # noqa: BLE001 - a driver error is a failed attempt, not a crash
+            log.debug("opening %s raised %s: %s", self.what, type(exc).__name__, exc)
             return None
         if cap is None:
+            log.debug("opening %s gave no capture", self.what)
             return None
         try:
             if cap.isOpened():
+                log.debug("%s opened", self.what)
                 return cap
         except Exception:  # noqa: BLE001
             pass
+        log.debug("%s did not open", self.what)
         _release(cap)
         return None
 
@@ -297,8 +364,9 @@ class LiveSource(FrameSource):
 
     def _grab_loop(self) -> None:
         first, longest = self.backoff
+        missing = self._cap is None          # not there at start-up: the same as lost
         while not self._stop.is_set():
-            image = self._read()
+            image = None if missing else self._read()
             if image is not None:
                 with self._cond:
                     if self._latest is not None:
@@ -309,26 +377,45 @@ class LiveSource(FrameSource):
                 continue
             if self._stop.is_set():
                 break
-            # lost: tell, then try again with backoff
+            # lost (or not there at start-up): tell, then try again with backoff
             _release(self._cap)
             self._cap = None
-            self._alert("camera_lost",
-                        f"{self.what} stopped delivering frames; reconnecting",
-                        f"{self.what_ja} からの映像が途切れました。再接続しています")
+            limit = self.give_up_after
+            until = "" if limit is None else f" (stops after {_seconds(limit)} s without it)"
+            until_ja = "" if limit is None else f"（{_seconds(limit)} 秒戻らなければ停止します）"
+            if missing:
+                self._alert("camera_lost", f"{self.what} cannot be opened; trying again{until}",
+                            f"{self.what_ja} を開けません。再接続を試みています{until_ja}")
+            else:
+                self._alert("camera_lost", f"{self.what} stopped delivering frames; reconnecting{until}",
+                            f"{self.what_ja} からの映像が途切れました。再接続しています{until_ja}")
+            missing = False
             if not self.reconnect:
                 self._finish(f"{self.what} is lost; not reconnecting",
                              f"{self.what_ja} が切断されました（再接続しない設定です）")
                 return
+            lost_at = time.monotonic()
             wait, tries = first, 0
             while not self._stop.is_set():
+                gone = time.monotonic() - lost_at
+                if limit is not None and gone >= limit:
+                    self._give_up(f"{self.what} was gone for {_seconds(round(gone, 1))} s "
+                                  f"(--give-up-after {_seconds(limit)}); stopping",
+                                  f"{self.what_ja} が {_seconds(round(gone, 1))} 秒戻りませんでした"
+                                  f"（--give-up-after {_seconds(limit)}）。停止します")
+                    return
                 if self.max_retries is not None and tries >= self.max_retries:
-                    self._finish(f"{self.what} did not come back after {tries} attempts; stopping",
-                                 f"{self.what_ja} は {tries} 回の再接続で復旧しませんでした。停止します")
+                    self._give_up(f"{self.what} did not come back after {tries} attempts; stopping",
+                                  f"{self.what_ja} は {tries} 回の再接続で復旧しませんでした。停止します")
                     return
-                if self._stop.wait(wait):
+                pause = wait if limit is None else max(0.0, min(wait, limit - gone))
+                if self._stop.wait(pause):
                     return
+                if limit is not None and time.monotonic() - lost_at >= limit:
+                    continue                     # time is up: give up rather than try once more
                 tries += 1
                 wait = min(wait * 2, longest)
+                log.debug("reconnecting to %s: attempt %d", self.what, tries)
                 cap = self._open()
                 if cap is None:
                     continue
@@ -338,6 +425,8 @@ class LiveSource(FrameSource):
                     _release(self._cap)
                     self._cap = None
                     continue
+                if self._grabbed == 0:
+                    self._take_fps(cap)
                 self._alert("camera_back", f"{self.what} is back (after {tries} attempt(s))",
                             f"{self.what_ja} が復旧しました（再接続 {tries} 回）")
                 with self._cond:
@@ -345,6 +434,11 @@ class LiveSource(FrameSource):
                     self._grabbed += 1
                     self._cond.notify_all()
                 break
+
+    def _give_up(self, en: str, ja: str) -> None:
+        self.gave_up = (en, ja)
+        log.debug("giving up: %s", en)
+        self._finish(en, ja)
 
     def _finish(self, en: str, ja: str) -> None:
         with self._cond:
@@ -416,11 +510,14 @@ def _redact(url: str) -> str:
 def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = False,
                 reconnect: bool = True, max_retries: Optional[int] = None,
                 capture_factory: Optional[Callable[[str], Any]] = None,
-                backoff: tuple[float, float] = BACKOFF) -> FrameSource:
+                backoff: tuple[float, float] = BACKOFF,
+                give_up_after: Optional[float] = None) -> FrameSource:
     """The source a ``--source`` spec names: a camera index (``0``), an ``rtsp://`` or
     ``http(s)://`` stream, a folder of images (at ``fps``, default 15) or a video file.
 
-    ``capture_factory`` and ``backoff`` are for tests (a fake camera, short waits).
+    ``give_up_after``: seconds a camera or stream may be gone (at start-up or mid-run) before the
+    source stops (None: never; 0: no retry). ``capture_factory`` and ``backoff`` are for tests
+    (a fake camera, short waits).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise UserError("no source given (a camera index such as 0, a stream URL, a video file or a folder)")
@@ -429,13 +526,16 @@ def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = Fals
         raise UserError(f"--fps must be a positive number, got {fps:g}")
     if max_retries is not None and max_retries < 0:
         raise UserError(f"max_retries must be 0 or more, got {max_retries}")
+    if give_up_after is not None and (not math.isfinite(give_up_after) or give_up_after < 0):
+        raise UserError(f"--give-up-after must be 0 or more seconds (or 'never'), got {give_up_after:g}")
     lo, hi = backoff
     if not 0 <= lo <= hi:
         raise UserError(f"bad reconnection backoff {backoff}")
     low = spec.lower()
     if spec.isdigit() or low.startswith(("rtsp://", "rtsps://", "http://", "https://")):
         return LiveSource(spec, reconnect=reconnect, max_retries=max_retries,
-                          capture_factory=capture_factory, backoff=backoff, fps=fps)
+                          capture_factory=capture_factory, backoff=backoff, fps=fps,
+                          give_up_after=give_up_after)
     p = Path(spec)
     if p.is_dir():
         return FolderSource(p, fps=fps or DEFAULT_FPS, realtime=realtime)

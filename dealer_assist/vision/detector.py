@@ -298,6 +298,7 @@ class CardDetector:
                 raise UserError(f"{meta_path}: not valid JSON ({exc})") from None
         self.obb = load_session(d / OBB_FILE, "card detector")
         self.cls = CornerClassifier(d / CLS_FILE)
+        self.look_path = d / LOOK_FILE     # optional: missing_model_warning() names what is off without it
         self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
@@ -702,6 +703,26 @@ class CardDetector:
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | None:
+    """A one-line warning when the optional whole-card look model is missing while it is asked
+    for (``--look``, the default), naming what is off without it; None otherwise.
+
+    The detector still runs without it: a card whose corners show no index is then named a joker
+    by the detector's joker score alone (no whole-card look at it), and the suit the centre pips
+    show is not weighed into a doubtful corner reading.
+    """
+    if getattr(detector, "look", None) is not None or not detector.settings.look:
+        return None
+    path = getattr(detector, "look_path", LOOK_FILE)
+    if lang == "ja":
+        return (f"警告: 任意のモデル {path} がないため、カード全体の見た目による判定が無効です: "
+                f"インデックスの読めないカード（インデックスのないジョーカーなど）の見た目確認と、"
+                f"中央のスートによる確認を行いません（モデルを戻すか、--no-look でこの警告を消せます）")
+    return (f"warning: the optional model {path} is missing, so the whole-card look is off: cards "
+            f"whose corners show no index (jokers without one) are not looked at whole, and the suit "
+            f"the centre pips show is not checked (restore the model, or give --no-look to silence this)")
 
 
 def _centre_inside(boxes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
