@@ -31,6 +31,11 @@ PLAY_TIMEOUT_MS = 120_000
 
 def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800)) -> DeskWindow:
     """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it."""
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.commands.desk import pick_font
+
+    pick_font(QApplication.instance())         # the desk's own font, as the command sets it
     args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *extra])
     args.realtime = False
     parts = LiveParts(args, lambda ev: None, log_thread_free=True)
@@ -88,26 +93,118 @@ def test_the_clips_side_pot_showdown_appears_with_the_right_payouts(qtbot, desk_
     assert w.seats[4].payout.text() == "wins 400" and "loses ties" in w.ruling.why.text()
 
 
-def test_a_correction_changes_the_ruling_at_once_and_goes_to_the_hand_log(qtbot, tmp_path):
+def corrections_logged(db: Path) -> list[tuple]:
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT zone, card, to_card FROM corrections").fetchall()
+    con.close()
+    return rows
+
+
+def test_a_payout_changing_correction_asks_first_then_marks_the_card(qtbot, tmp_path):
     db = tmp_path / "hands.sqlite"
     w = open_desk(qtbot, db, "--stop-at", "82")
     play_to(qtbot, w, 82)                      # hand 1's showdown: seat 5's three nines win 450
     assert w.seats[5].payout.text() == "獲得 450" and w.seats[1].payout.text() == ""
-    tile = next(t for t in w.seats[1].tiles if t.code == "Qc")
-    qtbot.mouseClick(tile, Qt.MouseButton.LeftButton)          # the dealer clicks the misread card
-    picker = w.picker
-    assert picker is not None and picker.isVisible()
-    qtbot.keyClicks(picker.entry, "Kc")
-    qtbot.keyClick(picker.entry, Qt.Key.Key_Return)
+    assert w.banner.codes() == [] and w.banner.text() == "異常なし"
+    assert w.seats[1].reason.full_text() == "シート5のスリーカードに負け"   # why seat 1 takes nothing
+
+    def pick_kc():
+        tile = next(t for t in w.seats[1].tiles if t.code == "Qc")
+        qtbot.mouseClick(tile, Qt.MouseButton.LeftButton)      # the dealer clicks the misread card
+        assert w.picker is not None and w.picker.isVisible()
+        qtbot.keyClicks(w.picker.entry, "Kc")
+        qtbot.keyClick(w.picker.entry, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: w.confirm is not None and w.confirm.isVisible(), timeout=10_000)
+        return w.confirm
+
+    # it moves 450 chips from seat 5 to seat 1: the desk shows that and waits
+    confirm = pick_kc()
+    assert "シート1:  0 → 450" in confirm.text() and "シート5:  450 → 0" in confirm.text()
+    qtbot.keyClick(confirm, Qt.Key.Key_Return)         # a stray Enter does not apply it
+    assert confirm.isVisible() and w.seats[5].payout.text() == "獲得 450"
+    qtbot.mouseClick(confirm.cancel_button, Qt.MouseButton.LeftButton)      # cancelled: nothing
+    qtbot.wait(300)
+    assert w.seats[5].payout.text() == "獲得 450" and w.session.table.corrections == 0
+    confirm = pick_kc()
+    qtbot.mouseClick(confirm.apply_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: w.seats[1].payout.text() == "獲得 450", timeout=10_000)
     assert w.seats[5].payout.text() == ""
     assert sorted(tile_texts(w.seats[1].tiles)) == ["K♠", "K♣"]
     assert w.seats[1].hand.text().startswith("スリーカード")
+    # the corrected card carries its mark, the other does not; the banner says a correction stands
+    marks = {t.code: t.corrected for t in w.seats[1].tiles}
+    assert marks == {"Kc": "Qc", "Ks": None}
+    assert "correction_stands" in w.banner.codes() and "異常なし" not in w.banner.text()
+    assert "ディーラー訂正あり" in w.banner.text() and "シート1 Q♣ → K♣" in w.banner.text()
+    assert w.seats[5].reason.full_text() == "シート1のスリーカードに負け"
     w.shutdown()
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT zone, card, to_card FROM corrections").fetchall()
-    con.close()
-    assert rows == [("seat1", "Qc", "Kc")]
+    assert corrections_logged(db) == [("seat1", "Qc", "Kc")]
+
+
+def test_a_correction_that_pays_nobody_else_goes_straight_through_and_is_marked(qtbot, desk_at_showdown):
+    w = desk_at_showdown                       # hand 2: seat 2's queens full of fives win the main pot
+    before = w.ruling.pot_texts()
+    w.correct("seat2", "Qh", "Qc")             # still queens full: no payout moves, nothing is asked
+    qtbot.waitUntil(lambda: any(t.corrected for t in w.seats[2].tiles), timeout=10_000)
+    assert w.confirm is None and w.ruling.pot_texts() == before
+    assert [(t.code, t.corrected) for t in w.seats[2].tiles if t.corrected] == [("Qc", "Qh")]
+    assert "correction_stands" in w.banner.codes()
+
+
+def test_a_correction_that_puts_a_card_in_two_places_is_refused_with_its_reason(qtbot, desk_at_showdown):
+    w = desk_at_showdown
+    before = w.ruling.pot_texts()
+    w.correct("seat4", "Kc", "Qd")             # Qd is the board's first card
+    qtbot.waitUntil(lambda: "correction_refused" in w.banner.codes(), timeout=10_000)
+    assert "Qdはすでにボード1にあります" in w.banner.text() and "2か所" in w.banner.text()
+    assert w.confirm is None and w.ruling.pot_texts() == before
+    assert [t.code for t in w.seats[4].tiles] == ["Kc", "Ac"] and not any(t.corrected for t in w.seats[4].tiles)
+    qtbot.keyClick(w, Qt.Key.Key_L)
+    assert "Qd is already read in board 1" in w.banner.text()
+    w.correct("board2", "Jc", "JK")            # the joker is a card of seat 3
+    qtbot.waitUntil(lambda: "seat 3" in w.banner.text(), timeout=10_000)
+    assert w.session.table.corrections == 0 and "correction_stands" not in w.banner.codes()
+
+
+def test_text_that_is_not_a_card_changes_nothing_and_says_why(qtbot, desk_at_showdown):
+    w = desk_at_showdown
+    board = tile_texts(w.board.tiles)
+    qtbot.mouseClick(w.board.tiles[1], Qt.MouseButton.LeftButton)
+    picker = w.picker
+    assert (picker.zone, picker.card) == ("board2", "Jc")
+    chosen = []
+    picker.chosen.connect(chosen.append)
+    for text in ("zz", "9x", "", "BACK", "??"):
+        picker.entry.clear()
+        qtbot.keyClicks(picker.entry, text)
+        qtbot.keyClick(picker.entry, Qt.Key.Key_Return)
+        assert picker.isVisible() and chosen == [], text
+        assert picker.error.text(), text
+    assert "「??」はカードではありません" in picker.error.text() and "何も変更していません" in picker.error.text()
+    assert picker.entry.text() == "??"         # the text stays, to be fixed
+    picker.reject()
+    qtbot.wait(300)
+    assert tile_texts(w.board.tiles) == board and w.session.table.corrections == 0
+
+
+def test_removing_a_card_is_its_own_action_asked_again(qtbot):
+    from dealer_assist.desk.widgets import CardPicker
+
+    picker = CardPicker("board3", "Th", "ja")
+    qtbot.addWidget(picker)
+    picker.show()
+    chosen = []
+    picker.chosen.connect(chosen.append)
+    qtbot.keyClick(picker, Qt.Key.Key_Delete)          # Del asks; it removes nothing
+    assert picker.remove_ask.isVisible() and chosen == []
+    assert picker.remove_text.text() == "ボード3の10♥を削除しますか？ このハンドのカードから外します。"
+    qtbot.keyClick(picker.remove_no, Qt.Key.Key_Return)    # Enter presses no button
+    assert picker.remove_ask.isVisible() and chosen == []
+    qtbot.mouseClick(picker.remove_no, Qt.MouseButton.LeftButton)
+    assert not picker.remove_ask.isVisible() and picker.isVisible() and chosen == []
+    qtbot.mouseClick(picker.remove_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(picker.remove_yes, Qt.MouseButton.LeftButton)
+    assert chosen == [None] and not picker.isVisible()
 
 
 def test_the_dealer_sets_the_levels_antes_and_the_ruling_names_the_dead_money(qtbot, tmp_path):
@@ -225,6 +322,15 @@ def test_a_missing_japanese_font_falls_back_to_english_and_says_so(qtbot, tmp_pa
     qtbot.addWidget(w)
     assert w.lang == "en" and "font_missing" in w.banner.codes()
     assert "fonts-noto-cjk" in w.banner.text() and w.windowTitle().startswith("dealer-assist desk")
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=5000)
+    w.dismiss_notices()
+    assert w.banner.codes() == []
+    qtbot.keyClick(w, Qt.Key.Key_L)            # the language switch stays in English and says why
+    assert w.lang == "en" and w.banner.codes() == ["font_missing"]
+    assert "stays in English" in w.banner.text() and "no Japanese font" in w.banner.text()
+    assert "日本語" not in w.ruling.title.text()
     w.shutdown()
 
 
@@ -248,6 +354,56 @@ def test_the_screen_fits_both_desk_sizes(qtbot, desk_at_showdown, size, lang):
     for panel in w.seats.values():
         assert all(t.height() >= t.sizeHint().height() for t in panel.tiles if t.isVisible())
     assert w.board.tiles[0].height() >= (125 if size[0] == 1920 else 96)
+    # read from two metres: every pot on one line, whole, and the deciding line (the joker holder
+    # loses the tie) fully shown at both sizes
+    qtbot.waitUntil(lambda: all(lab.fits() for lab in w.ruling.pot_labels if lab.isVisible()), timeout=3000)
+    assert len(w.ruling.pot_texts()) == 2
+    for lab in w.ruling.pot_labels:
+        assert lab.height() >= lab.sizeHint().height() and visible_in(w, lab)
+    deciding = w.ruling.deciding
+    assert ("特別ルール④" if lang == "ja" else "loses ties") in deciding.text()
+    assert deciding.height() >= deciding.heightForWidth(deciding.width()) and visible_in(w, deciding)
+    if size == (1920, 1080):
+        # the whole explanation without scrolling, and each losing seat's reason on one line
+        why = w.ruling.why
+        qtbot.waitUntil(w.ruling.explanation_fits, timeout=3000)
+        assert why.heightForWidth(why.width()) <= w.ruling.scroll.viewport().height()
+        assert not w.ruling.scroll.verticalScrollBar().isVisible()
+        assert w.ruling.scroll.verticalScrollBar().maximum() == 0
+        assert why.text().count("\n") == 7 and ("合計 720" if lang == "ja" else "total 720") in why.text()
+        reason = w.seats[3].reason
+        assert reason.full_text() == ("シート4と同点、JOKERの負け" if lang == "ja" else "ties seat 4; the joker loses ties")
+        assert reason.fits() and visible_in(w, reason) and reason.font().pointSizeF() >= 12
+        assert all(w.seats[n].reason.full_text() == "" for n in (2, 4, 6))
+
+
+def visible_in(window, widget) -> bool:
+    """The widget is shown and lies wholly inside each of its parents up to the window (not clipped)."""
+    r = widget.rect()
+    parent = widget.parentWidget()
+    while parent is not None:
+        if not (parent.rect().contains(widget.mapTo(parent, r.topLeft()))
+                and parent.rect().contains(widget.mapTo(parent, r.bottomRight()))):
+            return False
+        if parent is window:
+            break
+        parent = parent.parentWidget()
+    return widget.isVisible()
+
+
+def test_the_desk_opens_at_the_screens_available_size(qtbot, tmp_path):
+    args = build_parser().parse_args(["desk", "--fast", "--no-db"])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    w = DeskWindow(LiveSession(parts.pipeline, parts.source), calibration=parts.calibration, threaded=False)
+    qtbot.addWidget(w)
+    w.open_on_screen()
+    area = w.screen().availableGeometry()
+    qtbot.waitUntil(lambda: w.width() >= area.width(), timeout=3000)
+    assert (w.width(), w.height()) == (max(area.width(), w.minimumSizeHint().width()),
+                                       max(area.height(), w.minimumSizeHint().height()))
+    assert build_parser().parse_args(["desk"]).size is None      # no --size: the screen's size
+    w.shutdown()
 
 
 def test_desk_screenshot_command_saves_the_window_after_the_clip(tmp_path):

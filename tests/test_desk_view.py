@@ -153,3 +153,53 @@ def test_the_live_table_state_feeds_the_screen_end_to_end():
     snap = ds.snapshot("ja")
     assert snap.board[:4] == ("9s", "6h", "2c", "Kd") and snap.alerts == ()
     assert any("JOKERを" in line for line in snap.log)       # the swap is told in the commentary
+
+
+def test_a_losing_seat_says_why_in_one_line_and_the_deciding_line_is_picked_out():
+    ja, en = played_side_pot().snapshot("ja"), played_side_pot().snapshot("en")
+    # seat 3 (the joker) ties seat 4's straight for the side pot and loses the tie (Joker NLH rule 4)
+    assert ja.seat(3).reason == "シート4と同点、JOKERの負け"
+    assert en.seat(3).reason == "ties seat 4; the joker loses ties"
+    assert [ja.seat(n).reason for n in (1, 2, 4, 6)] == ["", "", "", ""]   # winners, folded, not dealt
+    assert len(ja.deciding) == 1 and "特別ルール④" in ja.deciding[0] and not ja.deciding[0].startswith(" ")
+    assert "loses ties" in en.deciding[0]
+    # a plain win: the deciding line is the main pot's award, the loser names the better hand
+    table = {"game": "holdem", "board": ["9s", "9d", "4c", "7h", "2s"], "button": 1,
+             "seats": [{"seat": 1, "hole": ["Qc", "Ks"], "committed": 200},
+                       {"seat": 5, "hole": ["9h", "Jd"], "committed": 200}]}
+    ruling = settle(table)
+    ds = DeskState(seats=6)
+    dealt = {"s1": {"dealt": True, "cards": ["Qc", "Ks"]}, "s5": {"dealt": True, "cards": ["9h", "Jd"]}}
+    ds.feed([{"type": "hand_start", "hand": 1, "seats": [1, 5], "button": 1}],
+            state(1, "showdown", table["board"], seats_state(**dealt), ruling=ruling, button=1))
+    ja, en = ds.snapshot("ja"), ds.snapshot("en")
+    assert ja.seat(1).reason == "シート5のスリーカードに負け"
+    assert en.seat(1).reason == "loses to seat 5's three of a kind"
+    assert en.deciding[0].startswith("Main pot 400") and "seat 5 wins" in en.deciding[0]
+
+
+def test_a_correction_stands_on_the_banner_and_marks_its_card_until_the_hand_ends():
+    ds = played_side_pot()
+    st = dict(ds.state)
+    st["corrections"] = [{"zone": "seat2", "card": "Qd", "to": "Qh"},
+                         {"zone": "board3", "card": "Tc", "to": "Th"},
+                         {"zone": "burn", "card": "??", "to": None}]
+    ds.feed([], st)
+    ja, en = ds.snapshot("ja"), ds.snapshot("en")
+    assert [a.code for a in ja.alerts] == ["correction_stands"]       # not "all clear"
+    assert ja.alerts[0].title == "ディーラー訂正あり" and ja.alerts[0].severity == "info"
+    assert "シート2 Q♦ → Q♥" in ja.alerts[0].message and "バーン ? → 削除" in ja.alerts[0].message
+    assert "seat 2 Q♦ → Q♥" in en.alerts[0].message and "until the hand ends" in en.alerts[0].message
+    assert ja.corrected("board3", "Th") == "Tc" and ja.corrected("board1", "Qd") is None
+    assert ja.seat(2).corrected == (("Qh", "Qd"),) and ja.seat(4).corrected == ()
+    # the hand ends: the banner no longer says it; the finished hand keeps its marks until the next deal
+    ds.feed([{"type": "hand_end", "hand": 2, "ruling": st["ruling"], "board": SIDE_POT["board"],
+              "won_without_showdown": None, "corrections": 3}],
+            {**state(None, "waiting"), "hand": None, "corrections": []})
+    snap = ds.snapshot("ja")
+    assert snap.alerts == () and snap.corrected("board3", "Th") == "Tc"
+    ds.feed([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}],
+            {**state(3, seats=seats_state(s1={"dealt": True, "cards": ["BACK", "BACK"]},
+                                          s2={"dealt": True, "cards": ["BACK", "BACK"]}), button=1),
+             "corrections": []})
+    assert ds.snapshot("ja").corrections == ()

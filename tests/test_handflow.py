@@ -416,8 +416,8 @@ def test_bad_dealer_actions_are_clear_errors():
 
 def test_the_stability_window_is_a_setting():
     script = [seg(10, seat1=B2, seat2=B2)]
-    fast, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=1, window=1)))
-    slow, _ = play(script, table=LiveTable(settings=TrackerSettings(accept=5, window=5)))
+    fast, _ = play(script, table=LiveTable(settings=TrackerSettings(min_sightings=1, window_s=0.01)))
+    slow, _ = play(script, table=LiveTable(settings=TrackerSettings(accept_share=1.0, window_s=0.32)))
     assert of(fast, "hand_start")[0]["frame"] == 0 and of(slow, "hand_start")[0]["frame"] == 4
 
 
@@ -467,3 +467,110 @@ def test_a_short_big_blind_posts_its_blind_first_and_a_seat_ante_overrides_the_l
         table.apply({"type": "antes", "each": 10, "big_blind": 20}, 10, 1.0)
     with pytest.raises(UserError, match="ante: \"amount\" must be a whole number"):
         table.apply({"type": "ante", "seat": 3, "amount": 10**30}, 10, 1.0)
+
+
+def test_a_new_hand_dealt_before_the_board_and_muck_are_cleared_is_a_new_hand():
+    # hand 1 as FULL_HAND to its showdown; the seats' cards are collected but the board and the
+    # muck stay; 2 s later seats 1 and 3 are dealt the next hand; then the old board goes and the
+    # new flop comes. Two hands, each with its own board; nothing of hand 1 counts in hand 2.
+    old = dict(board=BOARD, muck=B2)
+    script = FULL_HAND[:-1] + [
+        seg(30, **old),
+        seg(10, seat1=B2, seat3=B2, **old),
+        seg(10, seat1=B2, seat3=B2),
+        seg(10, board="Ah 9c 8d", seat1=B2, seat3=B2),
+        seg(12),
+    ]
+    events, _ = play(script, CHIPS, drop=0.05, seed=3)
+    assert [b for b in brief(events) if b[0] in ("hand_start", "hand_end", "board", "showdown")] == [
+        ("hand_start", [2, 4, 5]),
+        ("board", "flop", FLOP), ("board", "turn", "Ks Js 6s 4d"), ("board", "river", BOARD),
+        ("showdown",), ("hand_end",),
+        ("hand_start", [1, 3]), ("board", "flop", "Ah 9c 8d"), ("hand_end",)]
+    ends = of(events, "hand_end")
+    assert ends[0]["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0} and ends[0]["hand"] == 1
+    assert ends[1]["hand"] == 2 and ends[1]["board"] == "Ah 9c 8d".split()
+    assert not [e for e in events if e["type"] == "alert" and e.get("hand") == 2
+                and e["code"] in ("sixth_board_card", "duplicate_card", "wrong_street")]
+
+
+@pytest.mark.parametrize("gap_s", [1.0, 3.0])
+def test_a_camera_dropout_mid_hand_leaves_exactly_the_hand_that_was_played(gap_s):
+    # no frame at all for gap_s seconds after the turn (the camera dropped out); then the same
+    # table again: one hand, its river, its showdown and its payouts as without the dropout
+    table = LiveTable(seats=6, game="joker-holdem")
+    events = []
+    turn_end = sum(n for n, _ in FULL_HAND[:5])
+    for f, t, seen in frames(FULL_HAND, drop=0.05, seed=7):
+        for a in CHIPS.get(f, []):
+            events += table.apply(a, f, t)
+        events += table.step(f, t + (gap_s if f >= turn_end else 0.0), seen)
+    assert [b[0] for b in brief(events) if b[0] != "alert"] == [
+        "hand_start", "board", "board", "board", "hole", "hole", "showdown", "hand_end"]
+    assert of(events, "hand_end")[0]["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0}
+    assert not [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind"]
+
+
+def showdown_table(burn=""):
+    """Seats 2 (Qh Qd) and 4 (As 8c) at a showdown on the board Ks Js 6s 4d 2c, 50 chips each:
+    seat 2's queens win 100; the 8c is a misread 8s (the flush wins)."""
+    table = LiveTable()
+    script = [seg(10, seat2=B2, seat4=B2), seg(10, board=BOARD, seat2=B2, seat4=B2, burn=burn),
+              seg(12, board=BOARD, seat2="Qh Qd", seat4="As 8c", burn=burn)]
+    for f, t, seen in frames(script):
+        if f == 12:
+            for s in (2, 4):
+                table.apply({"type": "committed", "seat": s, "amount": 50}, f, t)
+        table.step(f, t, seen)
+    assert table.ruling["payouts"] == {"2": 100, "4": 0}
+    return table, f, t
+
+
+def test_a_correction_that_puts_one_card_in_two_places_is_refused_with_its_reason():
+    table, f, t = showdown_table(burn="JK")
+    cases = [({"zone": "seat4", "card": "8c", "to": "Ks"}, "Ks is already read in board 1", "Ksはすでにボード1にあります"),
+             ({"zone": "seat4", "card": "8c", "to": "Qh"}, "Qh is already read in seat 2", "Qhはすでにシート2にあります"),
+             ({"zone": "seat4", "card": "8c", "to": "As"}, "As is already read in seat 4", "Asはすでにシート4にあります"),
+             ({"zone": "board5", "card": "2c", "to": "JK"}, "JK is already read in burn", "JKはすでにバーンにあります")]
+    for fix, en, ja in cases:
+        action = {"type": "correct", **fix}
+        assert not table.can_correct(action)
+        with pytest.raises(UserError, match=en) as err:
+            table.verify_correction(action)
+        assert ja in err.value.message_ja and "2か所" in err.value.message_ja
+        with pytest.raises(UserError, match=en):           # apply refuses it the same way
+            table.apply(action, f, t)
+    # nothing changed: no correction counted, none standing, the same ruling
+    assert table.corrections == 0 and table.corrections_standing() == []
+    assert table.ruling["payouts"] == {"2": 100, "4": 0}
+    assert table.can_correct({"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"})
+    holdem = LiveTable(game="holdem")
+    for f2, t2, seen in frames([seg(10, seat2=B2, seat4=B2), seg(6, board=FLOP, seat2=B2, seat4=B2)]):
+        holdem.step(f2, t2, seen)
+    with pytest.raises(UserError, match="without the joker"):
+        holdem.apply({"type": "correct", "zone": "board1", "card": "Ks", "to": "JK"}, 16, 1.1)
+
+
+def test_a_correction_not_there_leaves_nothing_behind():
+    table, f, t = showdown_table()
+    with pytest.raises(UserError, match="no Qs is read in seat4") as err:
+        table.apply({"type": "correct", "zone": "seat4", "card": "Qs", "to": "Qc"}, f, t)
+    assert "シート4にQsは読まれていません" in err.value.message_ja
+    assert table.corrections_standing() == []
+
+
+def test_a_correction_preview_shows_the_payouts_before_and_after_and_changes_nothing():
+    table, f, t = showdown_table()
+    fix = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}
+    preview = table.correction_preview(fix)
+    assert preview == {"before": {2: 100, 4: 0}, "after": {2: 0, 4: 100}, "changes": True}
+    assert table.ruling["payouts"] == {"2": 100, "4": 0} and table.corrections == 0
+    assert table.corrections_standing() == []
+    # a correction that pays nobody else: no change, it goes straight through
+    same = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8h"}
+    assert table.correction_preview(same)["changes"] is False
+    events = table.apply(fix, f, t)
+    assert of(events, "showdown")[0]["ruling"]["payouts"] == {"2": 0, "4": 100}
+    assert table.corrections_standing() == [{"zone": "seat4", "card": "8c", "to": "8s"}]
+    with pytest.raises(UserError, match="already read"):
+        table.correction_preview({"type": "correct", "zone": "seat2", "card": "Qh", "to": "As"})

@@ -8,16 +8,25 @@ session does goes through :class:`~dealer_assist.live.pipeline.Pipeline`, exactl
 
 A refused action (a correction naming a card that is not there, a hand that is over) is not an
 exception for the screen: it comes back as a ``correction_refused`` alert event in the tick, and
-nothing already recorded changes.
+nothing already recorded changes. :meth:`LiveSession.preview` asks the table what a correction
+would do before it is sent (refused and why, or the payouts before and after), so the screen can
+ask the dealer first; every state it hands the screen carries the corrections standing in the hand.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Optional
 
+from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
 
 __all__ = ["Tick", "LiveSession"]
+
+
+def _message_ja(exc: Exception) -> str:
+    """A refusal in Japanese: the table's own wording where it gives one."""
+    text = str(getattr(exc, "message_ja", None) or exc)
+    return text.removeprefix("訂正: ")       # the banner's title already says 訂正できません
 
 
 @dataclass
@@ -71,19 +80,45 @@ class LiveSession:
         from dealer_assist.live.sources import SourceAlert
 
         if self.ended:
-            return Tick(ended=True, state=self.table.state())
+            return Tick(ended=True, state=self._state())
         if self._iter is None:
             self._iter = iter(self.source)
         try:
             item = next(self._iter)
         except StopIteration:
             self.ended = True
-            return Tick(events=self._take(), state=self.table.state(), ended=True)
+            return Tick(events=self._take(), state=self._state(), ended=True)
         if isinstance(item, SourceAlert):
             self.pipeline.source_alert(item)
-            return Tick(events=self._take(), state=self.table.state())
+            return Tick(events=self._take(), state=self._state())
         self.pipeline.process(item)
-        return Tick(frame=item, found=self.pipeline.last_found, events=self._take(), state=self.table.state())
+        return Tick(frame=item, found=self.pipeline.last_found, events=self._take(), state=self._state())
+
+    def _state(self) -> dict:
+        """The table's state, with the corrections standing in this hand (for the marks on the tiles)."""
+        state = self.table.state()
+        standing = getattr(self.table, "corrections_standing", None)
+        state["corrections"] = standing() if standing is not None else []
+        return state
+
+    def preview(self, action: Mapping[str, Any]) -> dict:
+        """What a correction would do, before it is sent (nothing of the table changes): ``refused``
+        (``None`` or ``{"message", "message_ja"}``: why the table would refuse it; the refusal also
+        goes to the hand log as a ``correction_refused`` alert, whose events come as ``tick``), and
+        the payouts ``before`` and ``after`` with ``changes`` (the dealer confirms a correction that
+        pays other seats)."""
+        out: dict[str, Any] = {"action": dict(action), "refused": None, "before": None, "after": None,
+                               "changes": False}
+        try:
+            out.update(self.table.correction_preview(action))
+        except (UserError, CardError) as exc:
+            out["refused"] = {"message": str(exc), "message_ja": _message_ja(exc)}
+            # said on the screen and kept in the hand log, as a refused correction always was
+            frame = self.pipeline.last_frame
+            self.pipeline.alert("correction_refused", f"not applied: {exc}", f"適用できません: {_message_ja(exc)}",
+                                frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
+            out["tick"] = Tick(events=self._take(), state=self._state(), refused=str(exc))
+        return out
 
     def paused_here(self, tick: Tick) -> bool:
         """Has the session reached ``stop_at`` (the caller should pause)?"""
@@ -98,10 +133,10 @@ class LiveSession:
         try:
             self.pipeline.apply(dict(action), index, t)
         except UserError as exc:
-            self.pipeline.alert("correction_refused", f"not applied: {exc}", f"適用できません: {exc}",
+            self.pipeline.alert("correction_refused", f"not applied: {exc}", f"適用できません: {_message_ja(exc)}",
                                 index, t)
-            return Tick(events=self._take(), state=self.table.state(), refused=str(exc))
-        return Tick(events=self._take(), state=self.table.state())
+            return Tick(events=self._take(), state=self._state(), refused=str(exc))
+        return Tick(events=self._take(), state=self._state())
 
     def stop(self, why: str) -> Tick:
         """The pipeline cannot go on (a frame the calibration does not fit, a broken source): end
@@ -110,7 +145,7 @@ class LiveSession:
         frame = self.pipeline.last_frame
         self.pipeline.alert("pipeline_stopped", f"the pipeline stopped: {why}", f"処理が停止しました: {why}",
                             frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
-        return Tick(events=self._take(), state=self.table.state(), ended=True)
+        return Tick(events=self._take(), state=self._state(), ended=True)
 
     def close(self) -> None:
         try:

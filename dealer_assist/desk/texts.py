@@ -89,9 +89,31 @@ TEXTS: dict[str, tuple[str, str]] = {
     "picker_title": ("Correct {card} in {zone}", "{zone}の{card}を訂正"),
     "picker_hint": ("Click the true card, or type it (Kc, 10h, JK) and press Enter",
                     "正しいカードをクリック、または入力（Kc、10h、JK）してEnter"),
-    "picker_remove": ("Not a card: remove (Del)", "カードではない: 削除 (Del)"),
+    "picker_remove": ("Remove this card… (Del)", "このカードを削除… (Del)"),
     "picker_cancel": ("Cancel (Esc)", "キャンセル (Esc)"),
-    "picker_bad": ("not a card: {why}", "カードではありません: {why}"),
+    "picker_bad": ("“{text}” is not a card: nothing was changed. Type a rank and a suit (Kc, 10h) or JK",
+                   "「{text}」はカードではありません。何も変更していません。ランクとスート（Kc、10h）かJKを入力してください"),
+    "picker_empty": ("Type a card (Kc, 10h, JK) or click one", "カード（Kc、10h、JK）を入力するかクリックしてください"),
+    "picker_remove_ask": ("Remove {card} from {zone}? It is no longer a card of this hand.",
+                          "{zone}の{card}を削除しますか？ このハンドのカードから外します。"),
+    "picker_remove_yes": ("Remove it", "削除する"),
+    "picker_remove_no": ("Keep it", "削除しない"),
+    # a correction that changes the payouts: asked before it is applied
+    "confirm_title": ("This correction changes the payouts", "この訂正で配当が変わります"),
+    "confirm_what": ("{zone}: {card} → {to}", "{zone}: {card} → {to}"),
+    "confirm_head": ("Payouts now → after the correction", "現在の配当 → 訂正後"),
+    "confirm_seat": ("Seat {n}:  {before} → {after}", "シート{n}:  {before} → {after}"),
+    "confirm_none": ("no ruling", "裁定なし"),
+    "confirm_apply": ("Apply the correction", "訂正を適用する"),
+    "confirm_cancel": ("Cancel: change nothing (Esc)", "キャンセル: 変更しない (Esc)"),
+    # a correction standing in this hand (the banner, the card tiles)
+    "corrected_item": ("{zone} {card} → {to}", "{zone} {card} → {to}"),
+    "corrected_list": ("{items}: the corrected cards are marked until the hand ends",
+                       "{items}（訂正したカードはハンド終了まで印付き）"),
+    "corrected_tip": ("corrected by the dealer (read as {card})", "ディーラーが訂正（読み取りは{card}）"),
+    # why a seat that showed its cards takes nothing (one line on its panel)
+    "loses_to": ("loses to seat {seats}'s {hand}", "シート{seats}の{hand}に負け"),
+    "ties_joker": ("ties seat {seats}; the joker loses ties", "シート{seats}と同点、JOKERの負け"),
     # corrections refused / notices made by the desk itself
     "correct_over": ("corrections are for the hand in progress; hand {n} is over (open the hand log, H)",
                      "訂正は進行中のハンドだけです。第{n}ハンドは終了しました（ハンドログ: H）"),
@@ -101,6 +123,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "font_missing": ("No Japanese font on this machine: Japanese would show as empty boxes, so the "
                      "display is in English. Install one (Debian: fonts-noto-cjk) for Japanese.",
                      "日本語フォントがありません（Debian: fonts-noto-cjk）"),
+    "font_missing_stay": ("The display stays in English: this machine has no Japanese font, so Japanese "
+                          "would show as empty boxes. Install one (Debian: apt-get install fonts-noto-cjk) "
+                          "and restart the desk.",
+                          "日本語フォントがないため英語のままです（Debian: apt-get install fonts-noto-cjk の後、再起動）"),
     # dispute mode
     "dispute_title": ("Hand log: disputes", "ハンドログ: 裁定の確認"),
     "dispute_hands": ("Hands", "ハンド一覧"),
@@ -140,7 +166,9 @@ ALERT_TITLES: dict[str, tuple[str, str]] = {
     "pipeline_stopped": ("STOPPED: NO MORE READINGS", "停止: 読み取りできません"),
     "bad_action": ("INPUT REFUSED", "入力を受け付けません"),
     "correction_refused": ("CORRECTION REFUSED", "訂正できません"),
+    "correction_stands": ("CORRECTED BY THE DEALER", "ディーラー訂正あり"),
     "font_missing": ("NO JAPANESE FONT", "日本語フォントなし"),
+    "falling_behind": ("FALLING BEHIND: RULING WAITS", "処理遅延: 裁定保留"),
 }
 
 #: How loud each alert is: "stop" (the dealer's hands are needed now: red), "warn" (amber),
@@ -148,10 +176,10 @@ ALERT_TITLES: dict[str, tuple[str, str]] = {
 SEVERITY: dict[str, str] = {
     "joker_on_board": "stop", "duplicate_card": "stop", "unreadable_card": "stop",
     "sixth_board_card": "stop", "wrong_street": "stop", "ruling_error": "stop", "camera_lost": "stop",
-    "pipeline_stopped": "stop",
+    "pipeline_stopped": "stop", "falling_behind": "stop",
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
-    "source_ended": "info", "camera_back": "info",
+    "source_ended": "info", "camera_back": "info", "correction_stands": "info",
 }
 
 #: event type -> (English, Japanese), for the dispute timeline

@@ -22,10 +22,10 @@ the next hand is dealt: a dealer paying the pot still needs to see it after the 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
-from dealer_assist.desk.texts import SEVERITY, alert_title, seats_text, t
+from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -59,6 +59,8 @@ class SeatView:
     winner: bool = False
     shows: Optional[int] = None       # 1-based place in the showdown order
     ante: Optional[int] = None        # the part of ``committed`` posted as an ante (dead money)
+    reason: str = ""                  # why a seat that showed takes nothing, in one line
+    corrected: tuple[tuple[str, str], ...] = ()   # (card now, card as read) set by a correction
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,20 @@ class DeskSnapshot:
     alerts: tuple[AlertView, ...]
     log: tuple[str, ...]          # the commentary, oldest first
     tracks: tuple[Mapping[str, Any], ...] = ()   # for the frame overlay (live only)
+    #: the explanation's deciding line(s): the house-rule notes (a tie the joker holder loses, an
+    #: odd chip), else the first pot's award; shown under the pots, where a small screen still has room
+    deciding: tuple[str, ...] = ()
+    #: the dealer's corrections standing in this hand: ``(zone, card as read, card now or None)``
+    corrections: tuple[tuple[str, str, Optional[str]], ...] = ()
+
+    def corrected(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
+        """The card as read, when ``code`` in ``zone`` is there by a dealer's correction."""
+        if code is None:
+            return None
+        for z, card, to in self.corrections:
+            if z == zone and to == code:
+                return card
+        return None
 
     def seat(self, n: int) -> SeatView:
         for s in self.seats:
@@ -129,6 +145,7 @@ class _HandRecord:
     burn: list = field(default_factory=list)
     ruling: Optional[dict] = None
     street: str = "preflop"
+    corrections: list = field(default_factory=list)   # [(zone, card, to)] standing in the hand
 
 
 def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
@@ -260,6 +277,8 @@ class DeskState:
                 rec.cards[n] = list(s["cards"])
         if st.get("burn"):
             rec.burn = list(st["burn"])
+        if "corrections" in st:
+            rec.corrections = _corrections(st)
 
     # ------------------------------------------------------------------ output
     def snapshot(self, lang: str = "ja") -> DeskSnapshot:
@@ -297,7 +316,8 @@ class DeskState:
         title = f"{t('hand', lang, n=st.get('hand'))} {t('street.' + street, lang)}"
         return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
                                  tuple(st.get("board_slots") or (list(st.get("board") or []) + [None] * 5)[:5]),
-                                 tuple(st.get("burn") or ()), tuple(seats), ruling, st)
+                                 tuple(st.get("burn") or ()), tuple(seats), ruling, st,
+                                 tuple(rec.corrections))
 
     def _record_snapshot(self, rec: _HandRecord, lang: str) -> DeskSnapshot:
         seats = []
@@ -316,7 +336,7 @@ class DeskState:
         title = f"{t('hand_over', lang, n=rec.hand)}"
         street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
         return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
-                                 tuple(seats), rec.ruling, self.state or {})
+                                 tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections))
 
     def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
                    cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str,
@@ -339,16 +359,18 @@ class DeskState:
         if hand:
             name = (hand.get("description_ja") or hand.get("category_ja") or "") if lang == "ja" else (
                 hand.get("description") or hand.get("category") or "")
+        reason = lose_reason(n, ruling, lang) if ruling and hand and not winner and not folded else ""
         return SeatView(n, dealt, folded, button == n and dealt,
                         committed if isinstance(committed, int) else None, tuple(cards), name,
                         tuple(hand.get("best_five") or ()), hand.get("joker_as"), payout, winner, shows,
-                        ante if isinstance(ante, int) and ante > 0 else None)
+                        ante if isinstance(ante, int) and ante > 0 else None, reason)
 
     def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
                      board: tuple, burn: tuple, seats: tuple, ruling: Optional[Mapping[str, Any]],
-                     st: Mapping[str, Any]) -> DeskSnapshot:
+                     st: Mapping[str, Any], corrections: tuple = ()) -> DeskSnapshot:
         pots: list[PotView] = []
         explanation: tuple[str, ...] = ()
+        deciding: tuple[str, ...] = ()
         payouts: dict[int, int] = {}
         chips = True
         if ruling:
@@ -357,9 +379,13 @@ class DeskState:
             explanation = tuple(ruling.get("explanation_ja" if lang == "ja" else "explanation") or ())
             payouts = {k: int(v) for k, v in _int_keys(ruling.get("payouts")).items()}
             chips = bool(ruling.get("chips_entered", True))
+            deciding = deciding_lines(explanation, pots)
+        if corrections:
+            seats = tuple(replace(sv, corrected=tuple((to, card) for z, card, to in corrections
+                                                      if z == f"seat{sv.seat}" and to)) for sv in seats)
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
                             explanation, payouts, chips, self._alerts(st, lang), self._log(lang),
-                            tuple(st.get("tracks") or ()) if live else ())
+                            tuple(st.get("tracks") or ()) if live else (), deciding, corrections)
 
     @staticmethod
     def _pot_view(p: Mapping[str, Any], lang: str) -> PotView:
@@ -386,6 +412,13 @@ class DeskState:
             zone = a.get("zone") if isinstance(a.get("zone"), str) else None
             key = f"{code}:{zone or ''}:{a.get('card') or ''}"
             out.append(AlertView(key, code, alert_title(code, lang), str(msg), SEVERITY.get(code, "warn"), zone))
+        standing = _corrections(st) if st.get("hand") is not None else []
+        if standing:
+            items = "、".join if lang == "ja" else "; ".join
+            what = items(t("corrected_item", lang, zone=zone_text(z, lang), card=card_label(c) or c,
+                           to=card_label(to) if to else t("removed", lang)) for z, c, to in standing)
+            out.append(AlertView("correction_stands", "correction_stands", alert_title("correction_stands", lang),
+                                 t("corrected_list", lang, items=what), SEVERITY["correction_stands"]))
         for i, n in enumerate(self.notices):
             msg = n["message_ja"] if lang == "ja" else n["message"]
             out.append(AlertView(f"notice:{i}:{n['code']}", n["code"], alert_title(n["code"], lang), msg,
@@ -396,3 +429,67 @@ class DeskState:
 
     def _log(self, lang: str) -> tuple[str, ...]:
         return tuple(self.lines["ja" if lang == "ja" else "en"])
+
+
+def _corrections(st: Mapping[str, Any]) -> list[tuple[str, str, Optional[str]]]:
+    """The corrections standing in the table state (``LiveSession`` adds them), as tuples."""
+    out = []
+    for c in st.get("corrections") or ():
+        if isinstance(c, Mapping) and isinstance(c.get("zone"), str) and isinstance(c.get("card"), str):
+            out.append((c["zone"], c["card"], c.get("to") if isinstance(c.get("to"), str) else None))
+    return out
+
+
+def _hand_words(hand: Mapping[str, Any], lang: str) -> str:
+    """A hand's category in words: ``フルハウス`` / ``full house``."""
+    if lang == "ja":
+        return str(hand.get("category_ja") or hand.get("description_ja") or "")
+    return str(hand.get("category") or hand.get("description") or "").replace("_", " ")
+
+
+def lose_reason(seat: int, ruling: Mapping[str, Any], lang: str) -> str:
+    """Why ``seat``, which showed its cards, takes no pot, in one line from the ruling's hands:
+    a tie the joker holder loses (the line most disputed) if it lost one, else the better hand of
+    the first pot it could win.
+
+    >>> r = {"hands": {"3": {"category": "straight", "category_ja": "ストレート", "description": "straight, A-K-Q-J-T",
+    ...                       "joker_as": "As"},
+    ...                 "5": {"category": "three_of_a_kind", "category_ja": "スリーカード", "description": "three 9s"},
+    ...                 "4": {"category": "straight", "category_ja": "ストレート", "description": "straight, A-K-Q-J-T"}},
+    ...      "pots": [{"eligible": [3, 5], "winners": [5]}, {"eligible": [3, 4], "winners": [4]}]}
+    >>> lose_reason(3, r, "ja"), lose_reason(3, r, "en")
+    ('シート4と同点、JOKERの負け', 'ties seat 4; the joker loses ties')
+    >>> r["hands"]["3"]["joker_as"] = None; r["hands"]["3"]["description"] = "straight, K-Q-J-T-9"
+    >>> lose_reason(3, r, "ja"), lose_reason(3, r, "en")
+    ('シート5のスリーカードに負け', "loses to seat 5's three of a kind")
+    """
+    hands = ruling.get("hands") or {}
+    mine = hands.get(str(seat))
+    if not isinstance(mine, Mapping):
+        return ""
+    lost = [p for p in ruling.get("pots") or ()
+            if seat in (p.get("eligible") or ()) and p.get("winners") and seat not in p["winners"]]
+    if not lost:
+        return ""
+    joker = mine.get("joker_as") is not None or "JK" in (mine.get("best_five") or ())
+    for p in lost:
+        tied = [w for w in p["winners"]
+                if (hands.get(str(w)) or {}).get("description") == mine.get("description")]
+        if joker and tied and mine.get("description"):
+            return t("ties_joker", lang, seats=seats_text(tied, lang))
+    winners = list(lost[0]["winners"])
+    best = hands.get(str(winners[0])) or {}
+    return t("loses_to", lang, seats=seats_text(winners, lang), hand=_hand_words(best, lang))
+
+
+def deciding_lines(explanation: Sequence[str], pots: Sequence[PotView]) -> tuple[str, ...]:
+    """The explanation's deciding line(s): the indented house-rule notes under a pot's award (the
+    joker holder loses the tie, who gets the odd chip), else the first pot's award line."""
+    notes = tuple(line.strip() for line in explanation if line.startswith("  ") and line.strip())
+    if notes:
+        return notes
+    for pot in pots[:1]:
+        for line in explanation:
+            if pot.name and line.startswith(pot.name):
+                return (line,)
+    return ()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QKeySequence, QPainter, QPen, QPolygonF, QShortcut
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
                                QPushButton, QRadioButton, QScrollArea, QSizePolicy, QSpinBox, QVBoxLayout,
                                QWidget)
@@ -24,6 +24,8 @@ PANEL_BG = "#1d2125"
 TEXT = "#f2f2f2"
 MUTED = "#9aa3ab"
 WIN = "#2e9d4a"
+CORRECTED = "#ff9100"    # the mark of a card the dealer corrected (until the hand ends)
+DECIDING = "#ffd54a"
 
 APP_STYLE = f"""
 QMainWindow, QWidget#central {{ background: #121518; }}
@@ -75,6 +77,61 @@ def vbox(parent: QWidget, margins: tuple[int, int, int, int] = (0, 0, 0, 0), spa
     return lay
 
 
+class FitLabel(QLabel):
+    """One line that never wraps: its font shrinks (down to ``min_size`` points) until the text
+    fits the width it is given; only past that is it cut with "…" (the whole text in the tooltip).
+    :meth:`fits` says whether the whole line is on screen."""
+
+    def __init__(self, size: float = 12, bold: bool = False, min_size: float = 10,
+                 parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self._size, self._bold, self._min = size, bold, min_size
+        self._full = ""
+        self.setWordWrap(False)
+        self.setFont(font(size, bold))
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(24)
+
+    def set_size(self, size: float, min_size: Optional[float] = None) -> None:
+        self._size = size
+        if min_size is not None:
+            self._min = min_size
+        self._fit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt)
+        self._full = str(text)
+        self._fit()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def fits(self) -> bool:
+        """The whole text is shown (not cut) in the label's width."""
+        return QLabel.text(self) == self._full and (
+            QFontMetrics(self.font()).horizontalAdvance(self._full) <= self.contentsRect().width())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.contentsRect().width()
+        size = self._size
+        f = font(size, self._bold)
+        if width > 30:
+            while size > self._min and QFontMetrics(f).horizontalAdvance(self._full) > width:
+                size = max(self._min, size - 0.5)
+                f = font(size, self._bold)
+        if f != self.font():
+            self.setFont(f)
+        text = self._full
+        if width > 30 and QFontMetrics(f).horizontalAdvance(text) > width:
+            text = QFontMetrics(f).elidedText(text, Qt.TextElideMode.ElideRight, width)
+        self.setToolTip(self._full if text != self._full else "")
+        if QLabel.text(self) != text:
+            QLabel.setText(self, text)
+
+
 class CardTile(QWidget):
     """One card drawn large: rank and suit in four colours, the joker, a back, an unreadable
     card or an empty slot. ``stand_in`` marks what the joker plays as; clicking emits ``clicked``."""
@@ -88,6 +145,7 @@ class CardTile(QWidget):
         self.stand_in: Optional[str] = None
         self.highlight = False
         self.clickable = False
+        self.corrected: Optional[str] = None     # the card as read, when a correction set this one
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
@@ -102,13 +160,20 @@ class CardTile(QWidget):
             self.update()
 
     def set_card(self, code: Optional[str], *, stand_in: Optional[str] = None, highlight: bool = False,
-                 clickable: bool = False) -> None:
-        changed = (code, stand_in, highlight, clickable) != (self.code, self.stand_in, self.highlight, self.clickable)
+                 clickable: bool = False, corrected: Optional[str] = None, note: str = "") -> None:
+        """Show ``code``; ``corrected`` (the card as read) marks a card a correction set, ``note``
+        says so in the tooltip."""
+        corrected = corrected if code is not None else None
+        changed = ((code, stand_in, highlight, clickable, corrected)
+                   != (self.code, self.stand_in, self.highlight, self.clickable, self.corrected))
         self.code, self.stand_in, self.highlight, self.clickable = code, stand_in, highlight, clickable
+        self.corrected = corrected
         self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
         tip = ""
         if code and code not in ("BACK",):
             tip = code + (f" = {stand_in}" if stand_in else "")
+        if corrected and note:
+            tip += f"  ({note})"
         self.setToolTip(tip)
         if changed:
             self.update()
@@ -144,10 +209,17 @@ class CardTile(QWidget):
             inner = r.adjusted(r.width() * 0.12, r.width() * 0.12, -r.width() * 0.12, -r.width() * 0.12)
             p.drawRoundedRect(inner, radius * 0.6, radius * 0.6)
             return
-        border = QColor("#ffd54a") if self.highlight else QColor("#b0b0b0")
-        p.setPen(QPen(border, 4 if self.highlight else 1.5))
+        border = QColor("#ffd54a") if self.highlight else QColor(CORRECTED) if self.corrected else QColor("#b0b0b0")
+        p.setPen(QPen(border, 4 if self.highlight or self.corrected else 1.5))
         p.setBrush(QColor("#fbfbf8"))
         p.drawRoundedRect(r, radius, radius)
+        if self.corrected:
+            # the corrected card's mark: an orange corner, seen from across the table
+            k = r.width() * 0.34
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(CORRECTED))
+            p.drawPolygon(QPolygonF([QPointF(r.right() - k, r.top()), QPointF(r.right(), r.top()),
+                                     QPointF(r.right(), r.top() + k)]))
         colour = QColor(card_colour(code))
         if code == "??":
             p.setPen(QColor("#777777"))
@@ -358,11 +430,16 @@ class BoardPanel(Panel):
 
     def __init__(self, tile: int = 96, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        lay = vbox(self, (12, 6, 12, 8))
-        self.title = label(size=19, bold=True, colour=TEXT, wrap=True)
+        lay = vbox(self, (12, 6, 12, 8), spacing=4)
+        # the headline and the button/burn line share a row: the height goes to the ruling
+        head = QHBoxLayout()
+        head.setSpacing(16)
+        self.title = label(size=19, bold=True, colour=TEXT)
         self.sub = label(size=12, colour=MUTED, wrap=True)
-        lay.addWidget(self.title)
-        lay.addWidget(self.sub)
+        self.sub.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        head.addWidget(self.title)
+        head.addWidget(self.sub, 1)
+        lay.addLayout(head)
         row = QHBoxLayout()
         row.setSpacing(8)
         self.base_tile = tile
@@ -399,8 +476,10 @@ class BoardPanel(Panel):
         joker_zones = {a.zone for a in snap.alerts if a.code == "joker_on_board"}
         for i, tile in enumerate(self.tiles):
             code = snap.board[i] if i < len(snap.board) else None
+            read = snap.corrected(f"board{i + 1}", code)
             tile.set_card(code, highlight=f"board{i + 1}" in joker_zones,
-                          clickable=snap.live and code is not None)
+                          clickable=snap.live and code is not None, corrected=read,
+                          note=t("corrected_tip", lang, card=card_label(read)) if read else "")
 
 
 class SeatPanel(Panel):
@@ -438,6 +517,9 @@ class SeatPanel(Panel):
         self.hand.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.hand, 1)
         lay.addLayout(row)
+        self.reason = FitLabel(11, bold=True, min_size=9)
+        self.reason.setStyleSheet(f"color: {DECIDING};")
+        lay.addWidget(self.reason)
         five = QHBoxLayout()
         five.setSpacing(2)
         self.five = [CardTile(max(30, int(tile * 0.55))) for _ in range(5)]
@@ -459,6 +541,7 @@ class SeatPanel(Panel):
         self.payout.setFont(font(16 * k, True))
         self.hand.setFont(font(12 * k, True))
         self.status.setFont(font(11 * k))
+        self.reason.set_size(11 * k, 9)
 
     def _clicked(self, i: int) -> None:
         code = self.tiles[i].code
@@ -483,10 +566,14 @@ class SeatPanel(Panel):
         self.status.setText(status)
         faces = [c for c in sv.cards if c != "BACK"]
         shown = list(sv.cards[:2]) if len(sv.cards) <= 2 else (faces[:2] if len(faces) >= 2 else list(sv.cards[:2]))
+        corrected = dict(sv.corrected)
         for i, tile in enumerate(self.tiles):
             code = shown[i] if i < len(shown) else None
-            tile.set_card(code, clickable=live and code not in (None, "BACK"))
+            read = corrected.get(code) if code else None
+            tile.set_card(code, clickable=live and code not in (None, "BACK"), corrected=read,
+                          note=t("corrected_tip", lang, card=card_label(read)) if read else "")
             tile.setVisible(code is not None or (sv.dealt and not sv.folded))
+        self.reason.setText(sv.reason)
         name = sv.hand_name
         # "straight, A-K-Q-J-T" / "ストレート A-K-Q-J-T": the hand's name above its ranks
         name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
@@ -512,36 +599,65 @@ class SeatPanel(Panel):
 
 
 class RulingPanel(Panel):
-    """The ruling: each pot (who may win it, who takes what) and the engine's explanation."""
+    """The ruling: each pot on one line (who may win it, who takes what), the deciding line (the
+    house rule that settled it) and the engine's whole explanation."""
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        lay = vbox(self, (12, 8, 12, 8))
+        lay = vbox(self, (12, 8, 12, 8), spacing=4)
         self.title = label(size=17, bold=True, colour=TEXT)
         lay.addWidget(self.title)
         self.warning = label(size=12, bold=True, wrap=True)
         self.warning.setStyleSheet("color: #111; background: #f9a825; border-radius: 4px; padding: 3px;")
         lay.addWidget(self.warning)
         self.pots_box = QVBoxLayout()
+        self.pots_box.setSpacing(2)
         lay.addLayout(self.pots_box)
-        self.pot_labels: list[QLabel] = []
+        self.pot_labels: list[FitLabel] = []
+        self.deciding = label(size=13, bold=True, colour=DECIDING, wrap=True)
+        self.deciding.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        lay.addWidget(self.deciding)
         self.why = label(size=12, colour=TEXT, wrap=True)
         self.why.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setStyleSheet(f"background: {PANEL_BG};")
-        scroll.setWidget(self.why)
-        scroll.setMinimumHeight(36)
-        lay.addWidget(scroll, 1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setStyleSheet(f"background: {PANEL_BG};")
+        self.scroll.setWidget(self.why)
+        self.scroll.setMinimumHeight(24)
+        self.scroll.viewport().installEventFilter(self)
+        lay.addWidget(self.scroll, 1)
+        self.scale = 1.0
+        self._fitted: Optional[tuple] = None
 
     def set_scale(self, k: float) -> None:
         self.scale = k
         self.title.setFont(font(17 * k, True))
-        self.why.setFont(font(12 * k))
+        self.deciding.setFont(font(13 * k, True))
         for lab in self.pot_labels:
-            lab.setFont(font(16 * k, True))
+            lab.set_size(16 * k, 10)
+        self._fit_why()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt)
+        if obj is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_why()
+        return super().eventFilter(obj, event)
+
+    def _fit_why(self) -> None:
+        """The explanation's type: as large as the screen's scale asks (12 pt at 1280x800, up to
+        14.4 pt) and as small as 11 pt where that lets the whole of it show without scrolling."""
+        vp = self.scroll.viewport()
+        key = (self.why.text(), vp.width(), vp.height(), self.scale)
+        if key == self._fitted or vp.width() < 50:
+            return
+        self._fitted = key
+        size = 12 * min(self.scale, 1.2)
+        self.why.setFont(font(size))
+        while size > 11 and self.why.heightForWidth(vp.width()) > vp.height():
+            size = max(11.0, size - 0.4)
+            self.why.setFont(font(size))
 
     def show_snapshot(self, snap: DeskSnapshot) -> None:
         lang = snap.lang
@@ -549,9 +665,7 @@ class RulingPanel(Panel):
         self.warning.setText(t("chips_estimate", lang))
         self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)
         while len(self.pot_labels) < len(snap.pots):
-            lab = QLabel()
-            lab.setFont(font(16 * getattr(self, "scale", 1.0), True))
-            lab.setWordWrap(True)
+            lab = FitLabel(16 * self.scale, bold=True, min_size=10)
             lab.setStyleSheet("color: #7dff9b;")
             self.pots_box.addWidget(lab)
             self.pot_labels.append(lab)
@@ -561,13 +675,21 @@ class RulingPanel(Panel):
                 lab.show()
             else:
                 lab.hide()
+        self.deciding.setText("\n".join(snap.deciding))
+        self.deciding.setVisible(bool(snap.deciding))
         if snap.pots:
             self.why.setText("\n".join(snap.explanation))
         else:
             self.why.setText(t("no_ruling", lang) if snap.hand is not None else "")
+        self._fit_why()
 
     def pot_texts(self) -> list[str]:
-        return [lab.text() for lab in self.pot_labels if not lab.isHidden()]
+        return [lab.full_text() for lab in self.pot_labels if not lab.isHidden()]
+
+    def explanation_fits(self) -> bool:
+        """The whole explanation is on screen: no scrolling needed to read its last line."""
+        need = self.why.heightForWidth(self.scroll.viewport().width())
+        return need <= self.scroll.viewport().height() and not self.scroll.verticalScrollBar().isVisible()
 
 
 class AlertBanner(QFrame):
@@ -686,8 +808,10 @@ _PICKER_RANKS = "AKQJT98765432"
 
 
 class CardPicker(QDialog):
-    """Pick the true identity of a misread card: a grid of the 52 cards and the joker, a field to
-    type one (``Kc``, ``10h``, ``JK``), or "not a card" to remove it. Emits ``chosen(code or None)``."""
+    """Pick the true identity of a misread card: a grid of the 52 cards and the joker, or a field to
+    type one (``Kc``, ``10h``, ``JK``). Text that is not a card changes nothing: the dialog says why
+    and stays open. Removing the card is its own button, asked again before it is done. Emits
+    ``chosen(code or None)``."""
 
     chosen = Signal(object)
 
@@ -709,60 +833,190 @@ class CardPicker(QDialog):
         for r, suit in enumerate("shdc"):
             for c, rank in enumerate(_PICKER_RANKS):
                 code = rank + suit
-                b = QPushButton(card_label(code))
-                b.setFont(font(15, True))
+                b = self._button(card_label(code), 15, True)
                 b.setMinimumSize(54, 44)
                 b.setStyleSheet(f"QPushButton {{ color: {SUIT_COLOURS[suit]}; background: #fbfbf8; "
                                 f"border-radius: 5px; }} QPushButton:focus {{ border: 3px solid #ffd54a; }}")
                 b.clicked.connect(lambda _=False, code=code: self.choose(code))
                 grid.addWidget(b, r, c)
                 self.buttons[code] = b
-        jk = QPushButton("JOKER")
-        jk.setFont(font(15, True))
+        jk = self._button("JOKER", 15, True)
         jk.setMinimumHeight(44)
         jk.setStyleSheet(f"QPushButton {{ color: {JOKER_COLOUR}; background: #fbfbf8; border-radius: 5px; }}")
         jk.clicked.connect(lambda: self.choose("JK"))
         grid.addWidget(jk, 4, 0, 1, 3)
         self.buttons["JK"] = jk
         lay.addLayout(grid)
-        row = QHBoxLayout()
         self.entry = QLineEdit()
         self.entry.setFont(font(16))
         self.entry.setPlaceholderText("Kc / 10h / JK")
+        self.entry.setMaxLength(12)
         self.entry.returnPressed.connect(self._typed)
-        row.addWidget(self.entry, 1)
+        self.entry.textEdited.connect(lambda _text: self.error.setText(""))
+        lay.addWidget(self.entry)
         self.error = QLabel()
+        self.error.setFont(font(13, True))
+        self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #ff8a80;")
-        row.addWidget(self.error, 2)
-        lay.addLayout(row)
+        lay.addWidget(self.error)
+        # removing the card: its own button, and a second step that says what it does
+        self.remove_ask = QFrame()
+        self.remove_ask.setObjectName("removeask")
+        self.remove_ask.setStyleSheet("QFrame#removeask { background: #4a1c1c; border-radius: 6px; }")
+        ask = QHBoxLayout(self.remove_ask)
+        self.remove_text = QLabel(t("picker_remove_ask", lang, card=card_label(card), zone=zone_text(zone, lang)))
+        self.remove_text.setFont(font(13, True))
+        self.remove_text.setWordWrap(True)
+        self.remove_yes = self._button(t("picker_remove_yes", lang), 13, True)
+        self.remove_yes.setStyleSheet("QPushButton { background: #c62828; color: white; }")
+        self.remove_yes.clicked.connect(lambda: self.choose(None))
+        self.remove_no = self._button(t("picker_remove_no", lang), 13)
+        self.remove_no.clicked.connect(self.keep)
+        ask.addWidget(self.remove_text, 1)
+        ask.addWidget(self.remove_yes)
+        ask.addWidget(self.remove_no)
+        lay.addWidget(self.remove_ask)
+        self.remove_ask.hide()
         low = QHBoxLayout()
-        self.remove_button = QPushButton(t("picker_remove", lang))
-        self.remove_button.setFont(font(13, True))
-        self.remove_button.clicked.connect(lambda: self.choose(None))
-        cancel = QPushButton(t("picker_cancel", lang))
-        cancel.setFont(font(13))
+        self.remove_button = self._button(t("picker_remove", lang), 13, True)
+        self.remove_button.clicked.connect(self.ask_remove)
+        cancel = self._button(t("picker_cancel", lang), 13)
         cancel.clicked.connect(self.reject)
         low.addWidget(self.remove_button)
         low.addStretch(1)
         low.addWidget(cancel)
         lay.addLayout(low)
-        QShortcut(QKeySequence(Qt.Key.Key_Delete), self, activated=lambda: self.choose(None))
+        # Del asks to remove the card (in the field: once the field is empty, else it edits the text)
+        self.entry.installEventFilter(self)
         self.entry.setFocus()
+
+    @staticmethod
+    def _button(text: str, size: float, bold: bool = False) -> QPushButton:
+        """A button Enter never presses by itself (no default button: Enter belongs to the field)."""
+        b = QPushButton(text)
+        b.setFont(font(size, bold))
+        b.setAutoDefault(False)
+        b.setDefault(False)
+        return b
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if self.entry.hasFocus():
+                self._typed()
+            event.accept()          # never a default button, never the dialog's accept
+            return
+        if event.key() == Qt.Key.Key_Delete:
+            self.ask_remove()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt)
+        if (obj is self.entry and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Delete and not self.entry.text()):
+            self.ask_remove()
+            return True
+        return super().eventFilter(obj, event)
 
     def choose(self, code: Optional[str]) -> None:
         self.chosen.emit(code)
         self.accept()
 
+    def ask_remove(self) -> None:
+        """The first step of removing the card: say what it does and wait for "remove it"."""
+        self.remove_ask.show()
+        self.remove_no.setFocus()
+
+    def keep(self) -> None:
+        self.remove_ask.hide()
+        self.entry.setFocus()
+
     def _typed(self) -> None:
         from dealer_assist.cards import CardError, parse_card
 
         text = self.entry.text().strip()
-        try:
-            card = parse_card(text)
-        except CardError as exc:
-            self.error.setText(t("picker_bad", self.lang, why=str(exc).split(". ")[0]))
+        if not text:
+            self.error.setText(t("picker_empty", self.lang))
             return
-        self.choose(str(card))
+        try:
+            code = str(parse_card(text))
+        except (CardError, ValueError, TypeError):
+            code = None
+        if code not in self.buttons:
+            # not a card: nothing is sent, the text stays for the dealer to fix
+            self.error.setText(t("picker_bad", self.lang, text=text))
+            self.entry.selectAll()
+            return
+        self.choose(code)
+
+
+class CorrectionConfirm(QDialog):
+    """A correction that changes who is paid: the payouts now and after it, per seat, and the
+    dealer's "apply" (a click; Enter does not apply it). Emits ``confirmed`` when applied."""
+
+    confirmed = Signal()
+
+    def __init__(self, action: Mapping[str, Any], before: Optional[Mapping[int, int]],
+                 after: Optional[Mapping[int, int]], lang: str, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.action = dict(action)
+        self.setWindowTitle(t("confirm_title", lang))
+        self.setStyleSheet(f"QDialog {{ background: {PANEL_BG}; }} QLabel {{ color: {TEXT}; }}")
+        lay = QVBoxLayout(self)
+        head = QLabel("⚠ " + t("confirm_title", lang))
+        head.setFont(font(20, True))
+        head.setStyleSheet(f"color: {CORRECTED};")
+        lay.addWidget(head)
+        to = action.get("to")
+        what = QLabel(t("confirm_what", lang, zone=zone_text(str(action.get("zone")), lang),
+                        card=card_label(str(action.get("card"))),
+                        to=card_label(to) if to else t("removed", lang)))
+        what.setFont(font(17, True))
+        lay.addWidget(what)
+        sub = QLabel(t("confirm_head", lang))
+        sub.setFont(font(12))
+        sub.setStyleSheet(f"color: {MUTED};")
+        lay.addWidget(sub)
+        before, after = dict(before or {}), (dict(after) if after is not None else None)
+        seats = sorted(set(before) | set(after or {}))
+        self.lines: list[QLabel] = []
+        for n in seats:
+            was = before.get(n, 0)
+            now = t("confirm_none", lang) if after is None else after.get(n, 0)
+            lab = QLabel(t("confirm_seat", lang, n=n, before=was, after=now))
+            moved = after is None or after.get(n, 0) != was
+            lab.setFont(font(17 if moved else 14, moved))
+            lab.setStyleSheet(f"color: {DECIDING if moved else MUTED};")
+            lay.addWidget(lab)
+            self.lines.append(lab)
+        low = QHBoxLayout()
+        self.apply_button = QPushButton(t("confirm_apply", lang))
+        self.apply_button.setFont(font(14, True))
+        self.apply_button.setAutoDefault(False)
+        self.apply_button.setStyleSheet(f"QPushButton {{ background: {CORRECTED}; color: #111; }}")
+        self.apply_button.clicked.connect(self.apply)
+        self.cancel_button = QPushButton(t("confirm_cancel", lang))
+        self.cancel_button.setFont(font(14))
+        self.cancel_button.setAutoDefault(False)
+        self.cancel_button.clicked.connect(self.reject)
+        low.addWidget(self.apply_button)
+        low.addStretch(1)
+        low.addWidget(self.cancel_button)
+        lay.addLayout(low)
+        self.cancel_button.setFocus()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()          # a payout change is applied by a click, never by a stray Enter
+            return
+        super().keyPressEvent(event)
+
+    def apply(self) -> None:
+        self.confirmed.emit()
+        self.accept()
+
+    def text(self) -> str:
+        return "\n".join(lab.text() for lab in self.lines)
 
 
 def antes_text(rule: Optional[Mapping[str, Any]], lang: str) -> str:
@@ -854,5 +1108,5 @@ class AnteDialog(QDialog):
         self.accept()
 
 
-__all__ = ["CardTile", "VideoView", "BoardPanel", "SeatPanel", "RulingPanel", "AlertBanner", "EventLog",
-           "CardPicker", "AnteDialog", "PotView", "alert_title", "antes_text"]
+__all__ = ["CardTile", "FitLabel", "VideoView", "BoardPanel", "SeatPanel", "RulingPanel", "AlertBanner",
+           "EventLog", "CardPicker", "CorrectionConfirm", "AnteDialog", "PotView", "alert_title", "antes_text"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from PySide6.QtCore import QObject, QThread, QTimer, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QGridLayout, QLabel, QMainWindow, QSplitter, QToolBar,
                                QVBoxLayout, QWidget)
 
@@ -19,8 +19,8 @@ from dealer_assist.desk.session import LiveSession, Tick
 from dealer_assist.desk.texts import t
 from dealer_assist.desk.view import DeskSnapshot, DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, AnteDialog, BoardPanel, CardPicker,
-                                        EventLog, RulingPanel, SeatPanel, VideoView, antes_text, font,
-                                        vbox)
+                                        CorrectionConfirm, EventLog, RulingPanel, SeatPanel, VideoView,
+                                        antes_text, font, vbox)
 
 
 
@@ -31,6 +31,7 @@ class LiveWorker(QObject):
     ticked = Signal(object)
     paused = Signal(bool)
     ended = Signal()
+    previewed = Signal(object)
 
     def __init__(self, session: LiveSession):
         super().__init__()
@@ -95,6 +96,15 @@ class LiveWorker(QObject):
     def act(self, action: Mapping[str, Any]) -> None:
         self.ticked.emit(self.session.act(action))
 
+    @Slot(object)
+    def preview(self, action: Mapping[str, Any]) -> None:
+        """What a correction would do (refused, or the payouts before and after), for the window."""
+        result = self.session.preview(action)
+        tick = result.pop("tick", None)
+        if tick is not None:
+            self.ticked.emit(tick)
+        self.previewed.emit(result)
+
     @Slot()
     def stop(self) -> None:
         if self._timer is not None:
@@ -107,6 +117,7 @@ class DeskWindow(QMainWindow):
     """The dealer's screen for a live table (see docs/desk.md)."""
 
     requestAct = Signal(object)
+    requestPreview = Signal(object)
     requestPause = Signal()
     requestResume = Signal()
     requestStep = Signal()
@@ -119,6 +130,7 @@ class DeskWindow(QMainWindow):
         super().__init__()
         self.session = session
         self.lang = lang if font_ok else "en"
+        self.font_ok = font_ok
         self.db = db
         self.source_name = source_name
         table = session.table
@@ -130,6 +142,7 @@ class DeskWindow(QMainWindow):
         self.ended = False
         self.is_paused = False
         self.picker: Optional[CardPicker] = None
+        self.confirm: Optional[CorrectionConfirm] = None
         self.dispute = None
         self._last_frame_index: Optional[int] = None
 
@@ -143,24 +156,34 @@ class DeskWindow(QMainWindow):
         self.banner.dismissed.connect(self.dismiss_notices)
         outer.addWidget(self.banner)
 
+        # left: the camera and the commentary under it; right: the board and the ruling, which
+        # takes all the height left (its pots, deciding line and explanation are what is read)
         split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        ll = vbox(left)
         self.video = VideoView()
         if calibration is not None:
             self.video.set_zones(calibration.zones_image())
         self.video.cardClicked.connect(self.open_picker)
-        split.addWidget(self.video)
+        ll.addWidget(self.video, 4)
+        self.log = EventLog()
+        self.log.setMinimumHeight(60)
+        ll.addWidget(self.log, 1)
+        split.addWidget(left)
         right = QWidget()
         rl = vbox(right)
         self.board = BoardPanel()
         self.board.cardClicked.connect(self.open_picker)
         rl.addWidget(self.board)
         self.ruling = RulingPanel()
-        rl.addWidget(self.ruling, 3)
-        self.log = EventLog()
-        rl.addWidget(self.log, 1)
+        rl.addWidget(self.ruling, 1)
         split.addWidget(right)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 4)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        self.split = split
+        self._split_moved = False
+        split.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         outer.addWidget(split, 1)
 
         seats = QWidget()
@@ -195,6 +218,8 @@ class DeskWindow(QMainWindow):
         self.worker.paused.connect(self._on_paused)
         self.worker.ended.connect(self._on_ended)
         self.requestAct.connect(self.worker.act)
+        self.requestPreview.connect(self.worker.preview)
+        self.worker.previewed.connect(self._on_preview)
         self.requestPause.connect(self.worker.pause)
         self.requestResume.connect(self.worker.resume)
         self.requestStep.connect(self.worker.step_once)
@@ -255,9 +280,25 @@ class DeskWindow(QMainWindow):
         elif self.thread_ is None:
             self.worker.stop()
 
+    def open_on_screen(self, size: Optional[tuple[int, int]] = None) -> None:
+        """Show the window: at ``size``, or at the screen's available size (maximised) by default."""
+        if size is not None:
+            self.resize(*size)
+            self.show()
+            return
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            area = screen.availableGeometry()
+            self.setGeometry(area)
+        self.showMaximized()
+
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt)
         """Cards and key figures grow with the screen: laid out for 1280x800, scaled up to 1920x1080."""
         super().resizeEvent(event)
+        if not self._split_moved:
+            # the camera and the ruling get half the width each, until the dealer moves the divider
+            half = max(1, self.split.width() // 2)
+            self.split.setSizes([half, max(1, self.split.width() - half)])
         k = max(1.0, min(1.5, min(self.width() / 1280, self.height() / 800)))
         if abs(k - getattr(self, "_scale", 1.0)) > 0.02:
             self._scale = k
@@ -331,6 +372,10 @@ class DeskWindow(QMainWindow):
         self.set_language("en" if self.lang == "ja" else "ja")
 
     def set_language(self, lang: str) -> None:
+        if lang == "ja" and not self.font_ok:
+            # Japanese would be empty boxes: stay in English and say why
+            self._notify("font_missing", "font_missing_stay")
+            lang = "en"
         self.lang = lang
         self.render()
 
@@ -386,10 +431,29 @@ class DeskWindow(QMainWindow):
         self.desk.notify(code, t(text, "en", **fields), t(text, "ja", **fields))
 
     def correct(self, zone: str, card: str, to: Optional[str]) -> None:
-        """Send a correction to the table (it is logged, and the ruling follows at once)."""
+        """Ask the table what a correction would do; :meth:`_on_preview` sends it, asks first or
+        says why it is refused. Sent, it is logged and the ruling follows at once."""
         if to == card:
             return
-        self.requestAct.emit({"type": "correct", "zone": zone, "card": card, "to": to})
+        self.requestPreview.emit({"type": "correct", "zone": zone, "card": card, "to": to})
+
+    @Slot(object)
+    def _on_preview(self, result: Mapping[str, Any]) -> None:
+        action = result["action"]
+        if result.get("refused"):
+            # the table said why (a card already elsewhere, a card not there): on the banner, by
+            # the alert the session logged; nothing is sent
+            self.render()
+            return
+        if not result.get("changes"):
+            self.requestAct.emit(action)
+            return
+        if self.confirm is not None:
+            self.confirm.close()
+        self.confirm = CorrectionConfirm(action, result.get("before"), result.get("after"), self.lang, self)
+        self.confirm.confirmed.connect(lambda: self.requestAct.emit(action))
+        self.confirm.setModal(True)
+        self.confirm.open()
 
     def open_hand_log(self):
         if self.db is None:

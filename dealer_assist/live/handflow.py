@@ -9,7 +9,7 @@ The flow of one hand (docs/live.md tells it for dealers):
 
 * **waiting** -> ``hand_start`` once face-down cards lie stable in two or more seat zones (the seats
   dealt in; dealing is over when each holds its two cards, or after the seats stayed unchanged for
-  ``deal_wait`` frames); a seat getting cards later, before any board card, joins silently;
+  ``deal_wait_s`` seconds); a seat getting cards later, before any board card, joins silently;
 * ``board`` events as slots 1-3 (flop), 4 (turn), 5 (river) hold readable cards; a joker turned
   in a board slot raises ``joker_on_board`` with the burn-swap procedure and the street waits for
   the card that replaces it;
@@ -18,6 +18,11 @@ The flow of one hand (docs/live.md tells it for dealers):
 * face-up cards in a seat zone give ``hole``; after the river, once every live seat has shown or
   mucked, ``showdown`` with the rules engine's ruling; corrections and late chips re-rule;
 * the table cleared -> ``hand_end`` with the final ruling.
+
+Every window is in seconds of the source's clock (the tracker's), never in frames. When frames come
+too slowly or too many are skipped (``min_fps``, ``max_skip`` over ``pace_s``), ``falling_behind``
+is raised and the showdown is not ruled until the pipeline keeps up again: a ruling is never made
+on a table half seen.
 
 >>> from dealer_assist.live.tracker import Observation
 >>> table = LiveTable(seats=6)
@@ -129,7 +134,8 @@ class LiveTable:
         self._prev_button: Optional[int] = None
         self._next_button: Optional[int] = None
         self._deal_sig: Optional[tuple] = None
-        self._deal_since = 0
+        self._deal_since = 0.0
+        self._pace: list[tuple[int, float]] = []   # (frame, time) of the frames of the last pace_s
         self._frame = 0
         self._t = 0.0
         #: the level's antes, kept from hand to hand until changed: ``{"each": N}`` (every seat
@@ -158,13 +164,60 @@ class LiveTable:
         self._settle_input: Optional[dict] = None
         self._showdown_ruling: Optional[dict] = None
         self.corrections = 0
+        self._emptied: dict[int, float] = {}   # seat -> when the cards it was dealt left its zone
+        self._started = 0.0                      # when the hand started (tracker time)
 
     # ===================================================================== public interface
     def step(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
         """One frame's observations; returns the events it causes, in order."""
         self._frame, self._t = frame, float(t)
         self.tracker.update(frame, t, observations)
-        return self._evaluate()
+        return self._keep_pace(frame) + self._evaluate()
+
+    def pace(self) -> tuple[Optional[float], Optional[float]]:
+        """Frames read a second of source time and the share of the source's frames skipped, over
+        the last ``pace_s`` seconds (None until that much time has passed)."""
+        if len(self._pace) < 2 or self._pace[-1][1] - self._pace[0][1] < self.settings.pace_s * 0.75:
+            return None, None
+        (f0, t0), (f1, t1) = self._pace[0], self._pace[-1]
+        n = len(self._pace) - 1
+        fps = n / (t1 - t0)
+        skipped = 1 - n / (f1 - f0) if f1 - f0 >= n > 0 else 0.0
+        return fps, skipped
+
+    def _keep_pace(self, frame: int) -> list[dict]:
+        """Raise ``falling_behind`` while the pipeline reads too few of the source's frames."""
+        now = self.tracker.now
+        if self._pace and (frame <= self._pace[-1][0] or (
+                frame == self._pace[-1][0] + 1 and now - self._pace[-1][1] > 1.0)):
+            # the source started again, or delivered nothing for a while without skipping a frame
+            # (a camera that dropped out: camera_lost says so): measure afresh
+            self._pace.clear()
+        self._pace.append((frame, now))
+        while len(self._pace) > 2 and self._pace[1][1] <= now - self.settings.pace_s:
+            self._pace.pop(0)
+        fps, skipped = self.pace()
+        if fps is None:
+            return []
+        s = self.settings
+        key = ("falling_behind",)
+        slow = fps < s.min_fps or skipped > s.max_skip
+        out: list[dict] = []
+        if slow and key not in self._active:
+            self._raise(out, key, "falling_behind",
+                        f"falling behind: reading {fps:.1f} frames a second and skipping {skipped:.0%} of "
+                        f"the camera's frames (at least {s.min_fps:g} a second needed): the showdown is "
+                        f"not ruled until it keeps up; lighten the machine's load",
+                        f"処理が遅れています: 毎秒{fps:.1f}フレーム、カメラの{skipped:.0%}を読み飛ばしています"
+                        f"（毎秒{s.min_fps:g}フレーム以上が必要）。追いつくまでショーダウンの裁定を保留します。"
+                        f"マシンの負荷を下げてください")
+        elif not slow and key in self._active:
+            self._clear(out, key)
+        return out
+
+    @property
+    def falling_behind(self) -> bool:
+        return ("falling_behind",) in self._active
 
     def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list[dict]:
         """A dealer's input (see docs/live.md); returns the events it causes.
@@ -308,36 +361,158 @@ class LiveTable:
     def _act_last_aggressor(self, action: Mapping[str, Any]) -> None:
         self.last_aggressor = self._dealt_seat(action, "last_aggressor")
 
-    def _act_correct(self, action: Mapping[str, Any]) -> None:
-        self._in_hand("correct")
+    # ----------------------------------------------------------------------- corrections
+    # A correction is checked before anything changes (pokerkit's style: ``can_correct`` says
+    # whether, ``verify_correction`` says why not): it must name a card the zone holds or held
+    # this hand, and it may not put one card in two places.
+    def verify_correction(self, action: Mapping[str, Any]) -> tuple[str, str, Optional[str]]:
+        """The correction's ``(zone, card, to)``, or :class:`UserError` saying why it is refused
+        (the error's ``message_ja`` says it in Japanese).
+
+        >>> table = LiveTable()
+        >>> table.can_correct({"type": "correct", "zone": "board1", "card": "As", "to": "Ks"})
+        False
+        >>> try:
+        ...     table.verify_correction({"type": "correct", "zone": "board1", "card": "As", "to": "Ks"})
+        ... except UserError as exc:
+        ...     print(exc, "/", exc.message_ja)
+        correct: no hand is in progress / 訂正: 進行中のハンドがありません
+        """
+        if self.hand is None:
+            self._refuse("correct: no hand is in progress", "訂正: 進行中のハンドがありません")
         zone = action.get("zone")
         if zone not in self.zones:
-            raise UserError(f"correct: \"zone\" must be one of board1..board5, burn, muck, "
-                            f"seat1..seat{self.seats}; got {zone!r}")
+            self._refuse(f"correct: \"zone\" must be one of board1..board5, burn, muck, "
+                         f"seat1..seat{self.seats}; got {zone!r}",
+                         f"訂正: 場所はボード1〜5・バーン・マック・シート1〜{self.seats}のどれかです（{zone!r}）")
         card = canonical_card(action.get("card"), what="correct: card")
         if card == BACK:
-            raise UserError("correct: \"card\" is the face-up card as read (or \"??\"), not BACK")
+            self._refuse("correct: \"card\" is the face-up card as read (or \"??\"), not BACK",
+                         "訂正: 裏向きのカードは訂正できません。表にしてください")
         to = action.get("to")
         if to is not None:
             to = canonical_card(to, what="correct: to")
             if to in (BACK, UNREADABLE):
-                raise UserError(f"correct: \"to\" must be a card (or null to remove it), not {to}")
-        hits = self.tracker.correct(zone, card, to)
+                self._refuse(f"correct: \"to\" must be a card (or null to remove it), not {to}",
+                             f"訂正: 訂正後はカード（または削除）です。{to}は指定できません")
+        tr = self.tracker
+        held = any(t.zone == zone and t.face and tr.identity(t) == card for t in tr.tracks())
+        if zone in BOARD_SLOTS and self.board_rec[BOARD_SLOTS.index(zone)] == card:
+            held = True
+        seat = _seat_no(zone)
+        if seat in self.hole_rec and card in self.hole_rec[seat]:
+            held = True
+        if not held:
+            seen = [c for c in (tr.identity(t) for t in self._zone_tracks(zone)) if c is not None]
+            self._refuse(f"correct: no {card} is read in {zone} (it holds {' '.join(seen) if seen else 'nothing'})",
+                         f"訂正: {self._zone_ja(zone)}に{card}は読まれていません"
+                         f"（{'・'.join(seen) + 'があります' if seen else '何もありません'}）")
+        if to is not None and to != card:
+            self._check_no_clash(zone, to)
+        return zone, card, to
+
+    def can_correct(self, action: Mapping[str, Any]) -> bool:
+        """Would :meth:`apply` accept this correction now? (:meth:`verify_correction` says why not.)"""
+        try:
+            self.verify_correction(action)
+        except (UserError, CardError):
+            return False
+        return True
+
+    def correction_preview(self, action: Mapping[str, Any]) -> dict:
+        """What the correction would do to the payouts, worked out on a copy of the table (nothing
+        here changes): ``{"before": {seat: chips} | None, "after": {seat: chips} | None,
+        "changes": bool}``; ``changes`` is true when a ruling stands and the correction would pay
+        other seats (or leave no ruling). Refused corrections raise as :meth:`verify_correction`."""
+        import copy
+
+        from dealer_assist.live import tracker as tracker_module
+
+        self.verify_correction(action)
+        # one table's sentinels stay themselves in the copy (a pinned card is compared by identity)
+        memo = {id(v): v for v in vars(tracker_module).values() if type(v) is object}
+        memo[id(self.rules)] = self.rules
+        memo[id(self.settings)] = self.settings
+        twin = copy.deepcopy(self, memo)
+        twin.apply(dict(action), self._frame, self._t)
+
+        def pays(ruling: Optional[dict]) -> Optional[dict[int, int]]:
+            if ruling is None:
+                return None
+            return {int(k): int(v) for k, v in (ruling.get("payouts") or {}).items()}
+
+        before, after = pays(self.ruling), pays(twin.ruling)
+        return {"before": before, "after": after, "changes": before is not None and before != after}
+
+    def corrections_standing(self) -> list[dict]:
+        """The corrections that hold in this hand (they end with it), in the order they were made:
+        ``[{"zone", "card", "to"}]`` (``to`` None: removed)."""
+        if self.hand is None:
+            return []
+        return [{"zone": zone, "card": card, "to": to}
+                for (zone, card), to in self.tracker._overrides.items()]
+
+    @staticmethod
+    def _refuse(message: str, message_ja: str) -> None:
+        exc = UserError(message)
+        exc.message_ja = message_ja
+        raise exc
+
+    @staticmethod
+    def _zone_ja(zone: str) -> str:
+        if zone in BOARD_SLOTS:
+            return f"ボード{zone[5:]}"
+        if _seat_no(zone) is not None:
+            return f"シート{zone[4:]}"
+        return {"burn": "バーン", "muck": "マック"}.get(zone, zone)
+
+    @staticmethod
+    def _zone_en(zone: str) -> str:
+        if zone in BOARD_SLOTS:
+            return f"board {zone[5:]}"
+        if _seat_no(zone) is not None:
+            return f"seat {zone[4:]}"
+        return zone
+
+    def _check_no_clash(self, zone: str, to: str) -> None:
+        """Refuse ``to`` when the table already holds it elsewhere (the joker: as many as the deck has)."""
+        if to == "JK" and self.rules.jokers == 0:
+            self._refuse(f"correct: {self.rules.game} is played without the joker: a card cannot be "
+                         f"corrected to JK",
+                         "訂正: このゲームはJOKERなしです。JOKERには訂正できません")
+        tr = self.tracker
+        where: set[str] = set()
+        for t in tr.stable():
+            if t.zone is not None and t.face and tr.identity(t) == to:
+                where.add(t.zone)
+        for i, c in enumerate(self.board_rec[:self.board_out]):
+            if c == to and BOARD_SLOTS[i] != zone:
+                where.add(BOARD_SLOTS[i])
+        for s, cards in self.hole_rec.items():
+            if to in cards:
+                where.add(f"seat{s}")
+        limit = self.rules.jokers if to == "JK" else 1
+        if len(where) < limit:
+            return
+        order = sorted(where, key=lambda z: (z not in BOARD_SLOTS, _seat_no(z) or 0, z))
+        en = " and ".join(self._zone_en(z) for z in order)
+        ja = "・".join(self._zone_ja(z) for z in order)
+        self._refuse(f"correct: {to} is already read in {en}: one card cannot lie in two places; if that "
+                     f"one is the misread card, correct it first",
+                     f"訂正: {to}はすでに{ja}にあります。同じカードは2か所に置けません。"
+                     f"そちらが誤認識なら、先にそちらを訂正してください")
+
+    def _act_correct(self, action: Mapping[str, Any]) -> None:
+        zone, card, to = self.verify_correction(action)
+        self.tracker.correct(zone, card, to)
         if zone in BOARD_SLOTS:
             i = BOARD_SLOTS.index(zone)
             if self.board_rec[i] == card:
                 self.board_rec[i] = to
-                hits += 1
         seat = _seat_no(zone)
         if seat in self.hole_rec and card in self.hole_rec[seat]:
             self.hole_rec[seat] = [to if c == card else c for c in self.hole_rec[seat] if c != card or to]
             self._restate.add(seat)
-            hits += 1
-        if not hits:
-            seen = [self.tracker.identity(t) for t in self._zone_tracks(zone)]
-            seen = [c for c in seen if c is not None]
-            raise UserError(f"correct: no {card} is read in {zone} (it holds "
-                            f"{' '.join(seen) if seen else 'nothing'})")
         self.corrections += 1
 
     # ===================================================================== reading the table
@@ -493,9 +668,9 @@ class LiveTable:
             return
         sig = tuple(sorted(backs.items()))
         if sig != self._deal_sig:
-            self._deal_sig, self._deal_since = sig, tr._step
+            self._deal_sig, self._deal_since = sig, tr.now
         dealt_done = all(n >= self.rules.hole_count for n in backs.values()) and not pending
-        if not dealt_done and tr._step - self._deal_since < self.settings.deal_wait:
+        if not dealt_done and tr.now - self._deal_since < self.settings.deal_wait_s:
             return
         self._deal_sig = None
         self._hands += 1
@@ -509,15 +684,42 @@ class LiveTable:
             later = [s for s in self.dealt if s > self._prev_button]
             self.button = later[0] if later else self.dealt[0]
         self._next_button = None
+        self._started = tr.now
         extra = {"antes": dict(self.ante_structure)} if self.ante_structure else {}
         out.append(self._event("hand_start", seats=list(self.dealt), button=self.button, **extra))
 
     def _live(self) -> list[int]:
         return [s for s in self.dealt if s not in self.folded]
 
+    def _new_deal(self, has: Mapping[int, bool]) -> list:
+        """The face-down cards of a next deal: backs that came to two or more seats at least
+        ``new_deal_gap_s`` after the cards those seats were dealt in this hand had left them (the
+        old board may still lie there; a hand passing over the seats is much quicker)."""
+        now = self.tracker.now
+        for s in self.dealt:
+            if not has[s]:
+                self._emptied.setdefault(s, now)
+            elif s in self._emptied and not any(t.born > self._emptied[s] for t in self.tracker.stable(f"seat{s}")):
+                del self._emptied[s]     # its own cards seen again
+        empty_since = dict(self._emptied)
+        if self.board_out or self.won is not None or self.showdown_done:
+            # seats not in this hand, once its board is out (before it, they are late seats)
+            empty_since.update({s: self._started for s in range(1, self.seats + 1) if s not in self.dealt})
+        gap = self.settings.new_deal_gap_s
+        new = [t for s, since in empty_since.items() for t in self.tracker.stable(f"seat{s}")
+               if not t.face and t.born >= since + gap]
+        return new if len({t.zone for t in new}) >= 2 else []
+
     def _flow(self, out: list) -> None:
         decided = self.won is not None or self.showdown_done
         has = {s: self._seat_has_cards(s) for s in range(1, self.seats + 1)}
+        new_deal = self._new_deal(has)
+        if new_deal:
+            # the next hand is dealt before this one's cards were cleared: it ends here, and what
+            # is left of it on the table no longer counts
+            self._end(out)
+            self.tracker.retire(keep=new_deal)
+            return
         # board slots: remember each slot's card; an announced card stays while the table is cleared
         for i, slot in enumerate(BOARD_SLOTS):
             card = self._slot_card(slot)
@@ -562,7 +764,8 @@ class LiveTable:
             self.won = live[0]
         if self.won is not None:
             self._rule_won(out, final=False)
-        elif self.board_out == 5 and len(live) >= 2 and all(s in self.hole_rec for s in live):
+        elif (self.board_out == 5 and len(live) >= 2 and all(s in self.hole_rec for s in live)
+              and not self.falling_behind):
             self._rule_showdown(out)
         # the table cleared: the hand is over
         if self._table_empty():
