@@ -26,9 +26,33 @@ def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
 
 
 class UserError(Exception):
-    """Bad input from a person or a file: printed as one line, exit code 2."""
+    """Bad input from a person or a file: printed as one line, exit code 2.
+
+    ``message`` is text, or a message of the catalogues (:class:`dealer_assist.i18n.Msg`, anything
+    with ``render(lang)``): then ``str(exc)`` is its English and :attr:`message_ja` its Japanese,
+    so a Japanese screen never shows the English words of an error.
+
+    >>> class Hello:
+    ...     def render(self, lang): return "hello" if lang == "en" else "こんにちは"
+    >>> e = UserError(Hello())
+    >>> str(e), e.message_ja, UserError("plain").message_ja
+    ('hello', 'こんにちは', None)
+    """
 
     exit_code = 2
 
     def __init__(self, message: object = "", *args: object):
-        super().__init__(one_line(str(message)), *args)
+        render = getattr(message, "render", None)
+        self.msg = message if render is not None else None
+        super().__init__(one_line(render("en") if render is not None else str(message)), *args)
+
+    @property
+    def message_ja(self):
+        """The error in Japanese, where it was raised with a catalogue message (else ``None``)."""
+        if self.msg is None:
+            return self.__dict__.get("_message_ja")
+        return one_line(self.msg.render("ja"))
+
+    @message_ja.setter
+    def message_ja(self, value) -> None:
+        self.__dict__["_message_ja"] = value

@@ -262,7 +262,7 @@ def test_the_joker_alert_appears_and_clears_after_the_swap(qtbot, tmp_path):
     resume_to(qtbot, w, 50)                    # swapped at 42, Kd the turn at 44
     assert "joker_on_board" not in w.banner.codes()
     assert w.board.tiles[3].code == "Kd" and not w.board.tiles[3].highlight
-    assert any("JOKERをboard4から交換しました" in line for line in w.snapshot.log)
+    assert any("JOKERをボード4から交換しました" in line for line in w.snapshot.log)
     w.shutdown()
 
 

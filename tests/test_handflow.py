@@ -169,7 +169,7 @@ def test_the_joker_turned_on_the_turn_is_called_and_the_swapped_card_is_the_turn
         ("board", "turn", "Ks Js 6s 8c"), ("board", "river", "Ks Js 6s 8c 2h")]
     raised = of(events, "alert")[0]
     assert raised["zone"] == "board4"
-    assert "board4" in raised["message"] and "next burn card" in raised["message"]
+    assert "board 4" in raised["message"] and "next burn card" in raised["message"]
     assert "バーンカード" in raised["message_ja"]
     s = starts(script)
     assert raised["frame"] <= s[2] + 4
@@ -231,7 +231,7 @@ def test_a_duplicate_card_is_called_and_cleared_when_it_goes():
     alerts = of(events, "alert")
     assert [(a["code"], a["cleared"], a["card"]) for a in alerts] == [
         ("duplicate_card", False, "Ks"), ("duplicate_card", True, "Ks")]
-    assert "board1" in alerts[0]["message"] and "seat3" in alerts[0]["message"]
+    assert "board 1" in alerts[0]["message"] and "seat 3" in alerts[0]["message"]
     assert alerts[0]["message_ja"]
 
 
@@ -300,7 +300,7 @@ def test_apply_returns_the_events_of_a_correction():
         table.step(f, t, seen)
     got = table.apply({"type": "correct", "zone": "board3", "card": "6c", "to": "6s"}, 16, 1.1)
     assert brief(got) == [("board", "flop", FLOP)]
-    with pytest.raises(UserError, match="no Qd is read in board3"):
+    with pytest.raises(UserError, match="no Qd is read in board 3"):
         table.apply({"type": "correct", "zone": "board3", "card": "Qd", "to": "6s"}, 16, 1.1)
 
 
@@ -553,7 +553,7 @@ def test_a_correction_that_puts_one_card_in_two_places_is_refused_with_its_reaso
 
 def test_a_correction_not_there_leaves_nothing_behind():
     table, f, t = showdown_table()
-    with pytest.raises(UserError, match="no Qs is read in seat4") as err:
+    with pytest.raises(UserError, match="no Qs is read in seat 4") as err:
         table.apply({"type": "correct", "zone": "seat4", "card": "Qs", "to": "Qc"}, f, t)
     assert "シート4にQsは読まれていません" in err.value.message_ja
     assert table.corrections_standing() == []

@@ -408,12 +408,12 @@ def test_review_of_a_disputed_hand_tells_the_correction_and_the_ruling(logged, c
     order = [line.strip() for line in events.strip().splitlines()]
     i_first = next(i for i, s in enumerate(order) if "showdown:" in s)
     assert "seat 1 flush" in order[i_first] and "pays seat 1 30, seat 2 40" in order[i_first]
-    assert "DEALER CORRECTION board5: 2s corrected to 2c" in order[i_first + 1]
+    assert "DEALER CORRECTION board 5: 2s corrected to 2c" in order[i_first + 1]
     assert "river: board Ks Js 6s 4d 2c" in order[i_first + 2]
     assert "pays seat 2 70" in order[i_first + 3]
     times = [float(s.split()[0]) for s in order]
     assert times == sorted(times)
-    assert "board5: 2s corrected to 2c" in out.split("Dealer corrections (1):")[1]
+    assert "board 5: 2s corrected to 2c" in out.split("Dealer corrections (1):")[1]
     ruling = out.split("Ruling:")[1]
     assert "Side pot 1 40 (seats 2 and 3): seat 2 wins" in ruling
     assert "Payouts: seat 2 70 (total 70)." in ruling
@@ -424,12 +424,12 @@ def test_review_in_japanese_uses_the_japanese_texts(logged, capsys):
     code, out, err = review(capsys, "--db", str(db), "1", "--lang", "ja")
     assert code == 0, err
     assert "シート1 フラッシュ A-K-J-6-2" in out            # description_ja of the misread showdown
-    assert "board5: 2s を 2c に訂正" in out
+    assert "ボード5: 2s を 2c に訂正" in out
     for line in rec["rulings"]["corrected"]["explanation_ja"]:
         assert line in out
     assert "Payouts" not in out
     code, out, _ = review(capsys, "--db", str(db), "--lang", "ja")
-    assert code == 0 and "SDなし" in out and "中断" in out and "進行中" not in out
+    assert code == 0 and "ショーダウンなし" in out and "中断" in out and "進行中" not in out
 
 
 def test_review_json_and_export_round_trip(logged, capsys, tmp_path):

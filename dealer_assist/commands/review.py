@@ -17,7 +17,8 @@ import unicodedata
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
-from dealer_assist.live.words import cards_text, pays_text, seat_text, describe, describe_correction
+from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
+from dealer_assist.live.words import cards_text, pays_text, describe, describe_correction
 
 DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db``
 
@@ -45,19 +46,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-#: a hand's status in words: (English, Japanese)
-STATUS_WORDS = {"ended": ("ended", "終了"), "open": ("in progress", "進行中"),
-                "interrupted": ("interrupted", "中断")}
+#: a hand's status in words
+STATUS_WORDS = {"ended": _p("hand status", "ended"), "open": _p("hand status", "in progress"),
+                "interrupted": _p("hand status", "interrupted")}
 #: ... and told in full in a hand's header
-STATUS_LONG = {"ended": ("ended", "終了"), "open": ("in progress (still being played)", "進行中（記録中）"),
-               "interrupted": ("interrupted (never ended: the run stopped during the hand)",
-                               "中断（ハンドの途中で記録が止まりました）")}
+STATUS_LONG = {"ended": _p("hand status", "ended"),
+               "open": _p("hand status", "in progress (still being played)"),
+               "interrupted": _p("hand status", "interrupted (never ended: the run stopped during the hand)")}
+#: the games' names (a session's game)
+GAME_NAMES = {"joker-holdem": _("Joker NLH (joker-holdem)"), "holdem": _("Texas hold'em (holdem)")}
 
 
 def status_text(status: str, lang: str = "en", long: bool = False) -> str:
     """A hand's status (``ended``, ``open``, ``interrupted``) for people."""
-    en, ja = (STATUS_LONG if long else STATUS_WORDS).get(status, (status, status))
-    return ja if lang == "ja" else en
+    return render((STATUS_LONG if long else STATUS_WORDS).get(status, status), lang)
 
 
 # -- words --------------------------------------------------------------------------------------
@@ -79,24 +81,25 @@ def _when(iso: Optional[str], same_day_as: Optional[str] = None) -> str:
     return iso[:19].replace("T", " ")
 
 
-def _stamp(t: Any, frame: Any) -> str:
-    ts = f"{t:8.2f} s" if isinstance(t, (int, float)) else " " * 10
-    fr = f"frame {frame:>6}" if isinstance(frame, int) else " " * 12
+def _stamp(t: Any, frame: Any, lang: str = "en") -> str:
+    ts = _("{t} s", t=f"{t:8.2f}").render(lang) if isinstance(t, (int, float)) else " " * 10
+    fr = _("frame {n}", n=f"{frame:>6}").render(lang) if isinstance(frame, int) else " " * 12
     return f"{ts}  {fr}"
 
 
 # -- output -------------------------------------------------------------------------------------
 def format_list(hands: list[dict], lang: str = "en") -> str:
     """The hands as a table, one line each, newest last."""
-    ja = lang == "ja"
-    head = (["ハンド", "ID", "開始", "状態", "ボード", "勝者", "配当", "訂正"] if ja else
-            ["hand", "id", "started", "status", "board", "winners", "payouts", "corrections"])
+    head = [render(m, lang) for m in (
+        _p("hand list", "hand"), _p("hand list", "id"), _p("hand list", "started"), _p("hand list", "status"),
+        _p("hand list", "board"), _p("hand list", "winners"), _p("hand list", "payouts"),
+        _p("hand list", "corrections"))]
     rows = []
     for h in hands:
         status = status_text(h["status"], lang)
         winners = ", ".join(str(s) for s in h["winners"]) or "-"
         if h.get("won_without_showdown") is not None:
-            winners += "（SDなし）" if ja else " (no showdown)"
+            winners = _p("hand list", "{winners} (no showdown)", winners=winners).render(lang)
         pays = ", ".join(f"{s}:{v}" for s, v in h["payouts"].items() if v) or "-"
         rows.append([f"{h['session']}:{h['hand']}", str(h["id"]), _when(h["started"]), status,
                      cards_text(h["board"]), winners, pays, str(h["corrections"])])
@@ -105,10 +108,8 @@ def format_list(hands: list[dict], lang: str = "en") -> str:
     lines = ["  ".join(_pad(c, w, i in right) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
              for r in [head] + rows]
     example = f"{hands[-1]['session']}:{hands[-1]['hand']}" if hands else "1:1"
-    note = (f"（ハンドは セッション:ハンド番号、配当は シート:額。ハンドの詳細: dealer-assist review {example}、"
-            f"ID でも可）" if ja else
-            f"(hand is session:hand; payouts are seat:amount; one hand in full: "
-            f"dealer-assist review {example}, or by its id)")
+    note = _("(hand is session:hand; payouts are seat:amount; one hand in full: "
+             "dealer-assist review {example}, or by its id)", example=example).render(lang)
     return "\n".join(lines + [note])
 
 
@@ -120,66 +121,67 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     status = status_text(hand["status"], lang, long=True)
     session_no = sess.get("id") if isinstance(sess, dict) else sess
     ref = hand.get("ref") or f"{session_no}:{hand['hand']}"
-    if ja:
-        out.append(f"ハンド {ref}（セッション{session_no}の第{hand['hand']}ハンド、ID {hand['id']}）: {status}")
-        out.append(f"  このハンドを開く: dealer-assist review {ref}")
-        out.append(f"  開始 {_when(hand['started'])}  終了 {_when(hand['ended'], hand['started'])}")
-        out.append(f"  映像 {sess.get('source')}  ゲーム {sess.get('game')}"
-                   + (f"  キャリブレーション {sess['calibration']}" if sess.get("calibration") else ""))
-        if hand.get("seats"):
-            out.append(f"  参加 シート {', '.join(map(str, hand['seats']))}（ボタン シート{hand.get('button')}）")
-        out.append(f"  ボード {cards_text(hand['board'])}")
-        win = "、".join(f"シート{s}" for s in hand["winners"]) or "-"
-        pays = pays_text(hand["payouts"], True)
-        out.append(f"  勝者 {win}" + (f"  {pays}" if pays else ""))
+    lines = [
+        _("Hand {ref}: hand {hand} of session {session} (id {id}): {status}", ref=ref, hand=hand["hand"],
+          session=session_no, id=hand["id"], status=status),
+        _("  open it with: dealer-assist review {ref}", ref=ref),
+        _("  started {started}, ended {ended}", started=_when(hand["started"]),
+          ended=_when(hand["ended"], hand["started"])),
+    ]
+    game = sess.get("game")
+    game = GAME_NAMES.get(game, game)
+    if sess.get("calibration"):
+        lines.append(_("  source {source}, game {game}, calibration {calibration}", source=sess.get("source"),
+                       game=game, calibration=sess["calibration"]))
     else:
-        out.append(f"Hand {ref}: hand {hand['hand']} of session {session_no} (id {hand['id']}): {status}")
-        out.append(f"  open it with: dealer-assist review {ref}")
-        out.append(f"  started {_when(hand['started'])}, ended {_when(hand['ended'], hand['started'])}")
-        out.append(f"  source {sess.get('source')}, game {sess.get('game')}"
-                   + (f", calibration {sess['calibration']}" if sess.get("calibration") else ""))
-        if hand.get("seats"):
-            out.append(f"  seats dealt {', '.join(map(str, hand['seats']))} (button seat {hand.get('button')})")
-        out.append(f"  board {cards_text(hand['board'])}")
-        win = ", ".join(f"seat {s}" for s in hand["winners"]) or "-"
-        pays = pays_text(hand["payouts"], False)
-        out.append(f"  winner{'s' if len(hand['winners']) > 1 else ''} {win}" + (f"; {pays}" if pays else ""))
+        lines.append(_("  source {source}, game {game}", source=sess.get("source"), game=game))
+    if hand.get("seats"):
+        lines.append(_("  seats dealt {seats} (button seat {button})", seats=", ".join(map(str, hand["seats"])),
+                       button=hand.get("button")))
+    lines.append(_("  board {cards}", cards=cards_text(hand["board"])))
+    winners = hand["winners"]
+    win = seat_list(winners) if winners else "-"
+    pays = pays_text(hand["payouts"], ja)
+    if pays:
+        lines.append(_n("  winner {who}; {pays}", "  winners {who}; {pays}", max(1, len(winners)), who=win, pays=pays))
+    else:
+        lines.append(_n("  winner {who}", "  winners {who}", max(1, len(winners)), who=win))
     if hand.get("won_without_showdown") is not None:
-        s = hand["won_without_showdown"]
-        out.append(f"  シート{s}がショーダウンなしで獲得" if ja else f"  seat {s} won without a showdown")
+        lines.append(_("  seat {seat} won without a showdown", seat=hand["won_without_showdown"]))
+    out += [render(m, lang) for m in lines]
 
     out.append("")
-    out.append("経過（時刻・フレーム・出来事）:" if ja else "Events (time, frame, what happened):")
+    out.append(_("Events (time, frame, what happened):").render(lang))
     corr = hand["corrections"]
     due = sorted(range(len(corr)), key=lambda j: corr[j].get("before_event", len(hand["events"])))
     for i, ev in enumerate(hand["events"] + [None]):
         while due and corr[due[0]].get("before_event", len(hand["events"])) <= i:
             c = corr[due.pop(0)]
-            label = "ディーラー訂正" if ja else "DEALER CORRECTION"
-            out.append(f"  {_stamp(c.get('t'), c.get('frame'))}  {label} {describe_correction(c, lang)}")
+            label = _("DEALER CORRECTION").render(lang)
+            out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  {label} {describe_correction(c, lang)}")
         if ev is not None:
-            out.append(f"  {_stamp(ev.get('t'), ev.get('frame'))}  {describe(ev, lang)}")
+            out.append(f"  {_stamp(ev.get('t'), ev.get('frame'), lang)}  {describe(ev, lang)}")
 
     out.append("")
-    out.append(f"ディーラーの訂正 {len(corr)} 件:" if ja else f"Dealer corrections ({len(corr)}):")
+    out.append(_("Dealer corrections ({n}):", n=len(corr)).render(lang))
     for c in corr:
-        out.append(f"  {_stamp(c.get('t'), c.get('frame'))}  {describe_correction(c, lang)}")
+        out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  {describe_correction(c, lang)}")
     if not corr:
-        out.append("  なし" if ja else "  none")
+        out.append(_("  none").render(lang))
 
     out.append("")
     ruling = hand.get("ruling")
-    out.append("裁定:" if ja else "Ruling:")
+    out.append(_("Ruling:").render(lang))
     lines = (ruling or {}).get("explanation_ja" if ja else "explanation") or []
     for line in lines:
         out.append(f"  {line}")
     if not ruling:
-        out.append("  裁定は記録されていません" if ja else "  no ruling was recorded for this hand")
+        out.append(_("  no ruling was recorded for this hand").render(lang))
     snaps = hand.get("snapshots") or []
     if snaps:
         out.append("")
-        out.append(f"スナップショット {len(snaps)} 枚（--snapshots DIR で保存）" if ja else
-                   f"{len(snaps)} snapshot{'s' if len(snaps) != 1 else ''} (--snapshots DIR writes them)")
+        out.append(_n("{n} snapshot (--snapshots DIR writes them)", "{n} snapshots (--snapshots DIR writes them)",
+                      len(snaps), n=len(snaps)).render(lang))
     return "\n".join(out)
 
 
@@ -211,33 +213,32 @@ def _hand_ref(text: str):
     return number if session is None else f"{session}:{number}"
 
 
+_LOG_TABLES = {"hands": _p("log table", "hands"), "events": _p("log table", "events"),
+               "corrections": _p("log table", "corrections"), "snapshots": _p("log table", "snapshots"),
+               "sessions": _p("log table", "sessions")}
+
+
 def format_salvage(report: dict, lang: str = "en") -> str:
     """What ``--salvage`` kept, in a few lines."""
     t = report["tables"]
     hands = report["hands"]
     damaged = sorted(k for k, v in report["damaged_at"].items() if v)
     span = f"{hands[0]} .. {hands[-1]}" if hands else "-"
-    if lang == "ja":
-        lines = [f"{report['from']} から読み出せた内容を {report['to']} に写しました:",
-                 f"  ハンド {len(hands)}（{span}）、イベント {t.get('events', 0)}、訂正 {t.get('corrections', 0)}、"
-                 f"スナップショット {t.get('snapshots', 0)}、セッション {t.get('sessions', 0)}"]
-        if report["rebuilt_hands"]:
-            lines.append(f"  ハンドの行が失われていた {report['rebuilt_hands']} ハンドはイベントから復元しました")
-        if report["stand_in_sessions"]:
-            lines.append(f"  失われたセッション {report['stand_in_sessions']} 件は仮の行で補いました")
-        lines.append("  損傷で読めなかった表: " + (", ".join(damaged) if damaged else "なし")
-                     + f"（確認: dealer-assist review --db {report['to']}）")
-    else:
-        lines = [f"salvaged what {report['from']} still holds into {report['to']}:",
-                 f"  {len(hands)} hand{'s' if len(hands) != 1 else ''} ({span}), {t.get('events', 0)} events, "
-                 f"{t.get('corrections', 0)} corrections, {t.get('snapshots', 0)} snapshots, "
-                 f"{t.get('sessions', 0)} session{'s' if t.get('sessions', 0) != 1 else ''}"]
-        if report["rebuilt_hands"]:
-            lines.append(f"  {report['rebuilt_hands']} hand(s) whose own row was lost were rebuilt from their events")
-        if report["stand_in_sessions"]:
-            lines.append(f"  {report['stand_in_sessions']} lost session(s) got a stand-in row")
-        lines.append("  tables the damage cut short: " + (", ".join(damaged) if damaged else "none")
-                     + f" (look: dealer-assist review --db {report['to']})")
+    msgs = [_("salvaged what {src} still holds into {dst}:", src=report["from"], dst=report["to"]),
+            _("  {hands}, {events}, {corrections}, {snapshots}, {sessions}",
+              hands=_n("{n} hand ({span})", "{n} hands ({span})", len(hands), n=len(hands), span=span),
+              events=_n("{n} event", "{n} events", t.get("events", 0), n=t.get("events", 0)),
+              corrections=_n("{n} correction", "{n} corrections", t.get("corrections", 0), n=t.get("corrections", 0)),
+              snapshots=_n("{n} snapshot", "{n} snapshots", t.get("snapshots", 0), n=t.get("snapshots", 0)),
+              sessions=_n("{n} session", "{n} sessions", t.get("sessions", 0), n=t.get("sessions", 0)))]
+    if report["rebuilt_hands"]:
+        msgs.append(_("  {n} hand(s) whose own row was lost were rebuilt from their events", n=report["rebuilt_hands"]))
+    if report["stand_in_sessions"]:
+        msgs.append(_("  {n} lost session(s) got a stand-in row", n=report["stand_in_sessions"]))
+    msgs.append(_("  tables the damage cut short: {tables} (look: dealer-assist review --db {db})",
+                  tables=join([_LOG_TABLES.get(d, d) for d in damaged], _p("log table", ", ")) if damaged
+                  else _("none"), db=report["to"]))
+    lines = [render(m, lang) for m in msgs]
     return "\n".join(lines)
 
 
@@ -261,7 +262,7 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(hands, ensure_ascii=False, indent=2))
         elif not hands:
-            print(f"{args.db}: まだハンドがありません" if args.lang == "ja" else f"{args.db}: no hands logged yet")
+            print(_("{db}: no hands logged yet", db=args.db).render(args.lang))
         else:
             print(format_list(hands, args.lang))
         return 0
@@ -279,8 +280,7 @@ def run(args) -> int:
                 fh.write(text + "\n")
         except OSError as exc:
             raise UserError(f"cannot write {args.export}: {exc.strerror or exc}") from None
-        print(f"ハンド {hand['ref']} を {args.export} に書き出しました" if args.lang == "ja" else
-              f"wrote hand {hand['ref']} to {args.export}", file=talk)
+        print(_("wrote hand {ref} to {path}", ref=hand["ref"], path=args.export).render(args.lang), file=talk)
     if args.snapshots:
         try:
             os.makedirs(args.snapshots, exist_ok=True)
@@ -290,8 +290,6 @@ def run(args) -> int:
                     fh.write(load_snapshot(args.db, snap["id"]))
         except OSError as exc:
             raise UserError(f"cannot write snapshots to {args.snapshots}: {exc.strerror or exc}") from None
-        print(f"ハンド {hand['ref']} のスナップショット {len(names)} 枚を {args.snapshots} に書き出しました"
-              if args.lang == "ja" else
-              f"wrote {len(names)} snapshot{'s' if len(names) != 1 else ''} of hand {hand['ref']} "
-              f"to {args.snapshots}", file=talk)
+        print(_n("wrote {n} snapshot of hand {ref} to {path}", "wrote {n} snapshots of hand {ref} to {path}",
+                 len(names), n=len(names), ref=hand["ref"], path=args.snapshots).render(args.lang), file=talk)
     return 0

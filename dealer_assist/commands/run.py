@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 
 GAMES = ("joker-holdem", "holdem")
 
@@ -287,12 +288,13 @@ def run(args) -> int:
         source = shown_source(parts.source_spec)
         write_json(session_header(source, args.game, session))
         if talk is not None:
-            where = (f"、イベントは {args.events} に追記" if ja else f"; events appended to {args.events}") \
-                if args.events != "-" and not args.overwrite else ""
-            if ja:
-                talk.write(f"-- セッション {session if session is not None else '-'} 開始: 映像 {source}{where}\n")
+            number = session if session is not None else "-"
+            if args.events != "-" and not args.overwrite:
+                head = _("-- session {session} started: source {source}; events appended to {events}",
+                         session=number, source=source, events=args.events)
             else:
-                talk.write(f"-- session {session if session is not None else '-'} started: source {source}{where}\n")
+                head = _("-- session {session} started: source {source}", session=number, source=source)
+            talk.write(head.render(args.lang) + "\n")
             talk.flush()
         stats = parts.pipeline.run(parts.source, max_frames=args.max_frames)
     finally:
@@ -301,18 +303,14 @@ def run(args) -> int:
             files["events"].close()
     if talk is not None:
         s = stats.summary()
-        if ja:
-            where = f"、ハンドログ {args.db}" if parts.log is not None else ""
-            learned = (f"、訂正から学んだカードの隅 {s['learned_corners']}（このセッションのみ）"
-                       if s.get("learned_corners") else "")
-            talk.write(f"-- {s['frames']} フレーム {s['wall_s']} 秒（{s['fps']} fps）、"
-                       f"イベント {s['events']}{where}{learned}\n")
-        else:
-            where = f"; hand log {args.db}" if parts.log is not None else ""
-            learned = (f"; {s['learned_corners']} card corners learned from corrections (this session only)"
-                       if s.get("learned_corners") else "")
-            talk.write(f"-- {s['frames']} frames in {s['wall_s']} s ({s['fps']} fps), "
-                       f"{s['events']} events{where}{learned}\n")
+        bits = [_("-- {frames} frames in {wall} s ({fps} frames a second), {events} events",
+                  frames=s["frames"], wall=s["wall_s"], fps=s["fps"], events=s["events"])]
+        if parts.log is not None:
+            bits.append(_("; hand log {path}", path=args.db))
+        if s.get("learned_corners"):
+            bits.append(_("; {n} card corners learned from corrections (this session only)",
+                          n=s["learned_corners"]))
+        talk.write("".join(b.render(args.lang) for b in bits) + "\n")
     gave_up = getattr(parts.source, "gave_up", None)
     if gave_up:
         raise UserError(gave_up[1] if ja else gave_up[0])

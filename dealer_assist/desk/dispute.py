@@ -19,25 +19,22 @@ from dealer_assist.desk.view import DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, SeatPanel,
                                         VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import N_, Msg
 from dealer_assist.live.words import line as event_line
 
-#: The hand list's own texts, (English, Japanese): a hand is named by session and number, as
-#: ``dealer-assist review SESSION:HAND`` names it, and its status is one of the log's three.
+#: The hand list's own texts (message ids of the catalogues): a hand is named by session and
+#: number, as ``dealer-assist review SESSION:HAND`` names it, and its status is one of the log's three.
 ROW_TEXTS = {
-    "row": ("{ref}  session {session}, hand {hand}  {when}  {status}\n    board {board}",
-            "{ref}  セッション{session} 第{hand}ハンド  {when}  {status}\n    ボード {board}"),
-    "ended": ("ended", "終了"),
-    "open": ("in progress", "進行中"),
-    "interrupted": ("interrupted (the run stopped)", "中断（記録が途中で停止）"),
-    "header": ("Hand {ref}: hand {hand} of session {session} (id {id}), {status}",
-               "ハンド {ref}: セッション{session}の第{hand}ハンド（ID {id}）、{status}"),
+    "row": N_("{ref}  session {session}, hand {hand}  {when}  {status}\n    board {board}"),
+    "ended": N_("ended"),
+    "open": N_("in progress"),
+    "interrupted": N_("interrupted (the run stopped)"),
+    "header": N_("Hand {ref}: hand {hand} of session {session} (id {id}), {status}"),
 }
 
 
 def row_text(key: str, lang: str, **fields) -> str:
-    en, ja = ROW_TEXTS[key]
-    text = ja if lang == "ja" else en
-    return text.format(**fields) if fields else text
+    return Msg(ROW_TEXTS[key], tuple(fields.items())).render(lang)
 
 
 class DisputeWindow(QMainWindow):
@@ -299,7 +296,7 @@ class DisputeWindow(QMainWindow):
             self.image.set_image(image)
         ev_type = event_name(s.get("event_type") or "", self.lang)
         self.snap_label.setText(t("snapshot_of", self.lang, i=index + 1, n=len(snaps), frame=s.get("frame"),
-                                  t=float(s.get("t") or 0.0), event=ev_type))
+                                  t=f"{float(s.get('t') or 0.0):.1f}", event=ev_type))
         self.prev_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < len(snaps) - 1)
         ev_index = s.get("event_index")

@@ -19,14 +19,21 @@ from typing import Any, Iterator, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _, both, message_of
 
 __all__ = ["Tick", "LiveSession"]
 
 
 def _message_ja(exc: Exception) -> str:
-    """A refusal in Japanese: the table's own wording where it gives one."""
-    text = str(getattr(exc, "message_ja", None) or exc)
+    """A refusal in Japanese: the table's own wording (every refusal of the table has one)."""
+    text = both(message_of(exc))[1]
     return text.removeprefix("訂正: ")       # the banner's title already says 訂正できません
+
+
+def _not_applied(exc: Exception) -> tuple[str, str]:
+    """The ``correction_refused`` alert's words for a refusal, English and Japanese."""
+    return (_("not applied: {why}", why=message_of(exc)).render("en"),
+            _("not applied: {why}", why=_message_ja(exc)).render("ja"))
 
 
 @dataclass
@@ -115,7 +122,7 @@ class LiveSession:
             out["refused"] = {"message": str(exc), "message_ja": _message_ja(exc)}
             # said on the screen and kept in the hand log, as a refused correction always was
             frame = self.pipeline.last_frame
-            self.pipeline.alert("correction_refused", f"not applied: {exc}", f"適用できません: {_message_ja(exc)}",
+            self.pipeline.alert("correction_refused", *_not_applied(exc),
                                 frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
             out["tick"] = Tick(events=self._take(), state=self._state(), refused=str(exc))
         return out
@@ -133,18 +140,17 @@ class LiveSession:
         try:
             self.pipeline.apply(dict(action), index, t)
         except UserError as exc:
-            self.pipeline.alert("correction_refused", f"not applied: {exc}", f"適用できません: {_message_ja(exc)}",
-                                index, t)
+            self.pipeline.alert("correction_refused", *_not_applied(exc), index, t)
             return Tick(events=self._take(), state=self._state(), refused=str(exc))
         return Tick(events=self._take(), state=self._state())
 
-    def stop(self, why: str) -> Tick:
+    def stop(self, why) -> Tick:
         """The pipeline cannot go on (a frame the calibration does not fit, a broken source): end
         the session with a ``pipeline_stopped`` alert, to the screen and the hand log."""
         self.ended = True
         frame = self.pipeline.last_frame
-        self.pipeline.alert("pipeline_stopped", f"the pipeline stopped: {why}", f"処理が停止しました: {why}",
-                            frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
+        self.pipeline.alert_msg("pipeline_stopped", _("the pipeline stopped: {why}", why=why),
+                                frame.index if frame is not None else 0, frame.t if frame is not None else 0.0)
         return Tick(events=self._take(), state=self._state(), ended=True)
 
     def close(self) -> None:

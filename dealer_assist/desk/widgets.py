@@ -1023,7 +1023,7 @@ def antes_text(rule: Optional[Mapping[str, Any]], lang: str) -> str:
     """The level's antes in a few words ("" for none).
 
     >>> antes_text({"big_blind": 225, "blind": 100}, "ja"), antes_text({"each": 25}, "en")
-    ('BBアンティ 225（ブラインド 100 を先に）', 'antes 25 each')
+    ('ビッグブラインドアンティ 225（ブラインド 100 を先に）', 'antes 25 each')
     """
     if not rule:
         return ""

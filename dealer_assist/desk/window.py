@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QGridLayout, QLabel, QMainWindow, QSplitter, QToo
 
 from dealer_assist.desk.session import LiveSession, Tick
 from dealer_assist.desk.texts import t
+from dealer_assist.i18n import _, message_of
 from dealer_assist.desk.view import DeskSnapshot, DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, AnteDialog, BoardPanel, CardPicker,
                                         CorrectionConfirm, EventLog, RulingPanel, SeatPanel, VideoView,
@@ -63,7 +64,8 @@ class LiveWorker(QObject):
             tick = self.session.step()
         except Exception as exc:    # noqa: BLE001 - the screen must say it, not die
             from dealer_assist.errors import UserError
-            tick = self.session.stop(str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}")
+            tick = self.session.stop(message_of(exc) if isinstance(exc, UserError) else
+                                     _("an internal error ({detail})", detail=f"{type(exc).__name__}: {exc}"))
         self.ticked.emit(tick)
         return tick
 

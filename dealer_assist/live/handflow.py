@@ -37,9 +37,10 @@ from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, zone
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
-from dealer_assist.rules.holdem import BURN_SWAP, BURN_SWAP_JA
+from dealer_assist.rules.holdem import BURN_SWAP_MSG
 from dealer_assist.rules.errors import MAX_CHIPS
 from dealer_assist.rules.pots import clockwise_from
 
@@ -48,7 +49,6 @@ __all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "FLOWS", "BOARD_SLOTS",
 BOARD_SLOTS = ("board1", "board2", "board3", "board4", "board5")
 #: street name -> how many board cards the board has once it is out
 STREETS = (("flop", 3), ("turn", 4), ("river", 5))
-STREET_JA = {"flop": "フロップ", "turn": "ターン", "river": "リバー"}
 _STREET_OF_SLOT = {1: "flop", 2: "flop", 3: "flop", 4: "turn", 5: "river"}
 
 #: alerts that follow the cards on the table (re-checked every frame)
@@ -61,9 +61,9 @@ HAND_CODES = frozenset({"chips_missing", "ruling_error", "no_showdown_seen"})
 class JokerHoldemFlow:
     """Joker NLH (seed 000): the game-specific hooks of the hand flow.
 
-    >>> en, ja = JokerHoldemFlow().joker_on_board(4)
+    >>> en, ja = both(JokerHoldemFlow().joker_on_board(4))
     >>> en.split(": ")[0], "the next burn card" in en, "次のバーンカード" in ja
-    ('the joker is in board4 (the turn)', True, True)
+    ('the joker is in board 4 (the turn)', True, True)
     """
 
     game = "joker-holdem"   # the rules engine's game name (settle)
@@ -74,20 +74,17 @@ class JokerHoldemFlow:
         """A card that may not stay in a board slot (the street waits for its replacement)."""
         return card == "JK" and self.jokers > 0
 
-    def joker_on_board(self, slot: int) -> tuple[str, str]:
+    def joker_on_board(self, slot: int) -> Msg:
         """The dealer's instruction for the joker turned in board slot ``slot`` (RULINGS rule 5)."""
-        street = _STREET_OF_SLOT[slot]
-        return (f"the joker is in board{slot} (the {street}): {BURN_SWAP}",
-                f"board{slot}（{STREET_JA[street]}）にJOKER: {BURN_SWAP_JA}")
+        return _("the joker is in {zone} (the {street}): {procedure}", zone=zone(f"board{slot}"),
+                 street=street(_STREET_OF_SLOT[slot]), procedure=BURN_SWAP_MSG)
 
-
-    def joker_swapped(self, slot: str, now: Optional[str]) -> tuple[str, str]:
+    def joker_swapped(self, slot: str, now: Optional[str]) -> Msg:
         """The words when the joker has left board slot ``slot`` (``now``: its card, if any)."""
         if now is None:
-            return (f"the joker has left {slot}; the slot waits for the stub's top card",
-                    f"JOKERは{slot}から外れました。スタブの一番上のカードを置いてください")
-        return (f"the joker was swapped out of {slot}: {slot} is now {now}, the joker is a burn card",
-                f"JOKERを{slot}から交換しました: {slot}は{now}、JOKERはバーンカードです")
+            return _("the joker has left {zone}; the slot waits for the stub's top card", zone=zone(slot))
+        return _("the joker was swapped out of {zone}: {zone} is now {card}, the joker is a burn card",
+                 zone=zone(slot), card=now)
 
 
 class HoldemFlow(JokerHoldemFlow):
@@ -106,8 +103,37 @@ def _seat_no(zone: Optional[str]) -> Optional[int]:
     return None
 
 
-def _ordinal(seats) -> str:
-    return ", ".join(str(s) for s in seats)
+def _dealt_list(seats) -> Msg:
+    return seat_list(seats)
+
+
+_ACTIONS = {"button": _("button"), "committed": _("committed"), "ante": _("ante"), "antes": _("antes"),
+            "fold": _("fold"), "last_aggressor": _("last_aggressor"), "correct": _("correct")}
+
+
+def _action(kind: str):
+    """A dealer action's name in an error (``fold`` / ``フォールド``)."""
+    return _ACTIONS.get(kind, kind)
+
+
+def zone_word(name: Optional[str]):
+    """A zone in words (``board4`` -> ``board 4`` / ``ボード4``)."""
+    return zone(name)
+
+
+def zone_list(zones) -> Any:
+    """Zones in words, ``board 4 and seat 2`` / ``ボード4・シート2``."""
+    return join([zone(z) for z in zones], _p("zone list", ", "), _p("zone list", " and "))
+
+
+def _rule_error(exc: BaseException) -> Msg:
+    """Why the rules engine could not rule on the table as read: its own words where it gives
+    them in both languages, else what to check."""
+    m = getattr(exc, "msg", None)
+    if m is not None:
+        return _("no ruling: {why}", why=m)
+    return _("no ruling: the table as read is not one the rules accept ({detail}); check the cards "
+             "and the chips entered", detail=str(exc))
 
 
 class LiveTable:
@@ -120,9 +146,10 @@ class LiveTable:
     def __init__(self, seats: int = 6, game: str = "joker-holdem",
                  settings: Optional[TrackerSettings] = None):
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 12:
-            raise UserError(f"a live table has 2 to 12 seats, got {seats!r}")
+            raise UserError(_("a live table has 2 to 12 seats, got {seats}", seats=repr(seats)))
         if game not in FLOWS:
-            raise UserError(f"the live table knows the games {', '.join(FLOWS)}, not {game!r}")
+            raise UserError(_("the live table knows the games {games}, not {game}",
+                              games=", ".join(FLOWS), game=repr(game)))
         self.seats = seats
         self.game = game
         self.rules = FLOWS[game]()
@@ -205,12 +232,10 @@ class LiveTable:
         out: list[dict] = []
         if slow and key not in self._active:
             self._raise(out, key, "falling_behind",
-                        f"falling behind: reading {fps:.1f} frames a second and skipping {skipped:.0%} of "
-                        f"the camera's frames (at least {s.min_fps:g} a second needed): the showdown is "
-                        f"not ruled until it keeps up; lighten the machine's load",
-                        f"処理が遅れています: 毎秒{fps:.1f}フレーム、カメラの{skipped:.0%}を読み飛ばしています"
-                        f"（毎秒{s.min_fps:g}フレーム以上が必要）。追いつくまでショーダウンの裁定を保留します。"
-                        f"マシンの負荷を下げてください")
+                        _("falling behind: reading {fps} frames a second and skipping {skipped} of the "
+                          "camera's frames (at least {min_fps} a second needed): the showdown is not "
+                          "ruled until it keeps up; lighten the machine's load",
+                          fps=f"{fps:.1f}", skipped=f"{skipped:.0%}", min_fps=f"{s.min_fps:g}"))
         elif not slow and key in self._active:
             self._clear(out, key)
         return out
@@ -233,20 +258,21 @@ class LiveTable:
         """
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise UserError("a dealer action is an object with a \"type\"")
+            raise UserError(_("a dealer action is an object with a \"type\""))
         kind = action["type"]
         handler = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
                    "antes": self._act_antes, "fold": self._act_fold,
                    "last_aggressor": self._act_last_aggressor, "correct": self._act_correct}.get(kind)
         if handler is None:
-            raise UserError(f"unknown dealer action {kind!r}; known: button, committed, ante, antes, fold, "
-                            f"last_aggressor, correct")
+            raise UserError(_("unknown dealer action {kind}; known: {known}", kind=repr(kind),
+                              known="button, committed, ante, antes, fold, last_aggressor, correct"))
         allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
                    "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
                    "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"}}[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
         if extra:
-            raise UserError(f"{kind}: unknown field(s) {', '.join(extra)}")
+            raise UserError(_("{action}: unknown field(s) {fields}", action=_action(kind),
+                              fields=", ".join(extra)))
         handler(action)
         return self._evaluate()
 
@@ -288,19 +314,21 @@ class LiveTable:
     def _seat_arg(self, action: Mapping[str, Any], kind: str) -> int:
         seat = action.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
-            raise UserError(f"{kind}: \"seat\" must be a seat number 1..{self.seats}, got {seat!r}")
+            raise UserError(_("{action}: \"seat\" must be a seat number 1..{top}, got {got}",
+                              action=_action(kind), top=self.seats, got=repr(seat)))
         return seat
 
     def _in_hand(self, kind: str) -> None:
         if self.hand is None:
-            raise UserError(f"{kind}: no hand is in progress")
+            raise UserError(_("{action}: no hand is in progress", action=_action(kind)))
 
     def _dealt_seat(self, action: Mapping[str, Any], kind: str) -> int:
         self._in_hand(kind)
         seat = self._seat_arg(action, kind)
         if seat not in self.dealt:
-            raise UserError(f"{kind}: seat {seat} is not dealt in hand {self.hand} "
-                            f"(seats {_ordinal(self.dealt)})")
+            raise UserError(_("{action}: seat {seat} is not dealt in hand {hand} ({dealt})",
+                              action=_action(kind), seat=seat, hand=self.hand,
+                              dealt=_dealt_list(self.dealt)))
         return seat
 
     def _act_button(self, action: Mapping[str, Any]) -> None:
@@ -316,8 +344,8 @@ class LiveTable:
         if isinstance(amount, float) and amount.is_integer():
             amount = int(amount)
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
-            raise UserError(f"{kind}: \"{name}\" must be a whole number of chips from 0 to "
-                            f"{MAX_CHIPS}, got {amount!r}")
+            raise UserError(_("{action}: \"{name}\" must be a whole number of chips from 0 to {top}, "
+                              "got {got}", action=_action(kind), name=name, top=MAX_CHIPS, got=repr(amount)))
         return amount
 
     def _act_committed(self, action: Mapping[str, Any]) -> None:
@@ -332,10 +360,10 @@ class LiveTable:
     def _act_antes(self, action: Mapping[str, Any]) -> None:
         """The level's antes from now on: ``each`` seat, or the ``big_blind`` for all (after ``blind``)."""
         if "each" in action and "big_blind" in action:
-            raise UserError("antes: give \"each\" (every seat antes) or \"big_blind\" (a big-blind "
-                            "ante), not both")
+            raise UserError(_("antes: give \"each\" (every seat antes) or \"big_blind\" (a big-blind "
+                              "ante), not both"))
         if "blind" in action and "big_blind" not in action:
-            raise UserError("antes: \"blind\" is the big blind's blind, given with \"big_blind\"")
+            raise UserError(_("antes: \"blind\" is the big blind's blind, given with \"big_blind\""))
         if "each" in action:
             each = self._chips_arg(action, "antes", "each")
             self.ante_structure = {"each": each} if each else None
@@ -353,9 +381,9 @@ class LiveTable:
             return
         live = [s for s in self.dealt if s not in self.folded]
         if live == [seat]:
-            raise UserError(f"fold: seat {seat} is the last seat in the hand; it cannot fold")
+            raise UserError(_("fold: seat {seat} is the last seat in the hand; it cannot fold", seat=seat))
         if self.won is not None:
-            raise UserError(f"fold: the hand is already won by seat {self.won}")
+            raise UserError(_("fold: the hand is already won by seat {seat}", seat=self.won))
         self.folded.add(seat)
 
     def _act_last_aggressor(self, action: Mapping[str, Any]) -> None:
@@ -379,22 +407,21 @@ class LiveTable:
         correct: no hand is in progress / 訂正: 進行中のハンドがありません
         """
         if self.hand is None:
-            self._refuse("correct: no hand is in progress", "訂正: 進行中のハンドがありません")
+            raise UserError(_("correct: no hand is in progress"))
         zone = action.get("zone")
         if zone not in self.zones:
-            self._refuse(f"correct: \"zone\" must be one of board1..board5, burn, muck, "
-                         f"seat1..seat{self.seats}; got {zone!r}",
-                         f"訂正: 場所はボード1〜5・バーン・マック・シート1〜{self.seats}のどれかです（{zone!r}）")
-        card = canonical_card(action.get("card"), what="correct: card")
+            raise UserError(_("correct: \"zone\" must be one of board1..board5, burn, muck, "
+                              "seat1..seat{top}; got {got}", top=self.seats, got=repr(zone)))
+        card = canonical_card(action.get("card"), what=_("correct: card"))
         if card == BACK:
-            self._refuse("correct: \"card\" is the face-up card as read (or \"??\"), not BACK",
-                         "訂正: 裏向きのカードは訂正できません。表にしてください")
+            raise UserError(_("correct: \"card\" is the face-up card as read (or \"??\"), not a "
+                              "face-down card"))
         to = action.get("to")
         if to is not None:
-            to = canonical_card(to, what="correct: to")
+            to = canonical_card(to, what=_("correct: to"))
             if to in (BACK, UNREADABLE):
-                self._refuse(f"correct: \"to\" must be a card (or null to remove it), not {to}",
-                             f"訂正: 訂正後はカード（または削除）です。{to}は指定できません")
+                raise UserError(_("correct: \"to\" must be a card (or null to remove it), not {what}",
+                                  what=_("a face-down card") if to == BACK else _("an unreadable card")))
         tr = self.tracker
         held = any(t.zone == zone and t.face and tr.identity(t) == card for t in tr.tracks())
         if zone in BOARD_SLOTS and self.board_rec[BOARD_SLOTS.index(zone)] == card:
@@ -404,9 +431,14 @@ class LiveTable:
             held = True
         if not held:
             seen = [c for c in (tr.identity(t) for t in self._zone_tracks(zone)) if c is not None]
-            self._refuse(f"correct: no {card} is read in {zone} (it holds {' '.join(seen) if seen else 'nothing'})",
-                         f"訂正: {self._zone_ja(zone)}に{card}は読まれていません"
-                         f"（{'・'.join(seen) + 'があります' if seen else '何もありません'}）")
+            faces = [c for c in seen if c != BACK]
+            backs = len(seen) - len(faces)
+            holds = [join(faces, " ")] if faces else []
+            if backs:
+                holds.append(_n("{n} face-down card", "{n} face-down cards", backs, n=backs))
+            raise UserError(_("correct: no {card} is read in {zone} (it holds {holds})", card=card,
+                              zone=zone_word(zone),
+                              holds=join(holds, _("; ")) if holds else _("nothing")))
         if to is not None and to != card:
             self._check_no_clash(zone, to)
         return zone, card, to
@@ -452,34 +484,11 @@ class LiveTable:
         return [{"zone": zone, "card": card, "to": to}
                 for (zone, card), to in self.tracker._overrides.items()]
 
-    @staticmethod
-    def _refuse(message: str, message_ja: str) -> None:
-        exc = UserError(message)
-        exc.message_ja = message_ja
-        raise exc
-
-    @staticmethod
-    def _zone_ja(zone: str) -> str:
-        if zone in BOARD_SLOTS:
-            return f"ボード{zone[5:]}"
-        if _seat_no(zone) is not None:
-            return f"シート{zone[4:]}"
-        return {"burn": "バーン", "muck": "マック"}.get(zone, zone)
-
-    @staticmethod
-    def _zone_en(zone: str) -> str:
-        if zone in BOARD_SLOTS:
-            return f"board {zone[5:]}"
-        if _seat_no(zone) is not None:
-            return f"seat {zone[4:]}"
-        return zone
-
     def _check_no_clash(self, zone: str, to: str) -> None:
         """Refuse ``to`` when the table already holds it elsewhere (the joker: as many as the deck has)."""
         if to == "JK" and self.rules.jokers == 0:
-            self._refuse(f"correct: {self.rules.game} is played without the joker: a card cannot be "
-                         f"corrected to JK",
-                         "訂正: このゲームはJOKERなしです。JOKERには訂正できません")
+            raise UserError(_("correct: this game is played without the joker: a card cannot be "
+                              "corrected to JK"))
         tr = self.tracker
         where: set[str] = set()
         for t in tr.stable():
@@ -495,12 +504,9 @@ class LiveTable:
         if len(where) < limit:
             return
         order = sorted(where, key=lambda z: (z not in BOARD_SLOTS, _seat_no(z) or 0, z))
-        en = " and ".join(self._zone_en(z) for z in order)
-        ja = "・".join(self._zone_ja(z) for z in order)
-        self._refuse(f"correct: {to} is already read in {en}: one card cannot lie in two places; if that "
-                     f"one is the misread card, correct it first",
-                     f"訂正: {to}はすでに{ja}にあります。同じカードは2か所に置けません。"
-                     f"そちらが誤認識なら、先にそちらを訂正してください")
+        raise UserError(_("correct: {card} is already read in {zones}: one card cannot lie in two "
+                          "places; if that one is the misread card, correct it first",
+                          card=to, zones=zone_list(order)))
 
     def _act_correct(self, action: Mapping[str, Any]) -> None:
         zone, card, to = self.verify_correction(action)
@@ -543,9 +549,10 @@ class LiveTable:
         ev.update(fields)
         return ev
 
-    def _raise(self, out: list, key: tuple, code: str, message: str, message_ja: str,
+    def _raise(self, out: list, key: tuple, code: str, message: Msg,
                keep: bool = True, **extra: Any) -> None:
-        ev = self._event("alert", code=code, message=message, message_ja=message_ja, **extra)
+        en, ja = both(message)
+        ev = self._event("alert", code=code, message=en, message_ja=ja, **extra)
         ev["cleared"] = False
         if keep:
             self._active[key] = ev
@@ -557,7 +564,7 @@ class LiveTable:
         if old.get("code") == "joker_on_board" and isinstance(old.get("zone"), str):
             # say what resolved it, not the instruction again
             now = self._slot_card(old["zone"])
-            fields["message"], fields["message_ja"] = self.rules.joker_swapped(old["zone"], now)
+            fields["message"], fields["message_ja"] = both(self.rules.joker_swapped(old["zone"], now))
         ev = self._event("alert", **fields)
         ev["cleared"] = True
         out.append(ev)
@@ -578,17 +585,18 @@ class LiveTable:
         for card, zones in places.items():
             limit = self.rules.jokers if card == "JK" else 1
             if len(zones) > limit:
-                where = " and ".join(sorted(zones))
+                where = zone_list(sorted(zones))
                 if card == "JK":
-                    have = "no joker" if limit == 0 else "one joker"
-                    msg = (f"a joker is seen in {where}, but the deck has {have}: check the cards and "
-                           f"correct the misread one")
-                    ja = f"JOKERが{where}に見えますが、デッキのJOKERは{limit}枚です。カードを確認し、誤認識を訂正してください"
+                    msg = (_("a joker is seen in {zones}, but the deck has no joker: check the cards and "
+                             "correct the misread one", zones=where) if limit == 0 else
+                           _n("a joker is seen in {zones}, but the deck has {n} joker: check the cards "
+                              "and correct the misread one",
+                              "a joker is seen in {zones}, but the deck has {n} jokers: check the cards "
+                              "and correct the misread one", limit, zones=where, n=limit))
                 else:
-                    msg = (f"{card} is seen in two places ({where}): one is misread or from another deck; "
-                           f"check both and correct the misread one")
-                    ja = f"{card}が2か所（{where}）にあります。誤認識か別デッキのカードです。両方を確認し、誤認識を訂正してください"
-                want[("duplicate_card", card)] = ("duplicate_card", msg, ja, {"card": card, "zone": sorted(zones)[0]})
+                    msg = _("{card} is seen in two places ({zones}): one is misread or from another deck; "
+                            "check both and correct the misread one", card=card, zones=where)
+                want[("duplicate_card", card)] = ("duplicate_card", msg, {"card": card, "zone": sorted(zones)[0]})
         live_hand = self.hand is not None and self.won is None and not self.showdown_done
         if live_hand:
             for slot in BOARD_SLOTS:
@@ -600,32 +608,30 @@ class LiveTable:
                 if n > 1:
                     want[("sixth_board_card", slot)] = (
                         "sixth_board_card",
-                        f"{slot} holds {n} cards: a board slot takes one card; remove the extra card",
-                        f"{slot}に{n}枚あります。ボードの1か所は1枚です。余分なカードを取り除いてください",
+                        _("{zone} holds {n} cards: a board slot takes one card; remove the extra card",
+                          zone=zone_word(slot), n=n),
                         {"zone": slot})
             filled = [self._slot_card(slot) is not None for slot in BOARD_SLOTS]
             # a slot with a card still being accepted is coming: the whole board turned at once
             coming = [f or any(t.face for t in tr.pending(slot)) for f, slot in zip(filled, BOARD_SLOTS)]
             for k in (4, 5):
                 if filled[k - 1] and self.board_out < k and not all(coming[:k - 1]):
-                    street = _STREET_OF_SLOT[k]
-                    before = "the flop" if k == 4 else "the turn"
                     want[("wrong_street", f"board{k}")] = (
                         "wrong_street",
-                        f"board{k} (the {street}) has a card before {before} is out: check the order of the board",
-                        f"{'フロップ' if k == 4 else 'ターン'}より先にboard{k}（{STREET_JA[street]}）にカードがあります。ボードの順番を確認してください",
+                        _("{zone} (the {street}) has a card before the {before} is out: check the order "
+                          "of the board", zone=zone_word(f"board{k}"), street=street(_STREET_OF_SLOT[k]),
+                          before=street("flop" if k == 4 else "turn")),
                         {"zone": f"board{k}"})
         for i, slot in enumerate(BOARD_SLOTS, 1):
             if self._slot_card(slot) == "JK" and self.rules.blocks_board("JK"):
-                msg, ja = self.rules.joker_on_board(i)
-                want[("joker_on_board", slot)] = ("joker_on_board", msg, ja, {"zone": slot, "card": "JK"})
+                want[("joker_on_board", slot)] = ("joker_on_board", self.rules.joker_on_board(i),
+                                                  {"zone": slot, "card": "JK"})
         for t in tr.stable():
             if t.zone is not None and self._long_unreadable(t):
                 want[("unreadable_card", t.id)] = (
                     "unreadable_card",
-                    f"a face-up card in {t.zone} cannot be read: straighten it under the camera, "
-                    f"or enter it as a correction (card \"??\")",
-                    f"{t.zone}の表向きのカードが読めません。カメラの下で整えるか、訂正（card \"??\"）で入力してください",
+                    _("a face-up card in {zone} cannot be read: straighten it under the camera, "
+                      "or enter it as a correction of the card \"??\"", zone=zone_word(t.zone)),
                     {"zone": t.zone, "card": UNREADABLE})
         return want
 
@@ -645,9 +651,9 @@ class LiveTable:
             self._maybe_start(out)
         else:
             self._flow(out)
-        for key, (code, msg, ja, extra) in want.items():
+        for key, (code, msg, extra) in want.items():
             if key not in self._active:
-                self._raise(out, key, code, msg, ja, **extra)
+                self._raise(out, key, code, msg, **extra)
         return out
 
     def _maybe_start(self, out: list) -> None:
@@ -854,7 +860,7 @@ class LiveTable:
             if old is not None and old["message"] != text:
                 self._clear(out, key)
             if key not in self._active:
-                self._raise(out, key, "ruling_error", text, f"裁定できません: {text}")
+                self._raise(out, key, "ruling_error", _rule_error(exc))
             return None
         if key in self._active:
             self._clear(out, key)
@@ -878,10 +884,9 @@ class LiveTable:
             return
         if not chips and key not in self._active:
             self._raise(out, key, "chips_missing",
-                        f"no committed chips entered for seat(s) {_ordinal(missing)}: the winners are "
-                        f"shown as if each seat put in 1 chip; enter each seat's committed chips for the payouts",
-                        f"シート{_ordinal(missing)}のベット額が未入力です。勝者は各シート1チップとして表示しています。"
-                        f"配当には各シートのベット額を入力してください",
+                        _("no committed chips entered for {seats}: the winners are shown as if each seat "
+                          "put in 1 chip; enter each seat's committed chips for the payouts",
+                          seats=seat_list(missing)),
                         seat=missing[0])
         elif chips and key in self._active:
             self._clear(out, key)
@@ -901,9 +906,8 @@ class LiveTable:
         self.ruling = ruling
         if final and ruling is not None and not chips:
             self._raise(out, ("chips_missing",), "chips_missing",
-                        f"no committed chips were entered: seat {self.won} wins without a showdown; "
-                        f"the payouts are shown as if each seat put in 1 chip",
-                        f"ベット額が未入力です。シート{self.won}がショーダウンなしで獲得。配当は各シート1チップとして表示しています",
+                        _("no committed chips were entered: seat {seat} wins without a showdown; "
+                          "the payouts are shown as if each seat put in 1 chip", seat=self.won),
                         keep=False, seat=self.won)
 
     def _end(self, out: list) -> None:
@@ -912,10 +916,9 @@ class LiveTable:
             self._rule_won(out, final=True)
         elif not self.showdown_done and len(live) >= 2:
             self._raise(out, ("no_showdown_seen",), "no_showdown_seen",
-                        f"the table was cleared with seats {_ordinal(live)} still in the hand and no showdown "
-                        f"seen: no ruling for hand {self.hand}; settle it from the hand log if it is disputed",
-                        f"シート{_ordinal(live)}が残ったままテーブルが片付けられ、ショーダウンが見えませんでした。"
-                        f"第{self.hand}ハンドの裁定はありません。争いがあればハンドログから裁定してください",
+                        _("the table was cleared with {seats} still in the hand and no showdown seen: no "
+                          "ruling for hand {hand}; settle it from the hand log if it is disputed",
+                          seats=seat_list(live), hand=self.hand),
                         keep=False)
         out.append(self._event("hand_end", ruling=self.ruling, board=list(self.board_emitted),
                                won_without_showdown=self.won, corrections=self.corrections))

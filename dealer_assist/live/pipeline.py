@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _, both, message_of
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
 SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "hand_end"})
@@ -171,11 +172,15 @@ class Pipeline:
 
     def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> dict:
         """Raise a one-off alert (a refused dealer input, the source's news): to the sink and the
-        hand log."""
+        hand log.  :meth:`alert_msg` takes a catalogue message instead of its two languages."""
         ev = {"t": round(float(t), 3), "frame": frame, "type": "alert", "hand": self.table.hand,
               "code": code, "message": message, "message_ja": message_ja, "cleared": False}
         self._emit([ev], None)
         return ev
+
+    def alert_msg(self, code: str, message, frame: int, t: float) -> dict:
+        """:meth:`alert` with a catalogue message (:class:`dealer_assist.i18n.Msg`)."""
+        return self.alert(code, *both(message), frame, t)
 
     def source_alert(self, alert) -> None:
         self.alert(alert.code, alert.message, alert.message_ja, self.stats.frames, alert.t)
@@ -204,8 +209,8 @@ class Pipeline:
             try:
                 caused += self.apply(act, frame.index, frame.t)
             except UserError as exc:
-                caused.append(self.alert("bad_action", f"dealer action ignored: {exc}",
-                                         f"ディーラー入力を無視しました: {exc}", frame.index, frame.t))
+                caused.append(self.alert_msg("bad_action", _("dealer action ignored: {why}",
+                                                             why=message_of(exc)), frame.index, frame.t))
         td = time.perf_counter()
         found = self.detector.detect(frame.image)
         self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)

@@ -44,6 +44,7 @@ from typing import Any, Callable, Iterator, Optional, Union
 import numpy as np
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Msg, _, _n, both
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 DEFAULT_FPS = 15.0
@@ -193,8 +194,8 @@ class FolderSource(FrameSource):
             t = round(i / self.fps, 6)
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
-                yield SourceAlert("frame_unreadable", f"cannot read the image {path.name}; skipped it",
-                                  f"画像 {path.name} を読み込めないためスキップしました", t)
+                yield SourceAlert("frame_unreadable", *both(_("cannot read the image {name}; skipped it",
+                                                              name=path.name)), t)
             else:
                 yield Frame(i, t, image)
             i += 1
@@ -283,8 +284,9 @@ class LiveSource(FrameSource):
                  give_up_after: Optional[float] = None):
         quiet_native_logs()
         self.spec = spec
-        self.what = f"camera {spec}" if spec.isdigit() else f"stream {_redact(spec)}"
-        self.what_ja = f"カメラ {spec}" if spec.isdigit() else f"ストリーム {_redact(spec)}"
+        self.what_msg = (_("camera {spec}", spec=spec) if spec.isdigit()
+                         else _("stream {spec}", spec=_redact(spec)))
+        self.what, self.what_ja = both(self.what_msg)
         self.factory = capture_factory or _default_capture
         self.reconnect = reconnect
         self.max_retries = max_retries
@@ -346,9 +348,9 @@ class LiveSource(FrameSource):
     def _now(self) -> float:
         return round(time.monotonic() - self._start, 3)
 
-    def _alert(self, code: str, en: str, ja: str) -> None:
+    def _alert(self, code: str, msg: Msg) -> None:
         with self._cond:
-            self._alerts.append(SourceAlert(code, en, ja, self._now()))
+            self._alerts.append(SourceAlert(code, *both(msg), self._now()))
             self._cond.notify_all()
 
     def _read(self) -> Optional[np.ndarray]:
@@ -381,32 +383,32 @@ class LiveSource(FrameSource):
             _release(self._cap)
             self._cap = None
             limit = self.give_up_after
-            until = "" if limit is None else f" (stops after {_seconds(limit)} s without it)"
-            until_ja = "" if limit is None else f"（{_seconds(limit)} 秒戻らなければ停止します）"
-            if missing:
-                self._alert("camera_lost", f"{self.what} cannot be opened; trying again{until}",
-                            f"{self.what_ja} を開けません。再接続を試みています{until_ja}")
+            what = self.what_msg
+            if missing and limit is None:
+                self._alert("camera_lost", _("{what} cannot be opened; trying again", what=what))
+            elif missing:
+                self._alert("camera_lost", _("{what} cannot be opened; trying again (stops after {s} s "
+                                             "without it)", what=what, s=_seconds(limit)))
+            elif limit is None:
+                self._alert("camera_lost", _("{what} stopped delivering frames; reconnecting", what=what))
             else:
-                self._alert("camera_lost", f"{self.what} stopped delivering frames; reconnecting{until}",
-                            f"{self.what_ja} からの映像が途切れました。再接続しています{until_ja}")
+                self._alert("camera_lost", _("{what} stopped delivering frames; reconnecting (stops after "
+                                             "{s} s without it)", what=what, s=_seconds(limit)))
             missing = False
             if not self.reconnect:
-                self._finish(f"{self.what} is lost; not reconnecting",
-                             f"{self.what_ja} が切断されました（再接続しない設定です）")
+                self._finish(_("{what} is lost; not reconnecting", what=what))
                 return
             lost_at = time.monotonic()
             wait, tries = first, 0
             while not self._stop.is_set():
                 gone = time.monotonic() - lost_at
                 if limit is not None and gone >= limit:
-                    self._give_up(f"{self.what} was gone for {_seconds(round(gone, 1))} s "
-                                  f"(--give-up-after {_seconds(limit)}); stopping",
-                                  f"{self.what_ja} が {_seconds(round(gone, 1))} 秒戻りませんでした"
-                                  f"（--give-up-after {_seconds(limit)}）。停止します")
+                    self._give_up(_("{what} was gone for {gone} s (--give-up-after {limit}); stopping",
+                                    what=what, gone=_seconds(round(gone, 1)), limit=_seconds(limit)))
                     return
                 if self.max_retries is not None and tries >= self.max_retries:
-                    self._give_up(f"{self.what} did not come back after {tries} attempts; stopping",
-                                  f"{self.what_ja} は {tries} 回の再接続で復旧しませんでした。停止します")
+                    self._give_up(_("{what} did not come back after {n} attempts; stopping",
+                                    what=what, n=tries))
                     return
                 pause = wait if limit is None else max(0.0, min(wait, limit - gone))
                 if self._stop.wait(pause):
@@ -427,22 +429,22 @@ class LiveSource(FrameSource):
                     continue
                 if self._grabbed == 0:
                     self._take_fps(cap)
-                self._alert("camera_back", f"{self.what} is back (after {tries} attempt(s))",
-                            f"{self.what_ja} が復旧しました（再接続 {tries} 回）")
+                self._alert("camera_back", _n("{what} is back (after {n} attempt)",
+                                              "{what} is back (after {n} attempts)", tries, what=what, n=tries))
                 with self._cond:
                     self._latest = Frame(self._grabbed, self._now(), image)
                     self._grabbed += 1
                     self._cond.notify_all()
                 break
 
-    def _give_up(self, en: str, ja: str) -> None:
-        self.gave_up = (en, ja)
-        log.debug("giving up: %s", en)
-        self._finish(en, ja)
+    def _give_up(self, msg: Msg) -> None:
+        self.gave_up = both(msg)
+        log.debug("giving up: %s", self.gave_up[0])
+        self._finish(msg)
 
-    def _finish(self, en: str, ja: str) -> None:
+    def _finish(self, msg: Msg) -> None:
         with self._cond:
-            self._alerts.append(SourceAlert("source_ended", en, ja, self._now()))
+            self._alerts.append(SourceAlert("source_ended", *both(msg), self._now()))
             self._ended = True
             self._cond.notify_all()
 

@@ -109,7 +109,7 @@ class TrackerSettings:
 _CANON: dict[str, str] = {BACK: BACK, UNREADABLE: UNREADABLE}
 
 
-def canonical_card(text: Any, *, what: str = "card") -> str:
+def canonical_card(text: Any, *, what: Any = "card") -> str:
     """``text`` in canonical notation: a card (``'As'``, ``'JK'``), ``'??'`` or ``'BACK'``.
 
     >>> canonical_card("10♥"), canonical_card("??"), canonical_card("back")
@@ -127,7 +127,9 @@ def canonical_card(text: Any, *, what: str = "card") -> str:
     try:
         card = parse_card(text, allow_hidden=True)
     except CardError as exc:
-        raise UserError(f"{what}: {exc}") from None
+        from dealer_assist.i18n import _
+
+        raise UserError(_("{what}: {detail}", what=what, detail=str(exc))) from None
     out = UNREADABLE if card is None else str(card)
     if isinstance(text, str):
         _CANON[text] = out

@@ -1,17 +1,48 @@
 """Events told in plain words, English or Japanese: the commentary of ``run``, ``review`` and the desk.
 
+Every word comes from the message catalogues (:mod:`dealer_assist.i18n`); an alert is told by its
+title (:data:`ALERT_TITLES`, which the desk's banner shows too), never by its code.
+
 >>> describe({"type": "board", "street": "turn", "cards": ["Ks", "Js", "6s", "4d"]})
 'turn: board Ks Js 6s 4d'
 >>> line({"t": 4.2, "frame": 63, "type": "board", "hand": 1, "street": "flop",
 ...       "cards": ["Ks", "Js", "6s"]}, "ja")
-'[   4.2s] 第1ハンド フロップ: ボード Ks Js 6s'
+'[   4.2秒] 第1ハンド フロップ: ボード Ks Js 6s'
 """
 from __future__ import annotations
 
 import json
 from typing import Any, Optional
 
-STREETS_JA = {"flop": "フロップ", "turn": "ターン", "river": "リバー"}
+from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, street, zone
+
+#: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
+ALERT_TITLES: dict[str, Msg] = {
+    "joker_on_board": _("JOKER ON THE BOARD: burn-swap"),
+    "duplicate_card": _("SAME CARD SEEN TWICE"),
+    "unreadable_card": _("CARD CANNOT BE READ"),
+    "sixth_board_card": _("EXTRA CARD ON THE BOARD"),
+    "wrong_street": _("BOARD OUT OF ORDER"),
+    "chips_missing": _("CHIPS NOT ENTERED"),
+    "ruling_error": _("NO RULING"),
+    "no_showdown_seen": _("NO SHOWDOWN SEEN"),
+    "camera_lost": _("CAMERA LOST"),
+    "camera_back": _("CAMERA BACK"),
+    "frame_unreadable": _("FRAME UNREADABLE"),
+    "source_ended": _("RECORDING ENDED"),
+    "pipeline_stopped": _("STOPPED: NO MORE READINGS"),
+    "bad_action": _("INPUT REFUSED"),
+    "correction_refused": _("CORRECTION REFUSED"),
+    "correction_stands": _("CORRECTED BY THE DEALER"),
+    "font_missing": _("NO JAPANESE FONT"),
+    "falling_behind": _("FALLING BEHIND: RULING WAITS"),
+}
+
+
+def alert_title(code: str, lang: str) -> str:
+    """An alert's title in ``lang`` (an unknown code: the code in capitals, in both languages)."""
+    m = ALERT_TITLES.get(code)
+    return m.render(lang) if m is not None else str(code).replace("_", " ").upper()
 
 
 def cards_text(cards: Any) -> str:
@@ -19,19 +50,23 @@ def cards_text(cards: Any) -> str:
 
 
 def seat_text(s: Any, ja: bool) -> str:
-    return f"シート{s}" if ja else f"seat {s}"
+    return seat(s).render("ja" if ja else "en")
+
+
+def _pays(payouts: Optional[dict]) -> Optional[Msg]:
+    paid = [(s, v) for s, v in (payouts or {}).items() if v]
+    if not paid:
+        return None
+    return _("pays {list}", list=join([_("seat {seat} {amount}", seat=s, amount=v) for s, v in paid],
+                                      _p("payouts", ", ")))
 
 
 def pays_text(payouts: Optional[dict], ja: bool) -> str:
-    paid = [(s, v) for s, v in (payouts or {}).items() if v]
-    if not paid:
-        return ""
-    if ja:
-        return "配当 " + "、".join(f"シート{s} {v}" for s, v in paid)
-    return "pays " + ", ".join(f"seat {s} {v}" for s, v in paid)
+    return render(_pays(payouts), "ja" if ja else "en")
 
 
-def _hands_shown(ruling: dict, ja: bool) -> str:
+def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:
+    ja = lang == "ja"
     hands = ruling.get("hands") or {}
     order = [str(s) for s in ruling.get("showdown_order") or []]
     order += [s for s in hands if s not in order]
@@ -40,11 +75,13 @@ def _hands_shown(ruling: dict, ja: bool) -> str:
         h = hands.get(s)
         if not h:
             continue
+        # the ruling carries each hand's words in both languages: pick them, never re-word them
         what = (h.get("description_ja") or h.get("category_ja")) if ja else (h.get("description") or h.get("category"))
-        joker = f"（JK={h['joker_as']}）" if ja and h.get("joker_as") else (
-            f" (JK as {h['joker_as']})" if h.get("joker_as") else "")
-        parts.append(f"{seat_text(s, ja)} {what}{joker}")
-    return ("、" if ja else "; ").join(parts)
+        if h.get("joker_as"):
+            parts.append(_("{seat} {hand} (JK as {card})", seat=seat(s), hand=what, card=h["joker_as"]))
+        else:
+            parts.append(_("{seat} {hand}", seat=seat(s), hand=what))
+    return join(parts, _p("hands shown", "; ")) if parts else None
 
 
 def describe(ev: dict, lang: str = "en") -> str:
@@ -54,52 +91,56 @@ def describe(ev: dict, lang: str = "en") -> str:
     'turn: board Ks Js 6s 4d'
     >>> describe({"type": "alert", "code": "duplicate_card", "message": "8c seen twice",
     ...           "message_ja": "8cが2か所に", "card": "8c", "cleared": False}, "ja")
-    '！注意 duplicate_card: 8cが2か所に'
+    '！注意 同じカードが2か所: 8cが2か所に'
     """
+    return render(_describe(ev, lang), lang)
+
+
+def _describe(ev: dict, lang: str) -> Any:
     ja = lang == "ja"
     kind = ev.get("type")
+    if kind == "session_start":
+        return _("session {session} started: source {source}", session=ev.get("session") or "-",
+                 source=ev.get("source") or "-")
     if kind == "hand_start":
-        seats = ", ".join(str(s) for s in ev.get("seats") or [])
-        if ja:
-            return f"ハンド開始: シート {seats} に配札（ボタン シート{ev.get('button')}）"
-        return f"hand starts: dealt to seats {seats} (button seat {ev.get('button')})"
+        return _("hand starts: dealt to seats {seats} (button seat {button})",
+                 seats=", ".join(str(s) for s in ev.get("seats") or []), button=ev.get("button"))
     if kind == "board":
-        street = str(ev.get("street", ""))
-        if ja:
-            return f"{STREETS_JA.get(street, street)}: ボード {cards_text(ev.get('cards'))}"
-        return f"{street}: board {cards_text(ev.get('cards'))}"
+        return _("{street}: board {cards}", street=street(str(ev.get("street", ""))),
+                 cards=cards_text(ev.get("cards")))
     if kind == "hole":
-        if ja:
-            return f"シート{ev.get('seat')} がオープン: {cards_text(ev.get('cards'))}"
-        return f"seat {ev.get('seat')} shows {cards_text(ev.get('cards'))}"
+        return _("seat {seat} shows {cards}", seat=ev.get("seat"), cards=cards_text(ev.get("cards")))
     if kind == "alert":
         msg = (ev.get("message_ja") if ja else ev.get("message")) or ""
+        title = alert_title(str(ev.get("code")), lang)
         if ev.get("cleared"):
-            return f"{'解消' if ja else 'resolved'} {ev.get('code')}: {msg}".rstrip(": ")
-        return f"{'！注意' if ja else 'ALERT'} {ev.get('code')}: {msg}".rstrip(": ")
+            return _("resolved {title}: {message}", title=title, message=msg) if msg else \
+                _("resolved {title}", title=title)
+        return _("ALERT {title}: {message}", title=title, message=msg) if msg else _("ALERT {title}", title=title)
     if kind == "showdown":
         ruling = ev.get("ruling") or {}
-        parts = [p for p in (_hands_shown(ruling, ja), pays_text(ruling.get("payouts"), ja)) if p]
-        head = "ショーダウン" if ja else "showdown"
-        return head + (": " + ("。".join(parts) if ja else "; ".join(parts)) if parts else "")
+        parts = [p for p in (_hands_shown(ruling, lang), _pays(ruling.get("payouts"))) if p]
+        if not parts:
+            return _("showdown")
+        return _("showdown: {what}", what=join(parts, _p("showdown parts", "; ")))
     if kind == "hand_end":
         ruling = ev.get("ruling")
         wws = ev.get("won_without_showdown")
-        head = "ハンド終了" if ja else "hand over"
-        bits = []
+        bits: list = []
         if wws is not None:
-            bits.append(f"シート{wws}がショーダウンなしで獲得" if ja else f"seat {wws} wins without a showdown")
+            bits.append(_("seat {seat} wins without a showdown", seat=wws))
         if ruling:
-            pays = pays_text(ruling.get("payouts"), ja)
+            pays = _pays(ruling.get("payouts"))
             if pays:
                 bits.append(pays)
         else:
-            bits.append("裁定なし" if ja else "no ruling")
+            bits.append(_("no ruling"))
         n = ev.get("corrections")
         if n:
-            bits.append(f"訂正 {n} 件" if ja else f"{n} correction{'s' if n != 1 else ''}")
-        return head + ((": " if not ja else "（") + ("、" if ja else ", ").join(bits) + ("）" if ja else "")
-                       if bits else "")
+            bits.append(_n("{n} correction", "{n} corrections", n, n=n))
+        if not bits:
+            return _("hand over")
+        return _("hand over: {what}", what=join(bits, _p("hand over", ", ")))
     rest = {k: v for k, v in ev.items() if k not in ("t", "frame", "type", "hand")}
     return f"{kind} {json.dumps(rest, ensure_ascii=False)}" if rest else str(kind)
 
@@ -108,29 +149,26 @@ def describe_correction(c: dict, lang: str = "en") -> str:
     """One dealer correction in plain words.
 
     >>> describe_correction({"zone": "board4", "card": "8c", "to": "8s"})
-    'board4: 8c corrected to 8s'
+    'board 4: 8c corrected to 8s'
     >>> describe_correction({"zone": "seat2", "card": "??", "to": None}, "ja")
-    'seat2: ?? を取り除き'
+    'シート2: ?? を取り除き'
     """
-    ja = lang == "ja"
-    zone, card, to = c.get("zone") or "?", c.get("card") or "?", c.get("to")
+    where, card, to = zone(c.get("zone") or "?"), c.get("card") or "?", c.get("to")
     if to is None:
-        return f"{zone}: {card} を取り除き" if ja else f"{zone}: {card} removed"
-    return f"{zone}: {card} を {to} に訂正" if ja else f"{zone}: {card} corrected to {to}"
-
+        return _("{zone}: {card} removed", zone=where, card=card).render(lang)
+    return _("{zone}: {card} corrected to {to}", zone=where, card=card, to=to).render(lang)
 
 
 def line(ev: dict, lang: str = "en", explain: bool = True) -> str:
     """One event with its time and hand, for a running commentary; a showdown also gets the
     ruling's explanation lines (what a floor manager reads aloud)."""
-    ja = lang == "ja"
     t = ev.get("t")
-    stamp = f"[{t:6.1f}s] " if isinstance(t, (int, float)) else ""
+    stamp = _("[{t}s] ", t=f"{t:6.1f}").render(lang) if isinstance(t, (int, float)) else ""
     hand = ev.get("hand")
     if hand is not None:
-        stamp += f"第{hand}ハンド " if ja else f"hand {hand} "
+        stamp += _("hand {n} ", n=hand).render(lang)
     out = stamp + describe(ev, lang)
     if explain and ev.get("type") == "showdown":
-        lines = (ev.get("ruling") or {}).get("explanation_ja" if ja else "explanation") or []
+        lines = (ev.get("ruling") or {}).get("explanation_ja" if lang == "ja" else "explanation") or []
         out += "".join("\n    " + x for x in lines)
     return out

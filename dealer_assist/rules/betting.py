@@ -56,6 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, check_unique, parse_card
+from dealer_assist.i18n import Text, _, render
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import clockwise_from as clockwise
 
@@ -89,16 +90,28 @@ class Kind(str, enum.Enum):
                             f"all_in", field="action") from None
 
 
-KIND_JA = {Kind.FOLD: "フォールド", Kind.CHECK: "チェック", Kind.CALL: "コール", Kind.BET: "ベット",
-           Kind.RAISE: "レイズ", Kind.ALL_IN: "オールイン"}
+#: An action's name in words (the English is the JSON name).
+KIND_WORDS = {Kind.FOLD: _("fold"), Kind.CHECK: _("check"), Kind.CALL: _("call"), Kind.BET: _("bet"),
+              Kind.RAISE: _("raise"), Kind.ALL_IN: _("all_in")}
 
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why an action is legal or not, in English and Japanese."""
+    """Why an action is legal or not: a catalogue message (:mod:`dealer_assist.i18n`), read in
+    English (:attr:`en`) and Japanese (:attr:`ja`)."""
 
-    en: str
-    ja: str
+    msg: Text
+
+    @property
+    def en(self) -> str:
+        return render(self.msg, "en")
+
+    @property
+    def ja(self) -> str:
+        return render(self.msg, "ja")
+
+    def render(self, lang: str) -> str:
+        return render(self.msg, lang)
 
     def to_json(self) -> dict:
         return {"en": self.en, "ja": self.ja}
@@ -107,8 +120,7 @@ class Reason:
 class IllegalAction(RuleError):
     """An action the rules forbid; ``reason`` holds the English and Japanese explanation.
 
-    >>> str(IllegalAction(Reason("you cannot check: 200 to call", "チェックできません: コールに200必要です"),
-    ...                   field="check", seat=3))
+    >>> str(IllegalAction(Reason(_("you cannot check: {call} to call", call=200)), field="check", seat=3))
     'seat 3: check: you cannot check: 200 to call / チェックできません: コールに200必要です'
     """
 
@@ -143,7 +155,7 @@ class Structure:
     """A betting structure: the base says nothing about amounts; subclasses override the hooks."""
 
     name: ClassVar[str] = "structure"
-    name_ja: ClassVar[str] = ""
+    words: ClassVar[Text] = ""
 
     @property
     def raise_cap(self) -> Optional[int]:
@@ -170,9 +182,9 @@ class Structure:
         (short all-ins count together).  TDA: an all-in short of a full raise does not reopen."""
         return seat.acted_at is None or rnd.bet - seat.acted_at >= rnd.min_raise
 
-    def reopen_words(self, rnd: "BettingRound") -> tuple[str, str]:
-        """What reopens the betting, in words (English, Japanese)."""
-        return f"a full raise ({rnd.min_raise})", f"フルレイズ（{rnd.min_raise}）"
+    def reopen_words(self, rnd: "BettingRound") -> Text:
+        """What reopens the betting, in words."""
+        return _("a full raise ({n})", n=rnd.min_raise)
 
     def capped(self, rnd: "BettingRound") -> bool:
         return False
@@ -182,9 +194,8 @@ class Structure:
 
 
 def _min_raise_reason(rnd: "BettingRound", lo: int) -> Reason:
-    return Reason(f"a raise must add at least {rnd.min_raise} (the largest bet or raise of this "
-                  f"round, never less than the minimum bet), so to {lo} or more",
-                  f"レイズ額はこのラウンドの最大のベット・レイズ額（{rnd.min_raise}）以上: {lo}以上にする")
+    return Reason(_("a raise must add at least {n} (the largest bet or raise of this round, never less "
+                    "than the minimum bet), so to {lo} or more", n=rnd.min_raise, lo=lo))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +204,7 @@ class NoLimit(Structure):
 
     min_bet: int
     name: ClassVar[str] = "no-limit"
-    name_ja: ClassVar[str] = "ノー・リミット"
+    words: ClassVar[Text] = _("no limit")
 
     @property
     def opening(self) -> int:
@@ -201,14 +212,12 @@ class NoLimit(Structure):
 
     def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
         return self.min_bet, None, Reason(
-            f"no limit: a bet is at least {self.min_bet} and at most your stack",
-            f"ノー・リミット: ベットは{self.min_bet}以上、上限は手持ちのチップ全部")
+            _("no limit: a bet is at least {n} and at most your stack", n=self.min_bet))
 
     def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
         lo = rnd.bet + rnd.min_raise
         why = _min_raise_reason(rnd, lo)
-        return lo, None, Reason(f"no limit: {why.en}; at most your stack",
-                                f"ノー・リミット: {why.ja}。上限は手持ちのチップ全部")
+        return lo, None, Reason(_("no limit: {why}; at most your stack", why=why))
 
     def describe(self) -> dict:
         return {"structure": self.name, "min_bet": self.min_bet}
@@ -226,7 +235,7 @@ class PotLimit(Structure):
 
     min_bet: int
     name: ClassVar[str] = "pot-limit"
-    name_ja: ClassVar[str] = "ポット・リミット"
+    words: ClassVar[Text] = _("pot limit")
 
     @property
     def opening(self) -> int:
@@ -235,8 +244,7 @@ class PotLimit(Structure):
     def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
         pot = rnd.pot_total
         return self.min_bet, max(pot, self.min_bet), Reason(
-            f"pot limit: a bet is at least {self.min_bet} and at most the pot ({pot})",
-            f"ポット・リミット: ベットは{self.min_bet}以上、ポットの額（{pot}）以下")
+            _("pot limit: a bet is at least {n} and at most the pot ({pot})", n=self.min_bet, pot=pot))
 
     def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
         lo = rnd.bet + rnd.min_raise
@@ -245,10 +253,9 @@ class PotLimit(Structure):
         hi = max(rnd.bet + pot + call, lo)
         why = _min_raise_reason(rnd, lo)
         return lo, hi, Reason(
-            f"pot limit: {why.en}; at most a pot-size raise: pot {rnd.pot} + bets this round "
-            f"{rnd.committed_total} + your call {call} = {pot + call}, so to {hi}",
-            f"ポット・リミット: {why.ja}。上限はポット{rnd.pot}＋このラウンドのベット"
-            f"{rnd.committed_total}＋コール分{call}＝{pot + call}のレイズ、つまり{hi}まで")
+            _("pot limit: {why}; at most a pot-size raise: pot {pot} + bets this round {bets} + your call "
+              "{call} = {size}, so to {hi}", why=why, pot=rnd.pot, bets=rnd.committed_total, call=call,
+              size=pot + call, hi=hi))
 
     def describe(self) -> dict:
         return {"structure": self.name, "min_bet": self.min_bet}
@@ -271,27 +278,24 @@ class FixedLimit(Structure):
     bet: int
     cap: Optional[int] = 4
     name: ClassVar[str] = "fixed-limit"
-    name_ja: ClassVar[str] = "フィックス・リミット"
+    words: ClassVar[Text] = _("fixed limit")
 
     @property
     def opening(self) -> int:
         return self.bet
 
     def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
-        return self.bet, self.bet, Reason(f"fixed limit: a bet is exactly {self.bet}",
-                                          f"フィックス・リミット: ベットはちょうど{self.bet}")
+        return self.bet, self.bet, Reason(_("fixed limit: a bet is exactly {n}", n=self.bet))
 
     def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
         to = rnd.full_level + self.bet
         if rnd.full_level < rnd.bet:
-            en = (f"fixed limit: the all-in to {rnd.bet} was less than half a bet, so a raise "
-                  f"completes the full level {rnd.full_level} plus {self.bet}: exactly {to}")
-            ja = (f"フィックス・リミット: {rnd.bet}へのオールインは1ベットの半分未満なので、"
-                  f"レイズは{rnd.full_level}＋{self.bet}のちょうど{to}")
+            why = _("fixed limit: the all-in to {allin} was less than half a bet, so a raise completes "
+                    "the full level {level} plus {n}: exactly {to}", allin=rnd.bet, level=rnd.full_level,
+                    n=self.bet, to=to)
         else:
-            en = f"fixed limit: a raise adds exactly {self.bet}, to {to}"
-            ja = f"フィックス・リミット: レイズはちょうど{self.bet}上乗せして{to}"
-        return to, to, Reason(en, ja)
+            why = _("fixed limit: a raise adds exactly {n}, to {to}", n=self.bet, to=to)
+        return to, to, Reason(why)
 
     def is_full(self, rnd, to) -> bool:
         return 2 * (to - rnd.full_level) >= self.bet
@@ -299,9 +303,8 @@ class FixedLimit(Structure):
     def reopened(self, rnd, seat) -> bool:
         return seat.acted_at is None or 2 * (rnd.bet - seat.acted_at) >= self.bet
 
-    def reopen_words(self, rnd) -> tuple[str, str]:
-        half = (self.bet + 1) // 2
-        return f"half a bet ({half})", f"1ベットの半分（{half}）"
+    def reopen_words(self, rnd) -> Text:
+        return _("half a bet ({n})", n=(self.bet + 1) // 2)
 
     def capped(self, rnd) -> bool:
         return _capped(self.cap, rnd)
@@ -328,7 +331,7 @@ class SpreadLimit(Structure):
     high: int
     cap: Optional[int] = 4
     name: ClassVar[str] = "spread-limit"
-    name_ja: ClassVar[str] = "スプレッド・リミット"
+    words: ClassVar[Text] = _("spread limit")
 
     def __post_init__(self) -> None:
         if not 0 < self.low <= self.high:
@@ -341,17 +344,14 @@ class SpreadLimit(Structure):
 
     def bet_bounds(self, rnd) -> tuple[int, Optional[int], Reason]:
         return self.low, self.high, Reason(
-            f"spread limit: a bet is {self.low} to {self.high}",
-            f"スプレッド・リミット: ベットは{self.low}～{self.high}")
+            _("spread limit: a bet is {low} to {high}", low=self.low, high=self.high))
 
     def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
         step = min(rnd.min_raise, self.high)
         lo, hi = rnd.bet + step, rnd.bet + self.high
         return lo, hi, Reason(
-            f"spread limit: a raise adds {step} to {self.high} (at least the largest raise of "
-            f"this round), so to {lo}..{hi}",
-            f"スプレッド・リミット: レイズ額は{step}～{self.high}（このラウンドの最大のレイズ額以上）、"
-            f"つまり{lo}～{hi}")
+            _("spread limit: a raise adds {step} to {high} (at least the largest raise of this round), so "
+              "to {lo}..{hi}", step=step, high=self.high, lo=lo, hi=hi))
 
     def capped(self, rnd) -> bool:
         return _capped(self.cap, rnd)
@@ -628,39 +628,31 @@ class BettingRound:
 
         # fold
         legal.append(Legal(Kind.FOLD))
-        why[Kind.FOLD] = (Reason("fold: allowed, but you can check for free (a fold is binding)",
-                                 "フォールド: できますが、チェックなら無料で続けられます（フォールドは取り消せません）")
+        why[Kind.FOLD] = (Reason(_("fold: allowed, but you can check for free (a fold is binding)"))
                           if call <= 0 else
-                          Reason(f"fold: give up the hand and the {s.committed} you put in this round",
-                                 f"フォールド: 手札とこのラウンドに出した{s.committed}を放棄"))
+                          Reason(_("fold: give up the hand and the {n} you put in this round", n=s.committed)))
         # check / call
         if call <= 0:
             legal.append(Legal(Kind.CHECK))
-            why[Kind.CHECK] = Reason("check: there is no bet to call", "チェック: コールするベットがありません")
-            why[Kind.CALL] = Reason("you cannot call: there is nothing to call; check",
-                                    "コールできません: コールする額がありません。チェックしてください")
+            why[Kind.CHECK] = Reason(_("check: there is no bet to call"))
+            why[Kind.CALL] = Reason(_("you cannot call: there is nothing to call; check"))
         else:
-            why[Kind.CHECK] = Reason(f"you cannot check: {call} to call",
-                                     f"チェックできません: コールに{call}必要です")
+            why[Kind.CHECK] = Reason(_("you cannot check: {call} to call", call=call))
             short = call_amount < call
             legal.append(Legal(Kind.CALL, amount=call_amount, all_in=call_amount == s.stack))
-            why[Kind.CALL] = (Reason(f"call {call_amount}: all-in, short of the full {call}; you can win "
-                                     f"only what you matched (side pot)",
-                                     f"コール{call_amount}: オールイン（全額{call}に不足）。勝っても自分が出した額と"
-                                     f"同じ分しか得られません（サイドポット）")
-                              if short else Reason(f"call {call_amount} to match the bet of {self.bet}",
-                                                   f"{call_amount}をコールして{self.bet}にそろえる"))
+            why[Kind.CALL] = (Reason(_("call {amount}: all-in, short of the full {call}; you can win only "
+                                       "what you matched (side pot)", amount=call_amount, call=call))
+                              if short else Reason(_("call {amount} to match the bet of {bet}",
+                                                     amount=call_amount, bet=self.bet)))
         # bet / raise
         aggressive: Optional[Legal] = None
         if self.bet == 0:
-            why[Kind.RAISE] = Reason("you cannot raise: there is no bet yet; bet instead",
-                                     "レイズできません: まだベットがありません。ベットしてください")
+            why[Kind.RAISE] = Reason(_("you cannot raise: there is no bet yet; bet instead"))
             lo, hi, rule = st.bet_bounds(self)
             aggressive = self._bounded(Kind.BET, s, lo, hi)
             why[Kind.BET] = rule
         else:
-            why[Kind.BET] = Reason(f"you cannot bet: there is already a bet of {self.bet}; call or raise",
-                                   f"ベットできません: すでに{self.bet}のベットがあります。コールかレイズ")
+            why[Kind.BET] = Reason(_("you cannot bet: there is already a bet of {bet}; call or raise", bet=self.bet))
             block = self._raise_block(s)
             if block is not None:
                 why[Kind.RAISE] = block
@@ -672,29 +664,26 @@ class BettingRound:
             legal.append(aggressive)
             kind = aggressive.kind
             if aggressive.all_in and aggressive.min_to == aggressive.max_to and aggressive.max_to < lo:
-                why[kind] = Reason(f"{why[kind].en}; your stack reaches only {s.reach}, so only all-in "
-                                   f"for {s.reach}",
-                                   f"{why[kind].ja}。手持ちは{s.reach}までなので、{s.reach}のオールインのみ")
+                why[kind] = Reason(_("{why}; your stack reaches only {reach}, so only all-in for {reach}",
+                                     why=why[kind], reach=s.reach))
         # all-in
         reach = s.reach
         if reach <= self.bet:
             legal.append(Legal(Kind.ALL_IN, min_to=reach, max_to=reach, all_in=True))
-            why[Kind.ALL_IN] = Reason(f"all-in for {reach}: a call (your whole stack {s.stack})",
-                                      f"{reach}のオールイン: コールとして（手持ち{s.stack}全部）")
+            why[Kind.ALL_IN] = Reason(_("all-in for {reach}: a call (your whole stack {stack})", reach=reach,
+                                        stack=s.stack))
         elif aggressive is not None and aggressive.max_to == reach:
             legal.append(Legal(Kind.ALL_IN, min_to=reach, max_to=reach, all_in=True))
-            why[Kind.ALL_IN] = Reason(f"all-in for {reach}: a {aggressive.kind.value}",
-                                      f"{reach}のオールイン: {KIND_JA[aggressive.kind]}として")
+            why[Kind.ALL_IN] = Reason(_("all-in for {reach}: a {kind}", reach=reach,
+                                        kind=KIND_WORDS[aggressive.kind]))
         elif aggressive is not None:
             why[Kind.ALL_IN] = Reason(
-                f"you cannot go all-in: your stack reaches {reach}, above the most this "
-                f"{aggressive.kind.value} may go to ({aggressive.max_to})",
-                f"オールインできません: 手持ちは{reach}まであり、{KIND_JA[aggressive.kind]}の上限"
-                f"（{aggressive.max_to}）を超えます")
+                _("you cannot go all-in: your stack reaches {reach}, above the most this {kind} may go to "
+                  "({top})", reach=reach, kind=KIND_WORDS[aggressive.kind], top=aggressive.max_to))
         else:
             kind = Kind.RAISE if self.bet else Kind.BET
-            why[Kind.ALL_IN] = Reason(f"you cannot go all-in: it would be a {kind.value}, and {why[kind].en}",
-                                      f"オールインできません: {KIND_JA[kind]}になりますが、{why[kind].ja}")
+            why[Kind.ALL_IN] = Reason(_("you cannot go all-in: it would be a {kind}, and {why}",
+                                        kind=KIND_WORDS[kind], why=why[kind]))
         return Options(s.seat, tuple(legal), why)
 
     def _bounded(self, kind: Kind, s: SeatState, lo: int, hi: Optional[int]) -> Optional[Legal]:
@@ -709,37 +698,29 @@ class BettingRound:
     def _raise_block(self, s: SeatState) -> Optional[Reason]:
         st = self.structure
         if s.reach <= self.bet:
-            return Reason(f"you cannot raise: your stack covers only the call ({s.stack})",
-                          f"レイズできません: 手持ち（{s.stack}）はコール分しかありません")
+            return Reason(_("you cannot raise: your stack covers only the call ({stack})", stack=s.stack))
         if st.capped(self):
-            return Reason(f"you cannot raise: the raises are capped ({self.raises} raises this round, "
-                          f"cap {st.raise_cap}, {len(self.live)} seats still in); call or fold",
-                          f"レイズできません: レイズの上限（{st.raise_cap}回）に達しています（残り{len(self.live)}人）。"
-                          f"コールかフォールド")
+            return Reason(_("you cannot raise: the raises are capped ({raises} raises this round, cap {cap}, "
+                            "{live} seats still in); call or fold", raises=self.raises, cap=st.raise_cap,
+                            live=len(self.live)))
         if not st.reopened(self, s):
-            en, ja = st.reopen_words(self)
-            rise = self.bet - s.acted_at
-            return Reason(f"you cannot raise: the betting was not reopened; the bet was {s.acted_at} "
-                          f"when you last acted, and all-ins since then raised it only by {rise}, less "
-                          f"than {en}; call or fold",
-                          f"レイズできません: ベットは再開されていません。あなたが最後に行動した時のベットは"
-                          f"{s.acted_at}で、その後のオールインによる上乗せは{rise}のみ、{ja}に満たないため、"
-                          f"コールかフォールドのみ")
+            return Reason(_("you cannot raise: the betting was not reopened; the bet was {was} when you last "
+                            "acted, and all-ins since then raised it only by {rise}, less than {reopen}; call "
+                            "or fold", was=s.acted_at, rise=self.bet - s.acted_at,
+                            reopen=st.reopen_words(self)))
         return None
 
     def _over_reason(self) -> Reason:
         if self.hand_over:
             w = self.live[0].seat
-            return Reason(f"the round is over: everyone else folded, seat {w} wins the pot "
-                          f"({self.pot_total})",
-                          f"ラウンド終了: 他の全員がフォールドしたので、シート{w}がポット（{self.pot_total}）を獲得")
+            return Reason(_("the round is over: everyone else folded, seat {seat} wins the pot ({pot})",
+                            seat=w, pot=self.pot_total))
         able = [s for s in self.seats if s.can_act]
         if len(able) <= 1 and any(s.all_in for s in self.seats):
-            return Reason("the round is over: at most one seat can still bet, the others are all-in; "
-                          "no more betting this hand",
-                          "ラウンド終了: ベットできるのは1人以下で、他はオールイン。このディールのベットは終わり")
-        return Reason(f"the round is over: every seat still in has acted and matched the bet of {self.bet}",
-                      f"ラウンド終了: 残っている全員が行動し、{self.bet}にそろいました")
+            return Reason(_("the round is over: at most one seat can still bet, the others are all-in; no more "
+                            "betting this hand"))
+        return Reason(_("the round is over: every seat still in has acted and matched the bet of {bet}",
+                        bet=self.bet))
 
     def check(self, action: Action) -> Optional[Reason]:
         """``None`` if ``action`` is legal now, else the reason it is not."""
@@ -761,12 +742,11 @@ class BettingRound:
         kind = action.kind
         if self.to_act is None:
             why = self._over_reason()
-            raise IllegalAction(Reason(f"no action now: {why.en}", f"行動できません: {why.ja}"),
+            raise IllegalAction(Reason(_("no action now: {why}", why=why)),
                                 seat=action.seat, field=kind.value)
         self.seat(action.seat)
         if action.seat != self.to_act:
-            raise IllegalAction(Reason(f"it is not your turn: seat {self.to_act} is to act",
-                                       f"あなたの番ではありません: シート{self.to_act}の番です"),
+            raise IllegalAction(Reason(_("it is not your turn: seat {seat} is to act", seat=self.to_act)),
                                 seat=action.seat, field=kind.value)
         opts = self.options()
         s = self.seat(action.seat)
@@ -780,8 +760,7 @@ class BettingRound:
                 raise refuse(Kind.ALL_IN)
             if action.to is not None and action.to != s.reach:
                 raise refuse(Kind.ALL_IN, Reason(
-                    f"an all-in puts your whole stack in: to {s.reach}, not {action.to}",
-                    f"オールインは手持ち全部: {action.to}ではなく{s.reach}"))
+                    _("an all-in puts your whole stack in: to {reach}, not {to}", reach=s.reach, to=action.to)))
             if s.reach <= self.bet:
                 kind = Kind.CALL
             else:
@@ -795,35 +774,30 @@ class BettingRound:
             return self._after(new, action, aggressive=False)
         if kind is Kind.CHECK:
             if action.to not in (None, s.committed):
-                raise refuse(kind, Reason("a check puts no chips in", "チェックではチップを出しません"))
+                raise refuse(kind, Reason(_("a check puts no chips in")))
             return self._after(replace(s, acted_at=self.bet), action, aggressive=False)
         if kind is Kind.CALL:
             target = s.committed + legal.amount
             if action.to not in (None, target):
-                raise refuse(kind, Reason(f"a call goes to {target}, not {action.to}",
-                                          f"コールは{action.to}ではなく{target}"))
+                raise refuse(kind, Reason(_("a call goes to {target}, not {to}", target=target, to=action.to)))
             new = replace(s, stack=s.stack - legal.amount, committed=target, acted_at=self.bet)
             return self._after(new, Action(s.seat, Kind.CALL, None), aggressive=False)
         # bet or raise
         to = action.to
         if to is None:
-            raise refuse(kind, Reason(f"say how much: a {kind.value} needs 'to' (your total this round), "
-                                      f"{legal.min_to} to {legal.max_to}",
-                                      f"額を指定してください: {KIND_JA[kind]}は'to'（このラウンドの合計）が必要、"
-                                      f"{legal.min_to}～{legal.max_to}"))
+            raise refuse(kind, Reason(_("say how much: a {kind} needs 'to' (your total this round), {lo} to {hi}",
+                                        kind=KIND_WORDS[kind], lo=legal.min_to, hi=legal.max_to)))
         if isinstance(to, bool) or not isinstance(to, int):
-            raise refuse(kind, Reason(f"'to' must be a whole number of chips, not {to!r}",
-                                      f"'to'はチップ数（整数）: {to!r}は不可"))
+            raise refuse(kind, Reason(_("'to' must be a whole number of chips, not {to}", to=repr(to))))
         if not legal.min_to <= to <= legal.max_to:
             rule = opts.why[kind]
             if to > s.reach:
-                en, ja = (f"{to} is more than you have: your stack reaches {s.reach}",
-                          f"{to}は手持ちを超えます（最大{s.reach}）")
+                what = _("{to} is more than you have: your stack reaches {reach}", to=to, reach=s.reach)
             elif to < legal.min_to:
-                en, ja = f"{kind.value} to {to} is too small", f"{KIND_JA[kind]}{to}は少なすぎます"
+                what = _("{kind} to {to} is too small", kind=KIND_WORDS[kind], to=to)
             else:
-                en, ja = f"{kind.value} to {to} is too large", f"{KIND_JA[kind]}{to}は多すぎます"
-            raise refuse(kind, Reason(f"{en}: {rule.en}", f"{ja}: {rule.ja}"))
+                what = _("{kind} to {to} is too large", kind=KIND_WORDS[kind], to=to)
+            raise refuse(kind, Reason(_("{what}: {rule}", what=what, rule=rule)))
         full = self.structure.is_full(self, to)
         new = replace(s, stack=s.reach - to, committed=to, acted_at=to)
         nxt = self._after(new, Action(s.seat, kind, to), aggressive=True, bet=to)
@@ -920,14 +894,11 @@ def _first_dealer(cards_by_seat: Mapping[int, Any]) -> tuple[int, Card, Reason]:
     card = cards[seat]
     same_rank = sorted(s for s, c in cards.items() if c.rank == card.rank and s != seat)
     if same_rank:
-        en = (f"seat {seat} deals first: {card} is the highest card; the tie on rank "
-              f"{card.rank.symbol} is broken by suit (spades > hearts > diamonds > clubs)")
-        ja = (f"シート{seat}が最初のディーラー: {card.pretty()}が最も強い。同じランク{card.rank.symbol}は"
-              f"スートで決める（スペード＞ハート＞ダイヤ＞クラブ）")
+        why = _("seat {seat} deals first: {card} is the highest card; the tie on rank {rank} is broken by "
+                "suit (spades > hearts > diamonds > clubs)", seat=seat, card=str(card), rank=card.rank.symbol)
     else:
-        en = f"seat {seat} deals first: {card} is the highest card"
-        ja = f"シート{seat}が最初のディーラー: {card.pretty()}が最も強いカード"
-    return seat, card, Reason(en, ja)
+        why = _("seat {seat} deals first: {card} is the highest card", seat=seat, card=str(card))
+    return seat, card, Reason(why)
 
 
 # --------------------------------------------------------------------------- JSON

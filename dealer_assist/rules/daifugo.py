@@ -50,6 +50,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from dealer_assist.cards import DECK_52 as _ALL_52, JOKER, Card, CardError, Rank, Suit, parse_card
+from dealer_assist.i18n import Msg, Text, _, _p, both, join, lines as render_lines
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 
 __all__ = [
@@ -66,7 +67,6 @@ _POS = {r: i for i, r in enumerate(STRENGTH_ORDER)}
 _LONE_JOKER_POS = len(STRENGTH_ORDER)
 
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-_SUIT_JA = {Suit.SPADES: "スペード", Suit.HEARTS: "ハート", Suit.DIAMONDS: "ダイヤ", Suit.CLUBS: "クラブ"}
 
 
 def suit_text(suits: Sequence[Suit]) -> str:
@@ -84,6 +84,18 @@ def _rank_name(rank: Rank) -> str:
 
 def _cards_text(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+#: How a card is named in a daifugo ruling: ``9h`` / ``♥9`` (the rank 10 is ``10`` in Japanese).
+_SUIT_WORDS = {Suit.SPADES: _p("daifugo suit", "s"), Suit.HEARTS: _p("daifugo suit", "h"),
+               Suit.DIAMONDS: _p("daifugo suit", "d"), Suit.CLUBS: _p("daifugo suit", "c")}
+_TEN = _p("daifugo rank", "T")
+
+
+def _card_word(card: Card) -> Text:
+    """A card in a ruling's words: ``Th`` / ``♥10``."""
+    rank = _TEN if card.rank == Rank.TEN else card.rank.symbol
+    return _p("daifugo card", "{rank}{suit}", rank=rank, suit=_SUIT_WORDS[card.suit])
 
 
 def _sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -111,7 +123,7 @@ class Meld:
     ``as_cards`` the play read with the declarations.  ``low`` is the strength position
     (0 = 3 ... 12 = 2; 13 = lone joker) of its lowest rank in the normal order.
 
-    >>> m = interpretations(_p("9h Th JK"))
+    >>> m = interpretations(_cards("9h Th JK"))
     >>> [(x.kind.value, _cards_text(x.as_cards)) for x in m]
     [('stair', '8h 9h Th'), ('stair', '9h Th Jh')]
     >>> m[1].describe(), m[1].describe_ja()
@@ -150,37 +162,36 @@ class Meld:
             return (self.as_cards[0].suit,)
         return tuple(sorted((c.suit for c in self.as_cards), key=_SUIT_ORDER.index))
 
-    def describe(self) -> str:
+    def description(self) -> Text:
+        """The play in words (the catalogues'): ``single 9s`` / ``♠9のシングル``."""
         if self.lone_joker:
-            return "joker alone"
+            return _("joker alone")
         cards = self.as_cards
         if self.kind is Kind.SINGLE:
-            text = f"single {cards[0]}"
+            text = _("single {card}", card=_card_word(cards[0]))
         elif self.kind is Kind.GROUP:
-            word = {2: "pair", 3: "three", 4: "four"}.get(self.size, f"{self.size}")
-            text = f"{word} of {_rank_name(cards[0].rank)}s ({_cards_text(cards)})"
+            rank, shown = _rank_name(cards[0].rank), join([_card_word(c) for c in cards], " ")
+            if self.size == 2:
+                text = _("pair of {rank}s ({cards})", rank=rank, cards=shown)
+            elif self.size == 3:
+                text = _("three of {rank}s ({cards})", rank=rank, cards=shown)
+            elif self.size == 4:
+                text = _("four of {rank}s ({cards})", rank=rank, cards=shown)
+            else:
+                text = _("{n} of {rank}s ({cards})", n=self.size, rank=rank, cards=shown)
         else:
-            text = "stair " + "-".join(str(c) for c in cards)
+            text = _("stair {cards}", cards=join([_card_word(c) for c in cards], "-"))
         if self.declared:
-            text += " (" + ", ".join(f"JK as {c}" for c in self.declared) + ")"
+            return _("{play} ({jokers})", play=text,
+                     jokers=join([_("JK as {card}", card=_card_word(c)) for c in self.declared],
+                                 _p("daifugo list", ", ")))
         return text
 
+    def describe(self) -> str:
+        return both(self.description())[0]
+
     def describe_ja(self) -> str:
-        if self.lone_joker:
-            return "ジョーカー単体"
-        cards = self.as_cards
-        pretty = [c.suit.glyph + _rank_name(c.rank) for c in cards]
-        if self.kind is Kind.SINGLE:
-            text = f"{pretty[0]}のシングル"
-        elif self.kind is Kind.GROUP:
-            word = "ペア" if self.size == 2 else f"{self.size}枚"
-            text = f"{_rank_name(cards[0].rank)}の{word}（{' '.join(pretty)}）"
-        else:
-            text = "階段 " + "-".join(pretty)
-        if self.declared:
-            text += "（" + "、".join(f"ジョーカーは{c.suit.glyph}{_rank_name(c.rank)}"
-                                    for c in self.declared) + "）"
-        return text
+        return both(self.description())[1]
 
     def to_json(self) -> dict:
         return {
@@ -193,7 +204,7 @@ class Meld:
         }
 
 
-def _p(text: str) -> tuple[Card, ...]:
+def _cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in text.split())
 
 
@@ -205,11 +216,11 @@ def interpretations(cards: Sequence[Card]) -> list[Meld]:
     lock); a stair's jokers fill the gaps or extend either end, in the stair's suit.
     No readings: the cards are no play at all.
 
-    >>> [_cards_text(m.as_cards) for m in interpretations(_p("9h JK Jh"))]
+    >>> [_cards_text(m.as_cards) for m in interpretations(_cards("9h JK Jh"))]
     ['9h Th Jh']
-    >>> len(interpretations(_p("7h JK"))), interpretations(_p("7h 8h"))
+    >>> len(interpretations(_cards("7h JK"))), interpretations(_cards("7h 8h"))
     (4, [])
-    >>> [m.kind.value for m in interpretations(_p("JK"))]
+    >>> [m.kind.value for m in interpretations(_cards("JK"))]
     ['single']
     """
     cards = tuple(cards)
@@ -250,8 +261,15 @@ class _Fail:
     """Why one reading of a play is illegal; ``stage`` orders how close it came."""
 
     stage: int
-    en: str
-    ja: str
+    why: Text
+
+    @property
+    def en(self) -> str:
+        return both(self.why)[0]
+
+    @property
+    def ja(self) -> str:
+        return both(self.why)[1]
 
 
 class Daifugo:
@@ -311,14 +329,11 @@ class Daifugo:
 
     def forbidden_finish(self, meld: Meld, revolution: bool) -> Optional[_Fail]:
         bad = self.forbidden_finish_ranks(revolution)
-        names = "joker, 3 or 8" if revolution else "joker, 2 or 8"
-        names_ja = "ジョーカー・3・8" if revolution else "ジョーカー・2・8"
-        when = " during a revolution" if revolution else ""
-        when_ja = "革命中は" if revolution else ""
         if meld.jokers or any(c.rank in bad for c in meld.cards if not c.is_joker):
-            return _Fail(5, f"forbidden finish: a player may not go out{when} with a play "
-                            f"containing a {names}",
-                         f"禁止アガリ: {when_ja}{names_ja}を含むカードを最後に出してあがることはできません")
+            if revolution:
+                return _Fail(5, _("forbidden finish: a player may not go out during a revolution with a play "
+                                  "containing a joker, 3 or 8"))
+            return _Fail(5, _("forbidden finish: a player may not go out with a play containing a joker, 2 or 8"))
         return None
 
     # -- following
@@ -332,22 +347,19 @@ class Daifugo:
 
     def follow_failure(self, new: Meld, top: Meld, revolution: bool) -> Optional[_Fail]:
         """Why ``new`` cannot be played on ``top``; ``None`` if it can (the lock aside)."""
-        kinds_en = {Kind.SINGLE: "a single card", Kind.GROUP: f"{top.size} cards of one rank",
-                    Kind.STAIR: f"a stair of {top.size}"}
-        kinds_ja = {Kind.SINGLE: "1枚", Kind.GROUP: f"同じ数字{top.size}枚",
-                    Kind.STAIR: f"{top.size}枚の階段"}
+        kinds = {Kind.SINGLE: _("a single card"), Kind.GROUP: _("{n} cards of one rank", n=top.size),
+                 Kind.STAIR: _("a stair of {n}", n=top.size)}
         if new.kind is not top.kind or new.size != top.size:
             stage = 1 if new.kind is not top.kind else 2
-            return _Fail(stage, f"the field holds {top.describe()}: only {kinds_en[top.kind]} may follow",
-                         f"場は{top.describe_ja()}です。{kinds_ja[top.kind]}でなければ出せません")
+            return _Fail(stage, _("the field holds {top}: only {kind} may follow", top=top.description(),
+                                  kind=kinds[top.kind]))
         if not self.stronger(new, top, revolution):
             if top.lone_joker:
-                return _Fail(3, "nothing beats a joker played alone",
-                             "単独のジョーカーより強いカードはありません")
-            order = " (revolution: lower ranks are stronger)" if revolution else ""
-            order_ja = "（革命中: 数字が小さいほど強い）" if revolution else ""
-            return _Fail(3, f"{new.describe()} does not beat {top.describe()}{order}",
-                         f"{new.describe_ja()}は{top.describe_ja()}より強くありません{order_ja}")
+                return _Fail(3, _("nothing beats a joker played alone"))
+            if revolution:
+                return _Fail(3, _("{new} does not beat {top} (revolution: lower ranks are stronger)",
+                                  new=new.description(), top=top.description()))
+            return _Fail(3, _("{new} does not beat {top}", new=new.description(), top=top.description()))
         return None
 
     # -- suit lock
@@ -363,9 +375,8 @@ class Daifugo:
     def lock_failure(self, meld: Meld, lock: Optional[tuple]) -> Optional[_Fail]:
         if lock is None or meld.lone_joker or meld.signature == lock:
             return None
-        return _Fail(4, f"the round is locked to {suit_text(lock)}: only {suit_text(lock)} may be "
-                        f"played until the field clears",
-                     f"しばり中（{suit_text(lock)}）: 場が流れるまで{suit_text(lock)}しか出せません")
+        return _Fail(4, _("the round is locked to {suits}: only {suits} may be played until the field clears",
+                          suits=suit_text(lock)))
 
 
 CASINO_QUEST = Daifugo()
@@ -475,17 +486,15 @@ class Ruling:
 
 
 _EVENT_TEXT = {
-    "pass": ("passes", "パス"),
-    "lock": ("suit lock", "しばり"),
-    "revolution": ("revolution: 3 is now strongest and 2 weakest (a lone joker stays strongest)",
-                   "革命: 3が最強、2が最弱になる（単独のジョーカーは最強のまま）"),
-    "revolution_ends": ("counter-revolution: normal order again", "革命返し: 強さが元に戻る"),
-    "reverse": ("J reverse: the order of play turns around", "Jリバース: 順番が逆回りになる"),
-    "eight_clear": ("8 clears the field; the same player leads", "8切り: 場が流れ、同じプレイヤーが親になる"),
-    "field_cleared": ("everyone else passed: the field clears and the last player leads",
-                      "全員パス: 場が流れ、最後に出したプレイヤーが親になる"),
-    "lead_passes": ("the leader cannot play: the lead passes on", "親が出せないため次の人が親になる"),
-    "win": ("out of cards: wins the game, which ends now", "あがり: このプレイヤーの勝ち、ゲーム終了"),
+    "pass": _("passes"),
+    "lock": _("suit lock"),
+    "revolution": _("revolution: 3 is now strongest and 2 weakest (a lone joker stays strongest)"),
+    "revolution_ends": _("counter-revolution: normal order again"),
+    "reverse": _("J reverse: the order of play turns around"),
+    "eight_clear": _("8 clears the field; the same player leads"),
+    "field_cleared": _("everyone else passed: the field clears and the last player leads"),
+    "lead_passes": _("the leader cannot play: the lead passes on"),
+    "win": _("out of cards: wins the game, which ends now"),
 }
 
 
@@ -565,15 +574,13 @@ class State:
             raise RuleError(f"seat {seat} is not at this table (seats {', '.join(map(str, self.seats))})",
                             field="play.seat")
 
-        def no(en: str, ja: str, meld: Optional[Meld] = None, options: tuple = ()) -> Ruling:
-            return Ruling(False, en, ja, self, move, meld, (), options)
+        def no(why: Text, meld: Optional[Meld] = None, options: tuple = ()) -> Ruling:
+            return Ruling(False, *both(why), self, move, meld, (), options)
 
         if self.winner is not None:
-            return no(f"the game is over: seat {self.winner} went out",
-                      f"ゲームは終了しています（{self.winner}番席があがり）")
+            return no(_("the game is over: seat {seat} went out", seat=self.winner))
         if seat != self.turn:
-            return no(f"it is seat {self.turn}'s turn, not seat {seat}'s",
-                      f"{self.turn}番席の番です（{seat}番席の番ではありません）")
+            return no(_("it is seat {turn}'s turn, not seat {seat}'s", turn=self.turn, seat=seat))
         if move.is_pass:
             return self._pass(move, no)
         hand = self.hands[seat]
@@ -581,22 +588,17 @@ class State:
         self._check_copies(move)
         readings = interpretations(move.cards)
         if not readings:
-            return no(f"{_cards_text(move.cards)} is no play: play one card, two or more of one rank, "
-                      f"or a stair of three or more consecutive ranks in one suit",
-                      f"{_cards_text(move.cards)}は出せる組み合わせではありません（1枚、同じ数字の複数枚、"
-                      f"同じスートで3枚以上続く階段のいずれか）")
+            return no(_("{cards} is no play: play one card, two or more of one rank, or a stair of three or "
+                        "more consecutive ranks in one suit", cards=_cards_text(move.cards)))
         lone = readings[0].lone_joker
         if move.jokers is not None and not lone:
             want = _sort_cards(move.jokers)
             readings = [m for m in readings if m.declared == want]
             if not readings:
-                return no(f"with the joker(s) as {_cards_text(move.jokers)}, {_cards_text(move.cards)} "
-                          f"is no play (one rank, or consecutive ranks in one suit)",
-                          f"ジョーカーを{_cards_text(move.jokers)}とすると{_cards_text(move.cards)}は"
-                          f"出せる組み合わせになりません")
+                return no(_("with the joker(s) as {jokers}, {cards} is no play (one rank, or consecutive ranks "
+                            "in one suit)", jokers=_cards_text(move.jokers), cards=_cards_text(move.cards)))
         elif lone and move.jokers:
-            return no("a joker played alone is always the strongest card: it stands for no other card",
-                      "単独で出したジョーカーは常に最強のカードで、他のカードとしては扱えません")
+            return no(_("a joker played alone is always the strongest card: it stands for no other card"))
         fails: list[_Fail] = []
         legal: list[Meld] = []
         for meld in readings:
@@ -607,14 +609,15 @@ class State:
                 fails.append(fail)
         if not legal:
             worst = max(fails, key=lambda f: f.stage)
-            return no(worst.en, worst.ja, readings[0] if len(readings) == 1 else None)
+            return no(worst.why, readings[0] if len(readings) == 1 else None)
         if len(legal) > 1:
             opts = ", ".join(_cards_text(m.declared) for m in legal[:12])
-            more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-            more_ja = f" 他{len(legal) - 12}通り" if len(legal) > 12 else ""
-            return no(f"say what the joker stands for: it matters here (legal readings: {opts}{more})",
-                      f"ジョーカーが何のカードかを宣言してください（出せる読み方: {opts}{more_ja}）",
-                      None, tuple(legal))
+            if len(legal) > 12:
+                why = _("say what the joker stands for: it matters here (legal readings: {opts} and {n} more)",
+                        opts=opts, n=len(legal) - 12)
+            else:
+                why = _("say what the joker stands for: it matters here (legal readings: {opts})", opts=opts)
+            return no(why, None, tuple(legal))
         return self._put(move, legal[0], rest)
 
     def _check_copies(self, move: Move) -> None:
@@ -648,27 +651,24 @@ class State:
             stuck = (len(hand) == 1 and hand[0] is not None and self.rules.forbidden_finish(
                 interpretations(hand)[0], self.revolution) is not None)
             if not stuck:
-                return no("the field is empty: the leader must play a card, not pass",
-                          "場にカードがありません: 親はパスできず、カードを出さなければなりません")
+                return no(_("the field is empty: the leader must play a card, not pass"))
             nxt = self.next_seat(move.seat, self.clockwise)
             st = replace(self, turn=nxt)
-            return Ruling(True, f"seat {move.seat}'s last card {hand[0]} cannot finish (forbidden finish) "
-                                f"and there is nothing else to lead: seat {nxt} leads instead",
-                          f"{move.seat}番席の最後の1枚{hand[0]}は禁止アガリのため出せず、"
-                          f"{nxt}番席が代わりに親になります", st, move, None, ("pass", "lead_passes"))
+            return Ruling(True, *both(_("seat {seat}'s last card {card} cannot finish (forbidden finish) and "
+                                        "there is nothing else to lead: seat {next} leads instead",
+                                        seat=move.seat, card=str(hand[0]), next=nxt)),
+                          st, move, None, ("pass", "lead_passes"))
         passed = self.passed | {move.seat}
         last = self.top.seat
         nxt = self.next_seat(move.seat, self.clockwise, passed)
         if nxt is None or nxt == last:
             st = replace(self, field=(), passed=frozenset(), lock=None, turn=last)
-            return Ruling(True, f"seat {move.seat} passes; everyone else has passed: the field clears "
-                                f"and seat {last} leads",
-                          f"{move.seat}番席はパス。全員パスのため場が流れ、{last}番席が親になります",
+            return Ruling(True, *both(_("seat {seat} passes; everyone else has passed: the field clears and "
+                                        "seat {last} leads", seat=move.seat, last=last)),
                           st, move, None, ("pass", "field_cleared"))
         st = replace(self, passed=passed, turn=nxt)
-        return Ruling(True, f"seat {move.seat} passes (and may not play again until the field clears); "
-                            f"seat {nxt} to act",
-                      f"{move.seat}番席はパス（場が流れるまで出せません）。次は{nxt}番席", st, move, None,
+        return Ruling(True, *both(_("seat {seat} passes (and may not play again until the field clears); "
+                                    "seat {next} to act", seat=move.seat, next=nxt)), st, move, None,
                       ("pass",))
 
     def _put(self, move: Move, meld: Meld, rest: tuple) -> Ruling:
@@ -707,22 +707,20 @@ class State:
             else:
                 st = replace(self, hands=hands, turn=nxt, field=field, lock=lock,
                              revolution=revolution, clockwise=clockwise)
-        en = [f"legal: seat {seat} plays {meld.describe()}"]
-        ja = [f"出せます: {seat}番席が{meld.describe_ja()}を出す"]
         if self.top is not None:
-            en[0] += f" on {self.top.meld.describe()}"
-            ja[0] = f"出せます: {seat}番席が{self.top.meld.describe_ja()}の上に{meld.describe_ja()}を出す"
+            said: list = [_("legal: seat {seat} plays {play} on {top}", seat=seat, play=meld.description(),
+                            top=self.top.meld.description())]
+        else:
+            said = [_("legal: seat {seat} plays {play}", seat=seat, play=meld.description())]
         for e in events:
-            t_en, t_ja = _EVENT_TEXT[e]
             if e == "lock":
-                t_en += f" to {suit_text(lock)} (it matches a play already on the field)"
-                t_ja += f"（{suit_text(lock)}: 場に出ている札と同じスート）"
-            en.append(t_en)
-            ja.append(t_ja)
+                said.append(_("suit lock to {suits} (it matches a play already on the field)",
+                              suits=suit_text(lock)))
+            else:
+                said.append(_EVENT_TEXT[e])
         if st.winner is None:
-            en.append(f"seat {st.turn} to act")
-            ja.append(f"次は{st.turn}番席")
-        return Ruling(True, "; ".join(en), "。".join(ja), st, move, meld, tuple(events))
+            said.append(_("seat {seat} to act", seat=st.turn))
+        return Ruling(True, *both(join(said, _p("daifugo reasons", "; "))), st, move, meld, tuple(events))
 
     # -- JSON
     def to_json(self) -> dict:
@@ -1042,34 +1040,30 @@ def payout(seats: Sequence[int], winner: int, cards_left: Mapping[int, int], *,
         i = seats.index(winner)
         leader = next((seats[(i + k) % len(seats)] for k in range(1, len(seats))
                        if seats[(i + k) % len(seats)] in staying), None)
-    en = [f"ante {rules.ante}G x {len(seats)} players = {sum(antes.values())}G",
-          "cards still held, {}G each: ".format(rules.per_card)
-          + ", ".join(f"seat {s} {left[s]} ({card_payments[s]}G)" for s in seats if s != winner),
-          f"pot {pot}G; rake {rules.rake_per_player}G x {len(seats)} = {rake}G; seat {winner} takes {takes}G "
-          f"(net {changes[winner]:+d}G)"]
-    ja = [f"アンティ {rules.ante}G × {len(seats)}人 = {sum(antes.values())}G",
-          f"残り枚数 × {rules.per_card}G: "
-          + "、".join(f"{s}番席 {left[s]}枚（{card_payments[s]}G）" for s in seats if s != winner),
-          f"ポット {pot}G、レーキ {rules.rake_per_player}G × {len(seats)}人 = {rake}G、"
-          f"{winner}番席が{takes}Gを受け取る（差し引き {changes[winner]:+d}G）"]
+    said: list = [
+        _("ante {ante}G x {n} players = {total}G", ante=rules.ante, n=len(seats), total=sum(antes.values())),
+        _("cards still held, {per}G each: {list}", per=rules.per_card,
+          list=join([_("seat {seat} {n} ({paid}G)", seat=s, n=left[s], paid=card_payments[s])
+                     for s in seats if s != winner], _p("daifugo list", ", "))),
+        _("pot {pot}G; rake {each}G x {n} = {rake}G; seat {seat} takes {takes}G (net {net}G)", pot=pot,
+          each=rules.rake_per_player, n=len(seats), rake=rake, seat=winner, takes=takes,
+          net=f"{changes[winner]:+d}")]
     if leader is None:
-        en.append("nobody stays at the table")
-        ja.append("テーブルに残るプレイヤーはいません")
+        said.append(_("nobody stays at the table"))
     elif dead:
-        en.append(f"seat {winner} leaves: dead button, seat {leader} (left of the winner) leads the next game")
-        ja.append(f"{winner}番席が離席: デッドボタンとして左隣の{leader}番席から次のゲームを始める")
+        said.append(_("seat {seat} leaves: dead button, seat {leader} (left of the winner) leads the next game",
+                      seat=winner, leader=leader))
     else:
-        en.append(f"seat {winner} (the winner) leads the next game")
-        ja.append(f"次のゲームは勝者の{winner}番席が親")
+        said.append(_("seat {seat} (the winner) leads the next game", seat=winner))
     after = None
     if chips is not None:
         after = {s: chips[s] + changes[s] for s in seats}
         short = [s for s in staying if after[s] < rules.min_chips]
         if short:
-            en.append(f"below the {rules.min_chips}G needed to play the next game: "
-                      + ", ".join(f"seat {s} ({after[s]}G)" for s in short))
-            ja.append(f"次のゲームに必要な{rules.min_chips}Gに届かない: "
-                      + "、".join(f"{s}番席（{after[s]}G）" for s in short))
+            said.append(_("below the {min}G needed to play the next game: {list}", min=rules.min_chips,
+                          list=join([_("seat {seat} ({chips}G)", seat=s, chips=after[s]) for s in short],
+                                    _p("daifugo list", ", "))))
+    en, ja = render_lines(said, "en"), render_lines(said, "ja")
     return Payout(seats, winner, left, antes, card_payments, pot, rake, takes, changes, leader, dead,
                   after, tuple(en), tuple(ja))
 

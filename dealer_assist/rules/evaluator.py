@@ -23,6 +23,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
+from dealer_assist.i18n import Msg, _
 from dealer_assist.cards import Card, CardError, format_cards, parse_cards
 
 __all__ = [
@@ -54,27 +55,33 @@ class Category(enum.IntEnum):
         return self.name.lower()
 
     @property
+    def name_msg(self) -> Msg:
+        """The category's name in the catalogues (Japanese: seed 004's vocabulary)."""
+        return _NAMES[self]
+
+    @property
     def name_en(self) -> str:
-        return self.name.lower().replace("_", " ")
+        return _NAMES[self].render("en")
 
     @property
     def name_ja(self) -> str:
         """The Japanese name dealers use (seed 004's vocabulary)."""
-        return _JA[self]
+        return _NAMES[self].render("ja")
 
 
-_JA = {
-    Category.HIGH_CARD: "ハイカード",
-    Category.ONE_PAIR: "ワンペア",
-    Category.TWO_PAIR: "ツーペア",
-    Category.THREE_OF_A_KIND: "スリーカード",
-    Category.STRAIGHT: "ストレート",
-    Category.FLUSH: "フラッシュ",
-    Category.FULL_HOUSE: "フルハウス",
-    Category.FOUR_OF_A_KIND: "フォーカード",
-    Category.STRAIGHT_FLUSH: "ストレートフラッシュ",
-    Category.FIVE_OF_A_KIND: "ファイブカード",
+_NAMES = {
+    Category.HIGH_CARD: _("high card"),
+    Category.ONE_PAIR: _("one pair"),
+    Category.TWO_PAIR: _("two pair"),
+    Category.THREE_OF_A_KIND: _("three of a kind"),
+    Category.STRAIGHT: _("straight"),
+    Category.FLUSH: _("flush"),
+    Category.FULL_HOUSE: _("full house"),
+    Category.FOUR_OF_A_KIND: _("four of a kind"),
+    Category.STRAIGHT_FLUSH: _("straight flush"),
+    Category.FIVE_OF_A_KIND: _("five of a kind"),
 }
+ROYAL_FLUSH = _("royal flush")
 
 _RANK_SYM = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
              10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -286,20 +293,28 @@ class HandValue:
         return self.category is Category.STRAIGHT_FLUSH and self.ranks[0] == 14
 
     @property
+    def name_msg(self) -> Msg:
+        return ROYAL_FLUSH if self.is_royal else self.category.name_msg
+
+    @property
     def name_en(self) -> str:
-        return "royal flush" if self.is_royal else self.category.name_en
+        return self.name_msg.render("en")
 
     @property
     def name_ja(self) -> str:
-        return "ロイヤルストレートフラッシュ" if self.is_royal else self.category.name_ja
+        return self.name_msg.render("ja")
+
+    def description(self) -> Msg:
+        """The hand in words: ``flush, A-K-J-T-6`` / ``フラッシュ A-K-J-T-6``."""
+        return _("{hand}, {ranks}", hand=self.name_msg, ranks=self.ranks_text)
 
     def describe(self) -> str:
         """``'flush, A-K-J-T-6'``."""
-        return f"{self.name_en}, {self.ranks_text}"
+        return self.description().render("en")
 
     def describe_ja(self) -> str:
         """``'フラッシュ A-K-J-T-6'``."""
-        return f"{self.name_ja} {self.ranks_text}"
+        return self.description().render("ja")
 
     def __lt__(self, other: "HandValue") -> bool:
         return self.key < other.key

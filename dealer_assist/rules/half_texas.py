@@ -34,6 +34,7 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards
+from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, street as street_word
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -57,30 +58,54 @@ ROUNDS_PER_SESSION = 2
 DROPOUTS_TO_END = 3
 
 
-def illegal(en: str, ja: str, *, field: Optional[str] = None, seat: Optional[int] = None) -> RuleError:
-    """A :class:`RuleError` in English and Japanese (``reason_en`` and ``reason_ja`` too).
+def illegal(why: Text, *, field: Optional[str] = None, seat: Optional[int] = None) -> RuleError:
+    """A :class:`RuleError` saying ``why`` (a catalogue message) in English and Japanese
+    (``reason_en`` and ``reason_ja`` too).
 
-    >>> str(illegal("not your turn", "手番ではありません", seat=2))
-    'seat 2: not your turn / 手番ではありません'
+    >>> str(illegal(_("this seat has folded and cannot act"), seat=2))
+    'seat 2: this seat has folded and cannot act / フォールド済みのためアクションできません'
     """
+    en, ja = both(why)
     err = RuleError(f"{en} / {ja}", field=field, seat=seat)
     err.reason_en = en
     err.reason_ja = ja
     return err
 
 
-def _seat_ja(seat: int) -> str:
-    return f"{seat}番席"
+def _seat(seat: int) -> Text:
+    """``seat 2`` / ``2番席`` (seed 001 names seats by number)."""
+    return _p("half texas", "seat {seat}", seat=seat)
 
 
-def _seats_en(seats: Sequence[int]) -> str:
+def _seats(seats: Sequence[int]) -> Text:
+    """``seat 2`` / ``seats 1, 2 and 3``; ``1番席・2番席・3番席``."""
     if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+        return _seat(seats[0])
+    return _p("half texas", "seats {seats}", seats=join([_p("half texas seats", "{seat}", seat=x) for x in seats],
+                                                      _p("half texas seats", ", "), _p("half texas seats", " and ")))
 
 
-def _seats_ja(seats: Sequence[int]) -> str:
-    return "・".join(_seat_ja(s) for s in seats)
+#: A suit as a sign: ``s`` / ``♠``.
+_SUIT_SIGN = {Suit.SPADES: _p("suit sign", "s"), Suit.HEARTS: _p("suit sign", "h"),
+              Suit.DIAMONDS: _p("suit sign", "d"), Suit.CLUBS: _p("suit sign", "c")}
+#: A suit as the dealer calls it in Half Texas: ``s`` / ``黒``.
+_SUIT_COLOUR = {Suit.SPADES: _p("half texas colour", "s"), Suit.HEARTS: _p("half texas colour", "h"),
+                Suit.DIAMONDS: _p("half texas colour", "d"), Suit.CLUBS: _p("half texas colour", "c")}
+
+
+def _card_sign(card: Card) -> Text:
+    """``8d`` / ``8♦``."""
+    return _p("card sign", "{rank}{suit}", rank=card.rank.symbol, suit=_SUIT_SIGN[card.suit])
+
+
+def _card_call(card: Card) -> Text:
+    """A card as the dealer calls it: ``8s`` / ``黒8`` (the colour, then the rank)."""
+    return _p("half texas card", "{rank}{suit}", rank=card.rank.symbol, suit=_SUIT_COLOUR[card.suit])
+
+
+def _card_calls(cards: Sequence[Card]) -> Text:
+    """``Ts 2h`` / ``黒T・赤2``."""
+    return join([_card_call(c) for c in cards], _p("half texas cards", " "))
 
 
 # --------------------------------------------------------------------------- the deck
@@ -106,11 +131,11 @@ class Colors:
 
     def __post_init__(self) -> None:
         if self.black not in _BLACK_SUITS:
-            raise illegal(f"the black suit must be s or c, not {Suit(self.black).symbol}",
-                          f"黒のスートは♠か♣です({Suit(self.black).glyph}は不可)", field="colors")
+            raise illegal(_("the black suit must be s or c, not {suit}", suit=_SUIT_SIGN[Suit(self.black)]),
+                          field="colors")
         if self.red not in _RED_SUITS:
-            raise illegal(f"the red suit must be h or d, not {Suit(self.red).symbol}",
-                          f"赤のスートは♥か♦です({Suit(self.red).glyph}は不可)", field="colors")
+            raise illegal(_("the red suit must be h or d, not {suit}", suit=_SUIT_SIGN[Suit(self.red)]),
+                          field="colors")
 
     @property
     def deck(self) -> tuple[Card, ...]:
@@ -130,18 +155,15 @@ class Colors:
     def check(self, card: Card, *, field: Optional[str] = None, seat: Optional[int] = None) -> Card:
         """``card`` if it is one of the 26, else a :class:`RuleError` saying which deck this is."""
         if card.is_joker:
-            raise illegal("Half Texas is played without a joker",
-                          "ハーフテキサスではジョーカーを使いません", field=field, seat=seat)
+            raise illegal(_("Half Texas is played without a joker"), field=field, seat=seat)
         if not self.in_deck(card):
-            raise illegal(f"{card} is not in the 26-card deck (black {self.black.symbol}, "
-                          f"red {self.red.symbol})",
-                          f"{card.pretty()}は26枚のデッキ(黒{self.black.glyph}・赤{self.red.glyph})に"
-                          f"ありません", field=field, seat=seat)
+            raise illegal(_("{card} is not in the 26-card deck (black {black}, red {red})", card=_card_sign(card),
+                            black=_SUIT_SIGN[self.black], red=_SUIT_SIGN[self.red]), field=field, seat=seat)
         return card
 
     def name_ja(self, card: Card) -> str:
         """The dealer's name of a card: ``'黒8'``, ``'赤K'``."""
-        return ("黒" if self.is_black(card) else "赤") + card.rank.symbol
+        return both(_card_call(card))[1]
 
     @classmethod
     def read(cls, obj: Any) -> "Colors":
@@ -188,8 +210,8 @@ def parse_call(text: str, colors: Colors = Colors()) -> Card:
     try:
         card = parse_card(t)
     except CardError:
-        raise illegal(f"{text!r} is not a card call: say a colour and a rank (黒8, 赤K) or a card (♥K, 8s)",
-                      f"「{text}」はカードのコールではありません(例: 黒8・赤K・♥K)", field="call") from None
+        raise illegal(_("{text} is not a card call: say a colour and a rank (黒8, 赤K) or a card (♥K, 8s)",
+                        text=repr(text)), field="call") from None
     return colors.check(card, field="call")
 
 
@@ -216,14 +238,18 @@ class Category(enum.IntEnum):
         return self.name.lower().replace("_", " ")
 
     @property
+    def words(self) -> Text:
+        return _CATEGORY_WORDS[self]
+
+    @property
     def ja(self) -> str:
-        return _CATEGORY_JA[self]
+        return both(_CATEGORY_WORDS[self])[1]
 
 
-_CATEGORY_JA = {
-    Category.HIGH_CARD: "ハイカード", Category.ONE_PAIR: "ワンペア", Category.FLUSH: "フラッシュ",
-    Category.TWO_PAIR: "ツーペア", Category.STRAIGHT: "ストレート",
-    Category.TWIN_TOWER: "ツインタワー", Category.STRAIGHT_FLUSH: "ストレートフラッシュ",
+_CATEGORY_WORDS = {
+    Category.HIGH_CARD: _("high card"), Category.ONE_PAIR: _("one pair"), Category.FLUSH: _("flush"),
+    Category.TWO_PAIR: _("two pair"), Category.STRAIGHT: _("straight"),
+    Category.TWIN_TOWER: _("twin tower"), Category.STRAIGHT_FLUSH: _("straight flush"),
 }
 
 
@@ -304,12 +330,16 @@ class Hand:
     def key(self) -> tuple[int, tuple[int, ...]]:
         return (int(self.category), self.ranks)
 
+    def description(self) -> Text:
+        return _("{hand} {ranks} ({black} black, {red} red)", hand=self.category.words,
+                 ranks=_rank_line(self.five), black=self.black, red=self.red)
+
     def describe(self) -> str:
         """``'twin tower A-A-2-3-3 (3 black, 2 red)'``."""
-        return f"{self.category.label} {_rank_line(self.five)} ({self.black} black, {self.red} red)"
+        return both(self.description())[0]
 
     def describe_ja(self) -> str:
-        return f"{self.category.ja} {_rank_line(self.five)}(黒{self.black}枚・赤{self.red}枚)"
+        return both(self.description())[1]
 
     def to_json(self) -> dict:
         return {
@@ -365,7 +395,7 @@ def best_hand(cards: Sequence[Card], colors: Colors = Colors()) -> Hand:
         score = (int(cat), ranks, black)
         if best is None or score > best[0]:
             best = (score, cat, ranks, five, black)
-    _, cat, ranks, five, black = best
+    _key, cat, ranks, five, black = best
     unused = tuple(c for c in ordered if c not in five)
     return Hand(cat, ranks, _display_order(five, cat, ranks, colors), unused, black, 5 - black)
 
@@ -428,8 +458,7 @@ class GameScore:
         """New points after the 0 floor, the changes that really happened, and notes on floors and dropouts."""
         new: dict[int, Points] = {}
         actual: dict[int, tuple[int, int]] = {}
-        en: list[str] = []
-        ja: list[str] = []
+        said: list = []
         for seat in sorted(self.changes):
             old = points[seat]
             dbp, drp = self.changes[seat]
@@ -437,16 +466,14 @@ class GameScore:
             new[seat] = p
             actual[seat] = (p.bp - old.bp, p.rp - old.rp)
             if actual[seat] != (dbp, drp):
-                en.append(f"Seat {seat} had {old.bp} BP {old.rp} RP: points stop at 0, so it loses only "
-                          f"{-actual[seat][0]} BP {-actual[seat][1]} RP.")
-                ja.append(f"{_seat_ja(seat)}は{old.bp}BP・{old.rp}RPのため、ポイントは0で止まり、"
-                          f"失うのは{-actual[seat][0]}BP・{-actual[seat][1]}RPです。")
+                said.append(_("Seat {seat} had {bp} BP {rp} RP: points stop at 0, so it loses only {lbp} BP "
+                              "{lrp} RP.", seat=seat, bp=old.bp, rp=old.rp, lbp=-actual[seat][0],
+                              lrp=-actual[seat][1]))
             if p.dropped and not old.dropped:
-                colour = " and ".join(n for n, v in (("BP", p.bp), ("RP", p.rp)) if v == 0)
-                en.append(f"Seat {seat} has no {colour} left: forced dropout. From the next game its seat "
-                          f"gets a face-down swap hand.")
-                ja.append(f"{_seat_ja(seat)}は{colour.replace(' and ', 'と')}をすべて失ったため強制脱落です。"
-                          f"次のゲームからこの席には交換用ハンドがクローズで配られます。")
+                colour = ("BP" if p.rp else "RP" if p.bp else _p("points", "BP and RP"))
+                said.append(_("Seat {seat} has no {colour} left: forced dropout. From the next game its seat "
+                              "gets a face-down swap hand.", seat=seat, colour=colour))
+        en, ja = list(both(x)[0] for x in said), list(both(x)[1] for x in said)
         return new, actual, en, ja
 
 
@@ -471,70 +498,67 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
         raise RuleError(f"raises is a whole number >= 0, got {raises!r}", field="raises")
     live = sorted(s for s in holes if s not in folded_set)
     if not live:
-        raise illegal("every seat folded: one seat must still be in the game",
-                      "全員がフォールドしています。最低1人はゲームに残ります", field="folded")
+        raise illegal(_("every seat folded: one seat must still be in the game"), field="folded")
     if raises > len(live):
-        raise illegal(f"{raises} raises but only {len(live)} seat(s) still in the game: a raiser can "
-                      f"raise once and cannot fold",
-                      f"レイズ{raises}回ですが、残っているのは{len(live)}人です(レイズは1人1回・レイズ後は"
-                      f"フォールド不可)", field="raises")
+        raise illegal(_("{raises} raises but only {live} seat(s) still in the game: a raiser can raise once and "
+                        "cannot fold", raises=raises, live=len(live)), field="raises")
     m = raises + 1
     hands = {s: best_hand(tuple(holes[s]) + board, colors) for s in live}
     best = max(h.key for h in hands.values())
     winners = tuple(s for s in live if hands[s].key == best)
     losers = tuple(s for s in live if s not in winners)
     changes: dict[int, tuple[int, int]] = {s: (0, 0) for s in sorted(set(holes) | folded_set)}
-    en: list[str] = []
-    ja: list[str] = []
+    said: list = []
     by_folds = len(live) == 1
-    mult_en = f" (x{m}: {raises} raise{'s' if raises != 1 else ''})" if raises else ""
-    mult_ja = f"(レイズ{raises}回で{m}倍)" if raises else ""
+    mult = _n(" (x{m}: {n} raise)", " (x{m}: {n} raises)", raises, m=m, n=raises) if raises else ""
     if by_folds:
-        en.append(f"Everyone else folded: seat {live[0]} wins without a showdown.")
-        ja.append(f"他の全員がフォールドしたため、{_seat_ja(live[0])}がショーダウンなしで勝者です。")
+        said.append(_("Everyone else folded: seat {seat} wins without a showdown.", seat=live[0]))
     for s in live:
-        en.append(f"Seat {s}: {hands[s].describe()}.")
-        ja.append(f"{_seat_ja(s)}: {hands[s].describe_ja()}")
+        said.append(_("Seat {seat}: {hand}.", seat=s, hand=hands[s].description()))
     if len(winners) == 1:
         w = hands[winners[0]]
         changes[winners[0]] = (m * w.black, m * w.red)
-        en.append(f"Seat {winners[0]} wins and gains the colours of its five: +{m * w.black} BP "
-                  f"+{m * w.red} RP{mult_en}.")
-        ja.append(f"{_seat_ja(winners[0])}の勝ち。作成ハンドの色の枚数だけ獲得: +{m * w.black}BP・"
-                  f"+{m * w.red}RP{mult_ja}")
+        said.append(_("Seat {seat} wins and gains the colours of its five: +{bp} BP +{rp} RP{mult}.",
+                      seat=winners[0], bp=m * w.black, rp=m * w.red, mult=mult))
         ub = sum(1 for c in w.unused if colors.is_black(c))
         ur = len(w.unused) - ub
         for s in losers:
             changes[s] = (-m * ub, -m * ur)
-        if losers:
-            en.append(f"{_seats_en(losers).capitalize()} lose{'s' if len(losers) == 1 else ''} the colours "
-                      f"of the two cards the winner did not use ({format_cards(w.unused)}): "
-                      f"-{m * ub} BP -{m * ur} RP{' each' if len(losers) > 1 else ''}{mult_en}.")
-            ja.append(f"{_seats_ja(losers)}は勝者が使わなかった2枚({_names_ja(w.unused, colors)})の色の"
-                      f"枚数だけ失います: {'各' if len(losers) > 1 else ''}-{m * ub}BP・-{m * ur}RP{mult_ja}")
+        if len(losers) == 1:
+            said.append(_("{seats} loses the colours of the two cards the winner did not use ({cards}): "
+                          "-{bp} BP -{rp} RP{mult}.", seats=capitalized(_seats(losers)), cards=_card_calls(w.unused),
+                          bp=m * ub, rp=m * ur, mult=mult))
+        elif losers:
+            said.append(_("{seats} lose the colours of the two cards the winner did not use ({cards}): "
+                          "-{bp} BP -{rp} RP each{mult}.", seats=capitalized(_seats(losers)),
+                          cards=_card_calls(w.unused), bp=m * ub, rp=m * ur, mult=mult))
     else:
         for s in winners:
             changes[s] = (m, m)
         for s in losers:
             changes[s] = (-m, -m)
-        en.append(f"{_seats_en(winners).capitalize()} tie for the best hand: +{m} BP +{m} RP each{mult_en}.")
-        ja.append(f"{_seats_ja(winners)}が同じ強さの最強ハンドのため、各+{m}BP・+{m}RP{mult_ja}")
-        if losers:
-            en.append(f"{_seats_en(losers).capitalize()} lose{'s' if len(losers) == 1 else ''} "
-                      f"{m} BP {m} RP each.")
-            ja.append(f"{_seats_ja(losers)}は各-{m}BP・-{m}RP")
+        said.append(_("{seats} tie for the best hand: +{m} BP +{m} RP each{mult}.",
+                      seats=capitalized(_seats(winners)), m=m, mult=mult))
+        if len(losers) == 1:
+            said.append(_("{seats} loses {m} BP {m} RP each.", seats=capitalized(_seats(losers)), m=m))
+        elif losers:
+            said.append(_("{seats} lose {m} BP {m} RP each.", seats=capitalized(_seats(losers)), m=m))
     out_folded = tuple(sorted(s for s in changes if s in folded_set))
     if out_folded:
-        en.append(f"{_seats_en(out_folded).capitalize()} folded: no points change.")
-        ja.append(f"{_seats_ja(out_folded)}はフォールドのためポイントの増減なし")
-    return GameScore(m, winners, losers, out_folded, hands, changes, by_folds, tuple(en), tuple(ja))
+        said.append(_("{seats} folded: no points change.", seats=capitalized(_seats(out_folded))))
+    en, ja = tuple(both(x)[0] for x in said), tuple(both(x)[1] for x in said)
+    return GameScore(m, winners, losers, out_folded, hands, changes, by_folds, en, ja)
 
 
 def _names_ja(cards: Sequence[Card], colors: Colors) -> str:
-    return "・".join(colors.name_ja(c) for c in cards)
+    return both(_card_calls(cards))[1]
 
 
 # --------------------------------------------------------------------------- one game
+
+_ACTIONS = {"call": _p("half texas action", "call"), "fold": _p("half texas action", "fold"),
+            "raise": _p("half texas action", "raise"), "change": _p("half texas action", "change")}
+
 
 class Role(enum.Enum):
     """Who sits in a seat: a player, a dropped player's seat (a swap hand), or nobody."""
@@ -566,21 +590,21 @@ class Location:
     kind: str
     index: int
 
-    def describe(self) -> str:
+    def description(self) -> Text:
         if self.kind == "seat":
-            return f"in seat {self.index}'s hand"
+            return _("in seat {seat}'s hand", seat=self.index)
         if self.kind == "board":
             street = {1: "flop", 2: "flop", 3: "flop", 4: "turn", 5: "river"}[self.index]
-            return f"board card {self.index} ({street})"
-        return f"burn card {self.index}" + (" (left over after the deal)" if self.index > 3 else "")
+            return _("board card {n} ({street})", n=self.index, street=street_word(street))
+        if self.index > 3:
+            return _("burn card {n} (left over after the deal)", n=self.index)
+        return _("burn card {n}", n=self.index)
+
+    def describe(self) -> str:
+        return both(self.description())[0]
 
     def describe_ja(self) -> str:
-        if self.kind == "seat":
-            return f"{_seat_ja(self.index)}のハンド"
-        if self.kind == "board":
-            street = {1: "フロップ", 2: "フロップ", 3: "フロップ", 4: "ターン", 5: "リバー"}[self.index]
-            return f"コミュニティカード{self.index}枚目({street})"
-        return f"バーンカード{self.index}枚目" + ("(配布後の残り札)" if self.index > 3 else "")
+        return both(self.description())[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -668,16 +692,14 @@ class Game:
         for c in cards:
             colors.check(c, field="deck")
         if len(set(cards)) != len(cards) or len(cards) != 26:
-            raise illegal(f"the deck must be the 26 cards, each once; got {len(cards)} cards "
-                          f"({len(set(cards))} different)",
-                          f"デッキは26枚(各1枚)です。{len(cards)}枚({len(set(cards))}種類)が渡されました",
-                          field="deck")
+            raise illegal(_("the deck must be the 26 cards, each once; got {n} cards ({k} different)",
+                            n=len(cards), k=len(set(cards))), field="deck")
         if isinstance(table_seats, bool) or not isinstance(table_seats, int) or not 2 <= table_seats <= 8:
             raise RuleError(f"a Half Texas table has 2 to 8 seats (6 by the seed), got {table_seats!r}",
                             field="table_seats")
         if isinstance(slide, bool) or not isinstance(slide, int) or not 0 <= slide <= SLIDE_MAX:
-            raise illegal(f"the slide call is 0 to {SLIDE_MAX} cards, got {slide!r}",
-                          f"スライドカードのコールは0~{SLIDE_MAX}枚です({slide!r}は不可)", field="slide")
+            raise illegal(_("the slide call is 0 to {top} cards, got {got}", top=SLIDE_MAX, got=repr(slide)),
+                          field="slide")
         players = tuple(sorted(set(players)))
         dropped = tuple(sorted(set(dropped)))
         for s in players + dropped:
@@ -685,20 +707,17 @@ class Game:
                 raise RuleError(f"seat {s!r} is not a seat of this {table_seats}-seat table", field="seats")
         if set(players) & set(dropped):
             s = sorted(set(players) & set(dropped))[0]
-            raise illegal("a seat cannot both play and be dropped out", "脱落した席ではプレーできません",
-                          field="seats", seat=s)
+            raise illegal(_("a seat cannot both play and be dropped out"), field="seats", seat=s)
         if len(players) < 2:
-            raise illegal("a game needs at least two players", "ゲームには2人以上のプレーヤーが必要です",
-                          field="seats")
+            raise illegal(_("a game needs at least two players"), field="seats")
         if button not in players:
-            raise illegal(f"the button must be on a seat with a player (seats {list(players)}), "
-                          f"not seat {button}",
-                          f"ボタンはプレーヤーのいる席に置きます({button}番席は不可)", field="button")
+            raise illegal(_("the button must be on a seat with a player (seats {seats}), not seat {seat}",
+                            seats=list(players), seat=button), field="button")
         cards = cards[slide:] + cards[:slide]
         order = [(button + i) % table_seats or table_seats for i in range(1, table_seats + 1)]
         holes: dict[int, list[Card]] = {s: [] for s in order}
         pos = 0
-        for _ in range(2):
+        for _round in range(2):
             for s in order:
                 holes[s].append(cards[pos])
                 pos += 1
@@ -715,10 +734,8 @@ class Game:
             seats.append(SeatState(s, role, (holes[s][0], holes[s][1])))
         first = next(s for s in order if s in players)
         g = cls(colors, button, tuple(seats), tuple(board), tuple(burns), Phase.ACTION, first, number=number)
-        ev = Event(None, "deal",
-                   f"game {number}: button on seat {button}, slide {slide}; seat {first} acts first",
-                   f"第{number}ゲーム: ボタン{_seat_ja(button)}・スライド{slide}枚。{_seat_ja(first)}から"
-                   f"アクション")
+        ev = Event(None, "deal", *both(_("game {number}: button on seat {button}, slide {slide}; seat {first} "
+                                         "acts first", number=number, button=button, slide=slide, first=first)))
         return replace(g, history=(ev,))
 
     # ------------------------------------------------------------------ looking
@@ -779,92 +796,79 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def _check_turn(self, seat: int, action: str, action_ja: str) -> SeatState:
+    def _check_turn(self, seat: int, action: str) -> SeatState:
         if self.over:
-            raise illegal(f"the action is over ({self.phase.value}); no more {action}",
-                          f"アクションは終了しています。{action_ja}はできません", field="action", seat=seat)
+            raise illegal(_("the action is over ({phase}); no more {action}", phase=self.phase.value,
+                            action=_ACTIONS[action]), field="action", seat=seat)
         st = self.seat(seat)
         if st.role is not Role.PLAYER:
-            what, what_ja = (("has dropped out", "脱落しています") if st.role is Role.DROPPED
-                             else ("is empty", "空席です"))
-            raise illegal(f"seat {seat} {what} and cannot act", f"{_seat_ja(seat)}は{what_ja}", field="action",
-                          seat=seat)
+            why = (_("seat {seat} has dropped out and cannot act", seat=seat) if st.role is Role.DROPPED
+                   else _("seat {seat} is empty and cannot act", seat=seat))
+            raise illegal(why, field="action", seat=seat)
         if st.status is Status.FOLDED:
-            raise illegal("this seat has folded and cannot act", "フォールド済みのためアクションできません",
-                          field="action", seat=seat)
+            raise illegal(_("this seat has folded and cannot act"), field="action", seat=seat)
         if st.status is Status.RAISED:
-            raise illegal("this seat has raised: a raiser has no more actions and goes to the showdown",
-                          "レイズしたプレーヤーは以降のアクション権がありません(ショーダウンまで参加)",
+            raise illegal(_("this seat has raised: a raiser has no more actions and goes to the showdown"),
                           field="action", seat=seat)
         if seat != self.to_act:
-            raise illegal(f"it is seat {self.to_act}'s turn, not seat {seat}'s",
-                          f"{_seat_ja(self.to_act)}の手番です({_seat_ja(seat)}ではありません)",
+            raise illegal(_p("half texas", "it is seat {turn}'s turn, not seat {seat}'s", turn=self.to_act,
+                             seat=seat),
                           field="action", seat=seat)
         return st
 
     def call(self, seat: int, card: Card | str) -> "Game":
         """Seat ``seat`` names a card; the dealer opens it and says where it lies."""
-        self._check_turn(seat, "call", "コール")
+        self._check_turn(seat, "call")
         card = parse_call(card, self.colors)
         loc = self.where(card)
         if card in self.opened:
-            raise illegal(f"{card} is already open ({loc.describe()}): call a card that is still face down",
-                          f"{self.colors.name_ja(card)}はすでにオープンされています({loc.describe_ja()})。"
-                          f"伏せてあるカードをコールしてください", field="call", seat=seat)
-        ev = Event(seat, "call", f"seat {seat} calls {card}: it is {loc.describe()}",
-                   f"{_seat_ja(seat)}が{self.colors.name_ja(card)}をコール: {loc.describe_ja()}にあります",
-                   card, loc)
+            raise illegal(_("{card} is already open ({where}): call a card that is still face down",
+                            card=_card_call(card), where=loc.description()), field="call", seat=seat)
+        ev = Event(seat, "call", *both(_("seat {seat} calls {card}: it is {where}", seat=seat, card=_card_call(card),
+                                         where=loc.description())), card, loc)
         g = replace(self, opened=self.opened | {card}, history=self.history + (ev,))
         return g._advance(seat)
 
     def fold(self, seat: int) -> "Game":
         """Seat ``seat`` leaves the game; its two cards are opened at once."""
-        st = self._check_turn(seat, "fold", "フォールド")
-        ev = Event(seat, "fold", f"seat {seat} folds and shows {format_cards(st.hand)}",
-                   f"{_seat_ja(seat)}がフォールド。ハンド{_names_ja(st.hand, self.colors)}をオープン")
+        st = self._check_turn(seat, "fold")
+        ev = Event(seat, "fold", *both(_("seat {seat} folds and shows {cards}", seat=seat, cards=_card_calls(st.hand))))
         g = self._with_seat(replace(st, status=Status.FOLDED))
         g = replace(g, opened=g.opened | set(st.hand), history=g.history + (ev,))
         live = g.live_seats
         if len(live) == 1:
-            end = Event(None, "end", f"everyone else folded: seat {live[0]} wins",
-                        f"他の全員がフォールド: {_seat_ja(live[0])}の勝ち")
+            end = Event(None, "end", *both(_("everyone else folded: seat {seat} wins", seat=live[0])))
             return replace(g, phase=Phase.WON_BY_FOLDS, to_act=None, history=g.history + (end,))
         return g._advance(seat)
 
     def raise_(self, seat: int) -> "Game":
         """Seat ``seat`` raises: the game's points are multiplied once more; it acts no more."""
-        st = self._check_turn(seat, "raise", "レイズ")
+        st = self._check_turn(seat, "raise")
         n = self.raises + 1
-        ev = Event(seat, "raise", f"seat {seat} raises: this game's points count x{n + 1}",
-                   f"{_seat_ja(seat)}がレイズ: このゲームのポイント増減は{n + 1}倍")
+        ev = Event(seat, "raise", *both(_("seat {seat} raises: this game's points count x{n}", seat=seat, n=n + 1)))
         g = self._with_seat(replace(st, status=Status.RAISED))
         return replace(g, raises=n, history=g.history + (ev,))._advance(seat)
 
     def change(self, seat: int, with_seat: Optional[int] = None) -> "Game":
         """Seat ``seat`` swaps its hand with the swap hand on a dropped seat (once a game, table-wide)."""
-        st = self._check_turn(seat, "change", "チェンジ")
+        st = self._check_turn(seat, "change")
         if self.change_used:
-            raise illegal("the change has already been used in this game (once a game)",
-                          "チェンジはこのゲームですでに使われています(1ゲームにつき1回まで)",
-                          field="change", seat=seat)
+            raise illegal(_("the change has already been used in this game (once a game)"), field="change", seat=seat)
         dropped = [s.seat for s in self.seats if s.role is Role.DROPPED]
         if not dropped:
-            raise illegal("no seat has dropped out, so there is no swap hand to change with",
-                          "脱落した席がないため、交換用ハンドがありません", field="change", seat=seat)
+            raise illegal(_("no seat has dropped out, so there is no swap hand to change with"),
+                          field="change", seat=seat)
         if with_seat is None:
             if len(dropped) > 1:
-                raise illegal(f"say which dropped seat's hand to take: {dropped}",
-                              f"どの脱落席のハンドと交換するか指定してください: {_seats_ja(dropped)}",
+                raise illegal(_("say which dropped seat's hand to take: {seats}", seats=_seats(dropped)),
                               field="change", seat=seat)
             with_seat = dropped[0]
         other = self.seat(with_seat)
         if other.role is not Role.DROPPED:
-            raise illegal(f"seat {with_seat} is not a dropped seat: a change takes the hand on a dropped "
-                          f"seat ({dropped})",
-                          f"{_seat_ja(with_seat)}は脱落席ではありません。チェンジは脱落席のハンドとのみ可能です",
-                          field="change", seat=seat)
-        ev = Event(seat, "change", f"seat {seat} changes hands with dropped seat {with_seat}",
-                   f"{_seat_ja(seat)}が脱落席{_seat_ja(with_seat)}のハンドとチェンジ")
+            raise illegal(_("seat {seat} is not a dropped seat: a change takes the hand on a dropped seat ({dropped})",
+                            seat=with_seat, dropped=dropped), field="change", seat=seat)
+        ev = Event(seat, "change", *both(_("seat {seat} changes hands with dropped seat {other}", seat=seat,
+                                           other=with_seat)))
         g = self._with_seat(replace(st, hand=other.hand))._with_seat(replace(other, hand=st.hand))
         return replace(g, change_used=True, history=g.history + (ev,))._advance(seat)
 
@@ -882,32 +886,29 @@ class Game:
     def _advance(self, actor: int) -> "Game":
         """After ``actor``'s action: end the action (seed §3's three ways) or pass the turn."""
         if not any(s.can_act for s in self.seats):
-            return self._to_showdown("everyone still in has raised", "残った全員がレイズ済み")
+            return self._to_showdown(_("everyone still in has raised"))
         enough = self.burns_open >= BURNS_TO_SHOW
         if enough and actor == self.button:
-            return self._to_showdown(f"{self.burns_open} burn cards are open and the button's action ended",
-                                     f"バーンカード{self.burns_open}枚が公開され、ボタンのアクションが終了")
+            return self._to_showdown(_("{n} burn cards are open and the button's action ended", n=self.burns_open))
         for s in self._clockwise_after(actor):
             st = self.seats[s - 1]
             if s == self.button and enough and not st.can_act:
                 return self._to_showdown(
-                    f"{self.burns_open} burn cards are open and the turn reached the button's seat",
-                    f"バーンカード{self.burns_open}枚が公開され、ボタンの席まで手番が回った")
+                    _("{n} burn cards are open and the turn reached the button's seat", n=self.burns_open))
             if st.can_act:
                 return replace(self, to_act=s)
         raise AssertionError("unreachable: some seat can act")  # pragma: no cover
 
-    def _to_showdown(self, why: str, why_ja: str) -> "Game":
+    def _to_showdown(self, why: Text) -> "Game":
         shown = {c for s in self.seats if s.live for c in s.hand} | set(self.board)
-        ev = Event(None, "end", f"showdown: {why}", f"ショーダウン: {why_ja}")
+        ev = Event(None, "end", *both(_("showdown: {why}", why=why)))
         return replace(self, phase=Phase.SHOWDOWN, to_act=None, opened=self.opened | shown,
                        history=self.history + (ev,))
 
     def score(self) -> GameScore:
         """The finished game's :class:`GameScore` (the changes before the 0 floor)."""
         if not self.over:
-            raise illegal(f"the game is still in its action (seat {self.to_act} to act)",
-                          f"まだアクション中です({_seat_ja(self.to_act)}の手番)", field="action")
+            raise illegal(_("the game is still in its action (seat {seat} to act)", seat=self.to_act), field="action")
         holes = {s.seat: s.hand for s in self.seats if s.role is Role.PLAYER}
         folded = [s.seat for s in self.seats if s.role is Role.PLAYER and s.status is Status.FOLDED]
         return score_game(self.board, holes, folded=folded, raises=self.raises, colors=self.colors)
@@ -990,8 +991,7 @@ class Standings:
     def _build(cls, rows: Mapping[int, Standing], order: Sequence[Sequence[int]]) -> "Standings":
         out: list[Standing] = []
         ties: list[tuple[int, ...]] = []
-        en: list[str] = []
-        ja: list[str] = []
+        said: list = []
         place = 1
         for group in order:
             for s in group:
@@ -999,13 +999,11 @@ class Standings:
             if len(group) > 1:
                 ties.append(tuple(group))
                 pts = rows[group[0]].final
-                en.append(f"{_seats_en(group).capitalize()} tie on {pts} points for place {place}: "
-                          f"settle their order by casino war (one card each, highest rank wins; "
-                          f"equal ranks draw again).")
-                ja.append(f"{_seats_ja(group)}が{pts}Pで同点({place}位): カジノウオーで順位を確定して"
-                          f"ください(各1枚、数字の大きい方が上位。同じ数字なら再戦)。")
+                said.append(_("{seats} tie on {pts} points for place {place}: settle their order by casino war "
+                              "(one card each, highest rank wins; equal ranks draw again).",
+                              seats=capitalized(_seats(group)), pts=pts, place=place))
             place += len(group)
-        return cls(tuple(out), tuple(ties), tuple(en), tuple(ja))
+        return cls(tuple(out), tuple(ties), tuple(both(x)[0] for x in said), tuple(both(x)[1] for x in said))
 
     def to_json(self) -> dict:
         return {"rows": [r.to_json() for r in self.rows], "ties": [list(t) for t in self.ties],
@@ -1043,6 +1041,7 @@ class Session:
     over: bool = False
     end_reason: str = ""
     end_reason_ja: str = ""
+    end_why: Text = ""
     log: tuple[str, ...] = ()
     log_ja: tuple[str, ...] = ()
 
@@ -1051,7 +1050,7 @@ class Session:
               bp: int = DEFAULT_POINTS, rp: int = DEFAULT_POINTS) -> "Session":
         seats = sorted(set(seats))
         if len(seats) < 2:
-            raise illegal("a session needs at least two players", "2人以上のプレーヤーが必要です", field="seats")
+            raise illegal(_("a session needs at least two players"), field="seats")
         for s in seats:
             if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table_seats:
                 raise RuleError(f"seat {s!r} is not a seat of this {table_seats}-seat table", field="seats")
@@ -1078,8 +1077,7 @@ class Session:
     def deal(self, deck: Sequence[Card | str], slide: int = 0) -> Game:
         """The next game, dealt from ``deck`` (top first) after the button's ``slide`` call."""
         if self.over:
-            raise illegal(f"the session is over ({self.end_reason})",
-                          f"セッションは終了しています({self.end_reason_ja})", field="session")
+            raise illegal(_("the session is over ({why})", why=self.end_why), field="session")
         return Game.deal(deck, button=self.button, players=self.active,
                          dropped=[p.seat for p in self.players if p.dropped], slide=slide,
                          table_seats=self.table_seats, colors=self.colors, number=self.games + 1)
@@ -1087,11 +1085,10 @@ class Session:
     def record(self, game: Game) -> "Session":
         """Apply a finished game: points with the 0 floor, dropouts, the button, the end of the session."""
         if self.over:
-            raise illegal("the session is over", "セッションは終了しています", field="session")
+            raise illegal(_("the session is over"), field="session")
         if game.number != self.games + 1 or game.button != self.button or game.colors != self.colors:
-            raise illegal(f"this is not the session's game {self.games + 1} (button on seat {self.button})",
-                          f"このセッションの第{self.games + 1}ゲーム(ボタン{_seat_ja(self.button)})では"
-                          f"ありません", field="game")
+            raise illegal(_("this is not the session's game {n} (button on seat {seat})", n=self.games + 1,
+                            seat=self.button), field="game")
         score = game.score()
         pts = {p.seat: p.points for p in self.players if not p.dropped}
         new, actual, en, ja = score.applied(pts)
@@ -1104,24 +1101,24 @@ class Session:
                     log_ja=self.log_ja + score.explanation_ja + tuple(ja))
         active = s.active
         if len(s.dropouts) >= DROPOUTS_TO_END:
-            return s._end(f"{len(s.dropouts)} players have dropped out", f"{len(s.dropouts)}名脱落")
+            return s._end(_("{n} players have dropped out", n=len(s.dropouts)))
         if len(active) < 2:
-            return s._end("fewer than two players are left", "残りプレーヤーが2人未満")
+            return s._end(_("fewer than two players are left"))
         nxt = next(x for x in s._clockwise_after(self.button) if x in active)
         rounds = s.rounds + (1 if nxt <= self.button else 0)
         s = replace(s, button=nxt, rounds=rounds)
         if rounds >= ROUNDS_PER_SESSION:
-            return s._end("the button has gone round twice", "ボタン2周")
+            return s._end(_("the button has gone round twice"))
         return s
 
     def _clockwise_after(self, seat: int) -> list[int]:
         n = self.table_seats
         return [(seat + i - 1) % n + 1 for i in range(1, n + 1)]
 
-    def _end(self, why: str, why_ja: str) -> "Session":
-        return replace(self, over=True, end_reason=why, end_reason_ja=why_ja,
-                       log=self.log + (f"The session ends after game {self.games}: {why}.",),
-                       log_ja=self.log_ja + (f"第{self.games}ゲームで終了: {why_ja}",))
+    def _end(self, why: Text) -> "Session":
+        en, ja = both(_("The session ends after game {n}: {why}.", n=self.games, why=why))
+        return replace(self, over=True, end_reason=both(why)[0], end_reason_ja=both(why)[1], end_why=why,
+                       log=self.log + (en,), log_ja=self.log_ja + (ja,))
 
     def standings(self) -> Standings:
         """Standings by BP x RP (final once the session is over)."""
@@ -1211,16 +1208,14 @@ class HalfTexas:
                     raise RuleError(f"expected true or false, got {s.get(flag)!r}", field=flag, seat=n)
             is_folded = s.get("folded", False)
             if is_folded and s.get("raised", False):
-                raise illegal("a seat that raised cannot fold (it goes to the showdown)",
-                              "レイズしたプレーヤーはフォールドできません", field="folded", seat=n)
+                raise illegal(_("a seat that raised cannot fold (it goes to the showdown)"), field="folded", seat=n)
             for f in ("bp", "rp"):
                 if f not in s:
                     raise RuleError(f"missing {f} (the seat's points before this game)", field=f, seat=n)
             p = Points(_read_int(s["bp"], "bp", n), _read_int(s["rp"], "rp", n))
             if p.dropped:
-                raise illegal(f"a seat with {p.bp} BP {p.rp} RP has dropped out and does not play; "
-                              f"leave it out of seats",
-                              f"{p.bp}BP・{p.rp}RPの席は脱落済みでプレーしません", field="bp", seat=n)
+                raise illegal(_("a seat with {bp} BP {rp} RP has dropped out and does not play; leave it out of seats",
+                                bp=p.bp, rp=p.rp), field="bp", seat=n)
             points[n] = p
             if is_folded:
                 folded.append(n)

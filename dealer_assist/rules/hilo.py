@@ -30,6 +30,7 @@ from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.holdem import Holdem
 from dealer_assist.rules.lowball import LowValue, best_low, low_seat_hand
 from dealer_assist.rules.pots import Pot
+from dealer_assist.i18n import _, _p
 from dealer_assist.rules.showdown import PotAward, SeatHand, SeatInput, Table, _seat_list
 
 __all__ = ["HoldemHiLo"]
@@ -62,8 +63,8 @@ class HoldemHiLo(Holdem):
         low_json = {"best_five": [str(c) for c in low.five], "description": low.describe(),
                     "description_ja": low.describe_ja(),
                     "qualifies": True if q is None else low.qualifies(q)}
-        return SeatHand(high.seat, high.key, high.category, high.category_ja, high.best_five,
-                        high.text, high.text_ja, high.joker_as, high.holds_joker,
+        return SeatHand(high.seat, high.key, high.category, high.category_name, high.best_five,
+                        high.description, high.joker_as, high.holds_joker,
                         high.notes + (("low", low_json),))
 
     def _low_hands(self, table: Table, eligible: Sequence[int]) -> dict[int, SeatHand]:
@@ -74,60 +75,55 @@ class HoldemHiLo(Holdem):
             if q is None or low.qualifies(q):
                 out[s] = low_seat_hand(s, low)
             else:
-                out[s] = SeatHand(s, _NO_LOW_KEY, "no_low", "ローなし", low.five,
-                                  f"no {q}-or-better low ({low.describe()})",
-                                  f"{q}以下のローなし（{low.describe_ja()}）")
+                out[s] = SeatHand(s, _NO_LOW_KEY, "no_low", _("no low"), low.five,
+                                  _("no {q}-or-better low ({low})", q=q, low=low.description()))
         return out
 
     def award_pot(self, table: Table, pot: Pot, index: int, hands: Mapping[int, SeatHand]
                   ) -> list[PotAward]:
-        name, name_ja = self.pot_name(index)
+        name = self.pot_name(index)
         if len(pot.eligible) == 1:
-            return [self.award_part(table, name, name_ja, pot.amount, pot.eligible, hands)]
-        high_winners, _, _ = self.pot_winners(table, pot.eligible, hands)
+            return [self.award_part(table, name, pot.amount, pot.eligible, hands)]
+        high_winners = self.pot_winners(table, pot.eligible, hands)[0]
         lows = self._low_hands(table, pot.eligible)
         best = max(h.key for h in lows.values())
         if best == _NO_LOW_KEY:
             q = self.qualifier(table)
-            award = self.award_part(table, f"{name} (no low)", f"{name_ja}（ローなし）", pot.amount,
+            award = self.award_part(table, _("{pot} (no low)", pot=name), pot.amount,
                                     pot.eligible, hands, high_winners)
-            return [_with_note(award, f"  No seat in this pot has a {q}-or-better low: the high hand "
-                                      f"takes the whole pot.",
-                               f"  このポットに{q}以下のローがないため、ハイが全額を獲得。")]
+            return [_with_note(award, _("  No seat in this pot has a {q}-or-better low: the high hand "
+                                        "takes the whole pot.", q=q))]
         low_winners = tuple(s for s in pot.eligible if lows[s].key == best)
         if set(low_winners) == set(high_winners):
-            award = self.award_part(table, f"{name} (high and low)", f"{name_ja}（ハイ・ロー）",
+            award = self.award_part(table, _("{pot} (high and low)", pot=name),
                                     pot.amount, pot.eligible, hands, high_winners)
             w = low_winners
             if len(w) == 1:
-                note = (f"  Seat {w[0]} also has the best low ({lows[w[0]].text}): it scoops the pot.",
-                        f"  シート{w[0]}はローも最良（{lows[w[0]].text_ja}）: ポット全額を獲得（スクープ）。")
+                note = _("  Seat {seat} also has the best low ({low}): it scoops the pot.", seat=w[0],
+                         low=lows[w[0]].description)
             else:
-                note = (f"  {_seat_list(w)} also tie for the best low ({lows[w[0]].text}): the pot "
-                        f"is shared as one, as evenly as possible.",
-                        f"  {_seat_list(w, True)}はローも同じ（{lows[w[0]].text_ja}）: ポット全体を均等に分ける。")
-            return [_with_note(award, *note)]
+                note = _("  {seats} also tie for the best low ({low}): the pot is shared as one, as evenly "
+                         "as possible.", seats=_seat_list(w), low=lows[w[0]].description)
+            return [_with_note(award, note)]
         low_amount = pot.amount // 2
         high_amount = pot.amount - low_amount
-        high = self.award_part(table, f"{name} (high half)", f"{name_ja}（ハイ半分）", high_amount,
+        high = self.award_part(table, _("{pot} (high half)", pot=name), high_amount,
                                pot.eligible, hands, high_winners)
         if high_amount != low_amount:
-            high = _with_note(high, "  The odd chip of the split goes to the high half (TDA 20A).",
-                              "  半分に分けた端数1枚はハイ側へ（TDA 20A）。")
-        low = self.award_part(table, f"{name} (low half)", f"{name_ja}（ロー半分）", low_amount,
+            high = _with_note(high, _("  The odd chip of the split goes to the high half (TDA 20A)."))
+        low = self.award_part(table, _("{pot} (low half)", pot=name), low_amount,
                               pot.eligible, lows, low_winners)
         return [high, low]
 
-    def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
-                         ) -> tuple[list[str], list[str]]:
-        lines, lines_ja = super().explain_showdown(table, order, hands)
+    def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]) -> list:
+        lines = super().explain_showdown(table, order, hands)
         lows = self._low_hands(table, order)
         for s in order:
-            lines.append(f"Seat {s} low: {lows[s].text} [{format_cards(lows[s].best_five)}].")
-            lines_ja.append(f"シート{s} ロー: {lows[s].text_ja} [{format_cards(lows[s].best_five)}]。")
-        return lines, lines_ja
+            lines.append(_("Seat {seat} low: {low} [{cards}].", seat=s, low=lows[s].description,
+                           cards=format_cards(lows[s].best_five)))
+        return lines
 
 
-def _with_note(award: PotAward, line: str, line_ja: str) -> PotAward:
-    return PotAward(award.name, award.name_ja, award.amount, award.eligible, award.winners,
-                    award.shares, award.odd_chips, award.why + (line,), award.why_ja + (line_ja,))
+def _with_note(award: PotAward, line) -> PotAward:
+    return PotAward(award.title, award.amount, award.eligible, award.winners,
+                    award.shares, award.odd_chips, award.reasons + (line,))

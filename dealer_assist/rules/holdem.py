@@ -17,27 +17,26 @@ import itertools
 from typing import Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, Rank, Suit, format_cards
+from dealer_assist.i18n import _, both
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import HandValue, _pick_five, evaluate_key, rank_text, Category
 from dealer_assist.rules.showdown import SeatHand, SeatInput, ShowdownGame, Table
 
-__all__ = ["Holdem", "JokerHoldem", "BURN_SWAP", "BURN_SWAP_JA"]
+__all__ = ["Holdem", "JokerHoldem", "BURN_SWAP", "BURN_SWAP_JA", "BURN_SWAP_MSG"]
 
 #: What the dealer must do when the joker is turned on the board (RULINGS.md, Joker NLH 5).
-BURN_SWAP = ("the joker never stays on the board: swap it with the top card of the stub (the next "
-             "burn card); that card becomes the board card, the joker becomes the next burn card, "
-             "and the board cards after it do not change")
-BURN_SWAP_JA = ("JOKERはボードに残さない: ボードに落ちたJOKERとデッキの一番上のカード（次のバーンカード）を"
-                "入れ替える。そのカードがボードカードになり、JOKERが次のバーンカードになる。"
-                "以降のボードカードは変わらない")
+BURN_SWAP_MSG = _("the joker never stays on the board: swap it with the top card of the stub (the next "
+                  "burn card); that card becomes the board card, the joker becomes the next burn card, "
+                  "and the board cards after it do not change")
+BURN_SWAP, BURN_SWAP_JA = both(BURN_SWAP_MSG)
 
 
 def hand_of(seat: int, key: int, five: Sequence[Card], joker_as: Optional[Card] = None,
             holds_joker: bool = False) -> SeatHand:
     """A :class:`SeatHand` of a high hand from its key and its five cards."""
     value = HandValue(key, tuple(five))
-    return SeatHand(seat, key, value.category.slug, value.name_ja, tuple(five),
-                    value.describe(), value.describe_ja(), joker_as, holds_joker)
+    return SeatHand(seat, key, value.category.slug, value.name_msg, tuple(five),
+                    value.description(), joker_as, holds_joker)
 
 
 class Holdem(ShowdownGame):
@@ -106,8 +105,8 @@ class JokerHoldem(Holdem):
         three, stand_in = best[0], DECK_52[best[1]]
         five = (JOKER, other) + three if seat.hole[0] is JOKER else (other, JOKER) + three
         value = HandValue(best_key, five)
-        return SeatHand(seat.seat, best_key, value.category.slug, value.name_ja, five,
-                        value.describe(), value.describe_ja(), stand_in, True)
+        return SeatHand(seat.seat, best_key, value.category.slug, value.name_msg, five,
+                        value.description(), stand_in, True)
 
     def pot_winners(self, table: Table, eligible: Sequence[int], hands: Mapping[int, SeatHand]):
         best = max(hands[s].key for s in eligible)
@@ -118,10 +117,9 @@ class JokerHoldem(Holdem):
             winners = tuple(s for s in tied if s != j)
             h = hands[j]
             return winners, [
-                f"  Seat {j} holds the joker and ties with {h.text}: the joker holder loses ties "
-                f"(Joker NLH rule 4), so it takes no share."], [
-                f"  シート{j}はJOKER保有で同じ手役（{h.text_ja}）: 同じ手役ならJOKER保有者の負け（特別ルール④）。"]
-        return tuple(tied), [], []
+                _("  Seat {seat} holds the joker and ties with {hand}: the joker holder loses ties "
+                  "(Joker NLH rule 4), so it takes no share.", seat=j, hand=h.description)]
+        return tuple(tied), []
 
 
 _SUITS_HIGH_FIRST = (3, 2, 1, 0)     # spades, hearts, diamonds, clubs

@@ -32,6 +32,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from dealer_assist.i18n import Msg, _p
 from dealer_assist.cards import Card, CardError, format_cards, parse_cards
 from dealer_assist.rules.evaluator import (
     LOW_ACE, Category, _nonflush_key, _pack, _unpack, evaluate_key, rank_text,
@@ -79,18 +80,22 @@ class LowValue:
         """
         return self.category is Category.HIGH_CARD and self.ranks[0] <= limit
 
-    def describe(self) -> str:
+    def description(self) -> Msg:
+        """``7-5-4-3-2 low`` / ``ロー(2-7) 7-5-4-3-2``; a pair or worse ``one pair, 7-7-4-3-2 (low)``."""
         text = rank_text(self.ranks)
         if self.category is Category.HIGH_CARD:
-            return f"{text} low"
-        return f"{self.category.name_en}, {text} (low)"
+            if self.rule == "a5":
+                return _p("A-5 low", "{ranks} low", ranks=text)
+            return _p("2-7 low", "{ranks} low", ranks=text)
+        if self.rule == "a5":
+            return _p("A-5 low", "{hand}, {ranks} (low)", hand=self.category.name_msg, ranks=text)
+        return _p("2-7 low", "{hand}, {ranks} (low)", hand=self.category.name_msg, ranks=text)
+
+    def describe(self) -> str:
+        return self.description().render("en")
 
     def describe_ja(self) -> str:
-        text = rank_text(self.ranks)
-        label = "ロー(A-5)" if self.rule == "a5" else "ロー(2-7)"
-        if self.category is Category.HIGH_CARD:
-            return f"{label} {text}"
-        return f"{label} {self.category.name_ja} {text}"
+        return self.description().render("ja")
 
     def __lt__(self, other: "LowValue") -> bool:      # "is a better low than"
         return self.badness < other.badness
@@ -172,8 +177,8 @@ def best_low(cards: Iterable[Card], rule: str = "a5") -> LowValue:
 def low_seat_hand(seat: int, value: LowValue) -> SeatHand:
     """A :class:`SeatHand` whose key orders lows best-first (larger key = better low)."""
     cat = value.category
-    return SeatHand(seat, value.key, cat.slug, cat.name_ja, value.five, value.describe(),
-                    value.describe_ja(), notes=(("low_rule", value.rule),))
+    return SeatHand(seat, value.key, cat.slug, cat.name_msg, value.five, value.description(),
+                    notes=(("low_rule", value.rule),))
 
 
 class LowballA5(ShowdownGame):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
+from dealer_assist.i18n import Msg, Text, _, _n, _p, both, join, lines as render_lines, seat, seat_list
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount
@@ -69,19 +70,33 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class SeatHand:
-    """A seat's hand at showdown.  ``key``: larger is better (games with low hands negate)."""
+    """A seat's hand at showdown.  ``key``: larger is better (games with low hands negate).
+
+    ``category_name`` and ``description`` are catalogue messages (:mod:`dealer_assist.i18n`);
+    ``category_ja``, ``text`` and ``text_ja`` are their words."""
 
     seat: int
     key: int
     category: str
-    category_ja: str
+    category_name: Text       # フラッシュ / flush
     best_five: tuple[Card, ...]
-    text: str                 # 'flush, A-K-J-T-6'
-    text_ja: str              # 'フラッシュ A-K-J-T-6'
+    description: Text         # 'flush, A-K-J-T-6' / 'フラッシュ A-K-J-T-6'
     joker_as: Optional[Card] = None
     holds_joker: bool = False
     #: Game-specific JSON fields, as (name, JSON-ready value) pairs: ``wild_as``, ``low``, ``shown``.
     notes: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def category_ja(self) -> str:
+        return both(self.category_name)[1]
+
+    @property
+    def text(self) -> str:
+        return both(self.description)[0]
+
+    @property
+    def text_ja(self) -> str:
+        return both(self.description)[1]
 
     def to_json(self) -> dict:
         out = {
@@ -98,17 +113,32 @@ class SeatHand:
 
 @dataclass(frozen=True, slots=True)
 class PotAward:
-    """One pot (or one half of a split pot) and who takes it."""
+    """One pot (or one half of a split pot) and who takes it; ``title`` and ``reasons`` are
+    catalogue messages, ``name`` / ``name_ja`` and ``why`` / ``why_ja`` their words."""
 
-    name: str                       # 'main pot', 'side pot 1', 'main pot (low half)'
-    name_ja: str
+    title: Text                     # 'Main pot', 'Side pot 1', 'Main pot (low half)'
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: Mapping[int, int]
     odd_chips: tuple[int, ...] = ()
-    why: tuple[str, ...] = ()
-    why_ja: tuple[str, ...] = ()
+    reasons: tuple[Text, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return both(self.title)[0]
+
+    @property
+    def name_ja(self) -> str:
+        return both(self.title)[1]
+
+    @property
+    def why(self) -> tuple[str, ...]:
+        return tuple(render_lines(self.reasons, "en"))
+
+    @property
+    def why_ja(self) -> tuple[str, ...]:
+        return tuple(render_lines(self.reasons, "ja"))
 
     def to_json(self) -> dict:
         return {
@@ -129,9 +159,16 @@ class Ruling:
     awards: tuple[PotAward, ...]
     hands: Mapping[int, SeatHand]
     showdown_order: tuple[int, ...]
-    explanation: tuple[str, ...]
-    explanation_ja: tuple[str, ...]
+    lines: tuple[Text, ...]          # the explanation, as catalogue messages
     antes: Mapping[int, int] = field(default_factory=dict)   # seat -> ante posted (dead money)
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        return tuple(render_lines(self.lines, "en"))
+
+    @property
+    def explanation_ja(self) -> tuple[str, ...]:
+        return tuple(render_lines(self.lines, "ja"))
 
     def to_json(self) -> dict:
         out = {
@@ -148,12 +185,9 @@ class Ruling:
         return out
 
 
-def _seat_list(seats: Sequence[int], ja: bool = False) -> str:
-    if ja:
-        return "・".join(f"シート{s}" for s in seats)
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+def _seat_list(seats: Sequence[int]) -> Text:
+    """``seat 2`` / ``seats 2, 3 and 4``; ``シート2・シート3``."""
+    return seat_list(seats)
 
 
 _DECK_INDICES: dict = {}
@@ -335,18 +369,18 @@ class ShowdownGame:
         raise NotImplementedError
 
     def pot_winners(self, table: Table, eligible: Sequence[int], hands: Mapping[int, SeatHand]
-                    ) -> tuple[tuple[int, ...], list[str], list[str]]:
-        """The winners of one pot among ``eligible``, with notes (English, Japanese) on why."""
+                    ) -> tuple[tuple[int, ...], list[Text]]:
+        """The winners of one pot among ``eligible``, with notes on why (catalogue messages)."""
         best = max(hands[s].key for s in eligible)
-        return tuple(s for s in eligible if hands[s].key == best), [], []
+        return tuple(s for s in eligible if hands[s].key == best), []
 
     def odd_chip_order(self, table: Table, winners: Sequence[int], hands: Mapping[int, SeatHand]
                        ) -> list[int]:
         """TDA 20A for board games: the first winner clockwise from the button gets it first."""
         return clockwise_from(table.button, winners)
 
-    def odd_chip_rule(self) -> tuple[str, str]:
-        return ("first winner clockwise from the button (TDA 20A)", "ボタンから時計回りで最初の勝者へ（TDA 20A）")
+    def odd_chip_rule(self) -> Text:
+        return _("first winner clockwise from the button (TDA 20A)")
 
     def showdown_order(self, table: Table) -> tuple[int, ...]:
         """TDA 17A: the last aggressor first; with no bet, first live seat left of the button."""
@@ -359,60 +393,56 @@ class ShowdownGame:
 
     def award_pot(self, table: Table, pot: Pot, index: int, hands: Mapping[int, SeatHand]) -> list[PotAward]:
         """Award one pot (hook: hi/lo splits it in halves)."""
-        name, name_ja = self.pot_name(index)
-        return [self.award_part(table, name, name_ja, pot.amount, pot.eligible, hands)]
+        return [self.award_part(table, self.pot_name(index), pot.amount, pot.eligible, hands)]
 
     # ----------------------------------------------------------------- the ruling
 
-    def pot_name(self, index: int) -> tuple[str, str]:
+    def pot_name(self, index: int) -> Text:
         if index == 0:
-            return "Main pot", "メインポット"
-        return f"Side pot {index}", f"サイドポット{index}"
+            return _("Main pot")
+        return _("Side pot {n}", n=index)
 
-    def award_part(self, table: Table, name: str, name_ja: str, amount: int, eligible: Sequence[int],
+    def award_part(self, table: Table, name: Text, amount: int, eligible: Sequence[int],
                    hands: Mapping[int, SeatHand], winners: Optional[Sequence[int]] = None) -> PotAward:
         eligible = tuple(eligible)
-        why: list[str] = []
-        why_ja: list[str] = []
+        why: list[Text] = []
         if len(eligible) == 1:
             winners = eligible
             s = eligible[0]
             if len(table.live) == 1:
-                why.append(f"{name} {amount}: seat {s} wins without a showdown (everyone else folded).")
-                why_ja.append(f"{name_ja} {amount}: 他が全員フォールドしたため、シート{s}がショーダウンなしで獲得。")
+                why.append(_("{pot} {amount}: seat {seat} wins without a showdown (everyone else folded).",
+                             pot=name, amount=amount, seat=s))
             else:
-                why.append(f"{name} {amount}: only seat {s} reached this level; its uncalled chips go back to it.")
-                why_ja.append(f"{name_ja} {amount}: この額に達したのはシート{s}のみ。コールされなかったチップを返却。")
+                why.append(_("{pot} {amount}: only seat {seat} reached this level; its uncalled chips go "
+                             "back to it.", pot=name, amount=amount, seat=s))
         else:
             if winners is None:
-                winners, notes, notes_ja = self.pot_winners(table, eligible, hands)
+                winners, notes = self.pot_winners(table, eligible, hands)
             else:
-                notes, notes_ja = [], []
+                notes = []
             w = winners[0]
             losers = [s for s in eligible if s not in winners]
-            if len(winners) == 1:
-                line = f"{name} {amount} ({_seat_list(eligible)}): seat {w} wins with {hands[w].text}"
-                if losers:
-                    line += " over " + "; ".join(f"seat {s}'s {hands[s].text}" for s in losers)
-                why.append(line + ".")
-                why_ja.append(f"{name_ja} {amount}（{_seat_list(eligible, True)}）: シート{w}の勝ち"
-                              f"（{hands[w].text_ja}）。")
+            if len(winners) == 1 and losers:
+                why.append(_("{pot} {amount} ({seats}): seat {seat} wins with {hand} over {losers}.",
+                             pot=name, amount=amount, seats=_seat_list(eligible), seat=w,
+                             hand=hands[w].description,
+                             losers=join([_("seat {seat}'s {hand}", seat=s, hand=hands[s].description)
+                                          for s in losers], _p("losing hands", "; "))))
+            elif len(winners) == 1:
+                why.append(_("{pot} {amount} ({seats}): seat {seat} wins with {hand}.", pot=name,
+                             amount=amount, seats=_seat_list(eligible), seat=w, hand=hands[w].description))
             else:
-                why.append(f"{name} {amount} ({_seat_list(eligible)}): {_seat_list(winners)} tie with "
-                           f"{hands[w].text} and split it.")
-                why_ja.append(f"{name_ja} {amount}（{_seat_list(eligible, True)}）: {_seat_list(winners, True)}が"
-                              f"同じ手役（{hands[w].text_ja}）で分け合う。")
+                why.append(_("{pot} {amount} ({seats}): {winners} tie with {hand} and split it.", pot=name,
+                             amount=amount, seats=_seat_list(eligible), winners=_seat_list(winners),
+                             hand=hands[w].description))
             why.extend(notes)
-            why_ja.extend(notes_ja)
         order = self.odd_chip_order(table, winners, hands)
         shares, lucky = split_amount(amount, order)
         if lucky:
-            rule, rule_ja = self.odd_chip_rule()
-            chips = "chip" if len(lucky) == 1 else "chips"
-            why.append(f"  {len(lucky)} odd {chips} to {_seat_list(lucky)}: {rule}.")
-            why_ja.append(f"  端数{len(lucky)}枚は{_seat_list(lucky, True)}へ: {rule_ja}。")
-        return PotAward(name, name_ja, amount, eligible, tuple(sorted(winners)),
-                        {s: shares[s] for s in sorted(shares)}, tuple(lucky), tuple(why), tuple(why_ja))
+            why.append(_n("  {n} odd chip to {seats}: {rule}.", "  {n} odd chips to {seats}: {rule}.", len(lucky),
+                          n=len(lucky), seats=_seat_list(lucky), rule=self.odd_chip_rule()))
+        return PotAward(name, amount, eligible, tuple(sorted(winners)),
+                        {s: shares[s] for s in sorted(shares)}, tuple(lucky), tuple(why))
 
     def settle(self, obj: Mapping[str, Any]) -> Ruling:
         """Read ``obj`` and rule on it."""
@@ -437,25 +467,17 @@ class ShowdownGame:
             for s, v in a.shares.items():
                 payouts[s] += v
         order = self.showdown_order(table) if showdown else tuple(s.seat for s in live)
-        explanation: list[str] = []
-        explanation_ja: list[str] = []
+        explanation: list[Text] = []
         if showdown:
-            lines, lines_ja = self.explain_showdown(table, order, hands)
-            explanation.extend(lines)
-            explanation_ja.extend(lines_ja)
-        lines, lines_ja = self.explain_antes(table, pots)
-        explanation.extend(lines)
-        explanation_ja.extend(lines_ja)
+            explanation.extend(self.explain_showdown(table, order, hands))
+        explanation.extend(self.explain_antes(table, pots))
         for a in awards:
-            explanation.extend(a.why)
-            explanation_ja.extend(a.why_ja)
-        paid = ", ".join(f"seat {s} {v}" for s, v in sorted(payouts.items()) if v)
-        paid_ja = "、".join(f"シート{s} {v}" for s, v in sorted(payouts.items()) if v)
-        explanation.append(f"Payouts: {paid} (total {sum(payouts.values())}).")
-        explanation_ja.append(f"配当: {paid_ja}（合計 {sum(payouts.values())}）。")
+            explanation.extend(a.reasons)
+        paid = join([_("seat {seat} {amount}", seat=s, amount=v) for s, v in sorted(payouts.items()) if v],
+                    _p("payouts", ", "))
+        explanation.append(_("Payouts: {paid} (total {total}).", paid=paid, total=sum(payouts.values())))
         assert sum(payouts.values()) == sum(committed.values()), "chips must be conserved"
-        return Ruling(self.name, payouts, tuple(awards), hands, tuple(order),
-                      tuple(explanation), tuple(explanation_ja),
+        return Ruling(self.name, payouts, tuple(awards), hands, tuple(order), tuple(explanation),
                       {s.seat: s.ante for s in table.seats if s.ante})
 
     def pots(self, table: Table) -> list[Pot]:
@@ -464,46 +486,45 @@ class ShowdownGame:
                           folded={s.seat for s in table.seats if s.folded},
                           antes={s.seat: s.ante for s in table.seats if s.ante})
 
-    def explain_antes(self, table: Table, pots: Sequence[Pot]) -> tuple[list[str], list[str]]:
+    def explain_antes(self, table: Table, pots: Sequence[Pot]) -> list[Text]:
         """The ruling's lines on the antes: dead money in the main pot (seed 004), and short antes."""
         antes = {s.seat: s.ante for s in table.seats if s.ante}
         if not antes:
-            return [], []
-        total = sum(antes.values())
-        who = ", ".join(f"seat {s} {a}" for s, a in sorted(antes.items()))
-        who_ja = "、".join(f"シート{s} {a}" for s, a in sorted(antes.items()))
-        en = [f"Antes {total} ({who}): dead money in the main pot, contested by every seat still in "
-              f"the hand; the side pots are cut from the chips committed beyond the antes (seed 004)."]
-        ja = [f"アンティ {total}（{who_ja}）: デッドマネーとして全額メインポットへ。残っている全シートが"
-              f"争い、サイドポットはアンティを除いたチップで分ける（ルール004）。"]
+            return []
+        who = join([_("seat {seat} {amount}", seat=s, amount=a) for s, a in sorted(antes.items())],
+                   _p("payouts", ", "))
+        out: list[Text] = [
+            _("Antes {total} ({who}): dead money in the main pot, contested by every seat still in the hand; "
+              "the side pots are cut from the chips committed beyond the antes (seed 004).",
+              total=sum(antes.values()), who=who)]
         short = short_antes({s.seat: s.committed for s in table.seats}, antes,
                             {s.seat for s in table.seats if s.folded})
-        for seat, ante in short.items():
-            en.append(f"Seat {seat} is all in on an ante of {ante}, short of the others': it wins at "
-                      f"most {ante} of each seat's ante; the rest of the antes go to the next pot.")
-            ja.append(f"シート{seat}はアンティ {ante} のみでオールイン（他より少ない）: 各シートの"
-                      f"アンティから獲得できるのは {ante} まで。残りのアンティは次のポットへ。")
-        return en, ja
+        for number, ante in short.items():
+            out.append(_("Seat {seat} is all in on an ante of {ante}, short of the others': it wins at most "
+                         "{ante} of each seat's ante; the rest of the antes go to the next pot.",
+                         seat=number, ante=ante))
+        return out
+
+    def showing_order(self, order: Sequence[int]) -> Text:
+        """``1, 3, 5`` / ``シート1→シート3→シート5``."""
+        return join([_p("showing order", "{seat}", seat=s) for s in order], _p("showing order", ", "))
 
     def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
-                         ) -> tuple[list[str], list[str]]:
+                         ) -> list[Text]:
         """The ruling's lines on who shows in what order and with what (hook: stud shows otherwise)."""
-        explanation: list[str] = []
-        explanation_ja: list[str] = []
         first = order[0]
         if table.last_aggressor == first:
-            reason, reason_ja = "the last aggressor shows first", "最後にベット/レイズしたプレイヤーから"
+            reason = _("the last aggressor shows first")
         else:
-            reason, reason_ja = ("no bet on the last round: first live seat left of the button",
-                                 "最終ラウンドにベットなし: ボタンの左から")
-        explanation.append(f"Showdown order (TDA 17A, {reason}): "
-                           + ", ".join(str(s) for s in order) + ".")
-        explanation_ja.append(f"ショーダウンの順番（TDA 17A、{reason_ja}）: "
-                              + "→".join(f"シート{s}" for s in order) + "。")
+            reason = _("no bet on the last round: first live seat left of the button")
+        out: list[Text] = [_("Showdown order (TDA 17A, {reason}): {order}.", reason=reason,
+                             order=self.showing_order(order))]
         for s in order:
             h = hands[s]
-            extra = f" (joker as {h.joker_as})" if h.joker_as is not None else ""
-            extra_ja = f"（ジョーカー＝{h.joker_as.pretty()}）" if h.joker_as is not None else ""
-            explanation.append(f"Seat {s}: {h.text} [{format_cards(h.best_five)}]{extra}.")
-            explanation_ja.append(f"シート{s}: {h.text_ja} [{format_cards(h.best_five)}]{extra_ja}。")
-        return explanation, explanation_ja
+            cards = format_cards(h.best_five)
+            if h.joker_as is not None:
+                out.append(_("Seat {seat}: {hand} [{cards}] (joker as {card}).", seat=s, hand=h.description,
+                             cards=cards, card=str(h.joker_as)))
+            else:
+                out.append(_("Seat {seat}: {hand} [{cards}].", seat=s, hand=h.description, cards=cards))
+        return out

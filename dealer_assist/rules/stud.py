@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, Card, CardError, format_cards, parse_cards
+from dealer_assist.i18n import Msg, Text, _, _p, both
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, _pick_five, evaluate_key, rank_text
 from dealer_assist.rules.holdem import _in_order, hand_of
@@ -42,14 +43,15 @@ __all__ = ["OpenValue", "open_value", "owner", "StudSeat", "Stud7", "Hint", "mad
 
 # ------------------------------------------------------------------ the owner (open cards)
 
-_OPEN_CATEGORIES = {  # sorted group sizes -> (strength, English, Japanese), seed 003's table
-    (4,): (4, "four of a kind", "フォーカード"),
-    (3, 1): (3, "three of a kind", "スリーカード"),
-    (3,): (3, "three of a kind", "スリーカード"),
-    (2, 2): (2, "two pair", "ツーペア"),
-    (2, 1, 1): (1, "one pair", "ワンペア"),
-    (2, 1): (1, "one pair", "ワンペア"),
+_OPEN_CATEGORIES = {  # sorted group sizes -> (strength, name), seed 003's table
+    (4,): (4, Category.FOUR_OF_A_KIND.name_msg),
+    (3, 1): (3, Category.THREE_OF_A_KIND.name_msg),
+    (3,): (3, Category.THREE_OF_A_KIND.name_msg),
+    (2, 2): (2, Category.TWO_PAIR.name_msg),
+    (2, 1, 1): (1, Category.ONE_PAIR.name_msg),
+    (2, 1): (1, Category.ONE_PAIR.name_msg),
 }
+_NO_PAIR = _("no pair")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -63,14 +65,24 @@ class OpenValue:
     strength: int
     ranks: tuple[int, ...]
     top: int               # card index of the highest open card: rank first, then suit
-    name: str = dataclasses.field(compare=False, default="")
-    name_ja: str = dataclasses.field(compare=False, default="")
+    name_msg: Text = dataclasses.field(compare=False, default="")
+
+    @property
+    def name(self) -> str:
+        return both(self.name_msg)[0]
+
+    @property
+    def name_ja(self) -> str:
+        return both(self.name_msg)[1]
+
+    def description(self) -> Msg:
+        return _("{hand} {ranks}", hand=self.name_msg, ranks=rank_text(self.ranks))
 
     def describe(self) -> str:
-        return f"{self.name} {rank_text(self.ranks)}"
+        return self.description().render("en")
 
     def describe_ja(self) -> str:
-        return f"{self.name_ja} {rank_text(self.ranks)}"
+        return self.description().render("ja")
 
 
 def open_value(up: Sequence[Card], wild: WildSpec = NO_WILD) -> OpenValue:
@@ -99,9 +111,9 @@ def open_value(up: Sequence[Card], wild: WildSpec = NO_WILD) -> OpenValue:
     if extra:
         groups = [(groups[0][0], groups[0][1] + extra)] + groups[1:] if groups else [(14, extra)]
     shape = tuple(n for _, n in groups)
-    strength, name, name_ja = _OPEN_CATEGORIES.get(shape, (0, "no pair", "役なし"))
-    ranks = tuple(r for r, n in groups for _ in range(n))
-    return OpenValue(strength, ranks, max((c.index for c in naturals), default=-1), name, name_ja)
+    strength, name = _OPEN_CATEGORIES.get(shape, (0, _NO_PAIR))
+    ranks = tuple(r for r, n in groups for _k in range(n))
+    return OpenValue(strength, ranks, max((c.index for c in naturals), default=-1), name)
 
 
 def owner(up_by_seat: Mapping[int, Sequence[Card]], wild: WildSpec = NO_WILD) -> int:
@@ -247,9 +259,8 @@ class Stud7(WildCards, _StudHigh):
             return max((c.index for c in table.seat(seat).hole or () if not c.is_joker), default=-1)
         return sorted(winners, key=top, reverse=True)
 
-    def odd_chip_rule(self) -> tuple[str, str]:
-        return ("the winner with the highest card by suit, all cards counting (TDA 20A, stud)",
-                "全カード中でスートまで含め最も高いカードを持つ勝者へ（TDA 20A、スタッド）")
+    def odd_chip_rule(self) -> Text:
+        return _("the winner with the highest card by suit, all cards counting (TDA 20A, stud)")
 
     def opened(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
                ) -> dict[int, Optional[int]]:
@@ -281,42 +292,36 @@ class Stud7(WildCards, _StudHigh):
                 out[s] = beaten_by
         return out
 
-    def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]
-                         ) -> tuple[list[str], list[str]]:
+    def explain_showdown(self, table: Table, order: Sequence[int], hands: Mapping[int, SeatHand]) -> list:
         first = self.final_owner(table)
         known = self._known_up(table)
         if first in known:
             v = open_value(known[first], wild_of(table))
-            why = f"seat {first} owns the last round with open {format_cards(known[first])} ({v.describe()})"
-            why_ja = f"最終ラウンドのオーナーはシート{first}（オープン {format_cards(known[first])}: {v.describe_ja()}）"
+            why = _("seat {seat} owns the last round with open {cards} ({open})", seat=first,
+                    cards=format_cards(known[first]), open=v.description())
         else:
-            why, why_ja = f"seat {first} owns the last round", f"最終ラウンドのオーナーはシート{first}"
+            why = _("seat {seat} owns the last round", seat=first)
         if first not in order:
-            why += ", but folded: the next live seat clockwise shows first"
-            why_ja += "。フォールド済みのため時計回りで次のシートから"
-        lines = [f"Showdown order (seed 003: from the owner, clockwise; {why}): "
-                 + ", ".join(str(s) for s in order) + "."]
-        lines_ja = [f"ショーダウンの順番（7カードスタッド: オーナーから時計回り。{why_ja}）: "
-                    + "→".join(f"シート{s}" for s in order) + "。"]
+            why = _("{why}, but folded: the next live seat clockwise shows first", why=why)
+        lines: list = [_("Showdown order (seed 003: from the owner, clockwise; {why}): {order}.", why=why,
+                         order=self.showing_order(order))]
         for s, beaten_by in self.opened(table, order, hands).items():
             h = hands[s]
             if beaten_by is None:
-                lines.append(f"Seat {s} opens: {h.text} [{format_cards(h.best_five)}].")
-                lines_ja.append(f"シート{s}が手札を開く: {h.text_ja} [{format_cards(h.best_five)}]。")
+                lines.append(_("Seat {seat} opens: {hand} [{cards}].", seat=s, hand=h.description,
+                               cards=format_cards(h.best_five)))
             else:
-                b = hands[beaten_by]
-                lines.append(f"Seat {s} does not open: its hand is weaker than seat {beaten_by}'s "
-                             f"{b.text}, so it folds unshown (mucked).")
-                lines_ja.append(f"シート{s}はシート{beaten_by}の{b.text_ja}より弱いため手札を開けず"
-                                f"フォールド。")
-        return lines, lines_ja
+                lines.append(_("Seat {seat} does not open: its hand is weaker than seat {other}'s {hand}, so "
+                               "it folds unshown (mucked).", seat=s, other=beaten_by,
+                               hand=hands[beaten_by].description))
+        return lines
 
     def award_pot(self, table: Table, pot, index: int, hands: Mapping[int, SeatHand]):
         """As the base, but a mucked hand is never read out in the ruling."""
         if len(hands) > 1:
             opened = self.opened(table, self.showdown_order(table), hands)
             hands = {s: h if opened[s] is None else
-                     dataclasses.replace(h, text="hand not shown (mucked)", text_ja="手札非公開（フォールド）")
+                     dataclasses.replace(h, description=_("hand not shown (mucked)"))
                      for s, h in hands.items()}
         return super().award_pot(table, pot, index, hands)
 
@@ -336,10 +341,10 @@ class Stud7(WildCards, _StudHigh):
 # ------------------------------------------------------------------ draw hints (seed "effects")
 
 _CHANCES = {
-    Category.STRAIGHT: ("straight chance", "ストレートチャンス"),
-    Category.FLUSH: ("flush chance", "フラッシュチャンス"),
-    Category.FULL_HOUSE: ("full house chance", "フルハウスチャンス"),
-    Category.STRAIGHT_FLUSH: ("straight flush chance", "ストレートフラッシュチャンス"),
+    Category.STRAIGHT: _("straight chance"),
+    Category.FLUSH: _("flush chance"),
+    Category.FULL_HOUSE: _("full house chance"),
+    Category.STRAIGHT_FLUSH: _("straight flush chance"),
 }
 
 
@@ -453,18 +458,16 @@ def draw_hints(cards: Sequence[Card], *, seen: Iterable[Card] = (), level: str =
         carried = set(found)
         made_hint = None
         if new_made:
-            made_hint = Hint(n, "made", made, made.name_en, made.name_ja)
+            made_hint = Hint(n, "made", made, *both(made.name_msg))
             hints.append(made_hint)
         if top is not None:
-            text, text_ja = _CHANCES[top]
+            text, text_ja = both(_CHANCES[top])
             if made_hint is not None:
                 hints.append(Hint(n, "chance", top, text, text_ja, found[top], False,
-                                  "a made hand on the same card shows instead",
-                                  "同時に役が確定したため役確定が優先"))
+                                  *both(_("a made hand on the same card shows instead"))))
             elif flagged is not None and top <= flagged:
                 hints.append(Hint(n, "chance", top, text, text_ja, found[top], False,
-                                  f"a {_CHANCES[flagged][0]} was already noted",
-                                  f"すでに{_CHANCES[flagged][1]}のフラグが立っている"))
+                                  *both(_("a {chance} was already noted", chance=_CHANCES[flagged]))))
             else:
                 hints.append(Hint(n, "chance", top, text, text_ja, found[top]))
             flagged = top if flagged is None else max(flagged, top)
@@ -475,6 +478,6 @@ def draw_hints(cards: Sequence[Card], *, seen: Iterable[Card] = (), level: str =
         for i in early[:-2]:
             hints[i] = dataclasses.replace(
                 hints[i], fires=False,
-                why="three or more effects by the fifth card: only the last two show",
-                why_ja="5枚目までに3回以上の発動条件: 最後の2つ以外はキャンセル")
+                **dict(zip(("why", "why_ja"),
+                           both(_("three or more effects by the fifth card: only the last two show")))))
     return tuple(hints)

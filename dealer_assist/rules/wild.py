@@ -28,6 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from dealer_assist.i18n import Msg, _, _p, join
 from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, CardError, Rank, format_cards, parse_cards
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, HandValue, _pack, _pick_five, evaluate_key
@@ -172,17 +173,19 @@ class WildValue:
     def value(self) -> HandValue:
         return HandValue(self.key, self.best_five)
 
-    def describe(self) -> str:
-        base = self.value.describe()
+    def description(self) -> Msg:
+        """``five of a kind, 9-9-9-9-9 (wild: JK=9s)`` / ``ファイブカード 9-9-9-9-9（ワイルド: JK=9s）``."""
+        base = self.value.description()
         if not self.wild_as:
             return base
-        return base + " (wild: " + ", ".join(f"{w}={s}" for w, s in self.wild_as) + ")"
+        return _("{hand} (wild: {cards})", hand=base,
+                 cards=join([f"{w}={s}" for w, s in self.wild_as], _p("wild cards", ", ")))
+
+    def describe(self) -> str:
+        return self.description().render("en")
 
     def describe_ja(self) -> str:
-        base = self.value.describe_ja()
-        if not self.wild_as:
-            return base
-        return base + "（ワイルド: " + "、".join(f"{w}={s.pretty()}" for w, s in self.wild_as) + "）"
+        return self.description().render("ja")
 
 
 def best_wild_hand(cards: Sequence[Card], wild: WildSpec) -> WildValue:
@@ -236,8 +239,8 @@ class WildCards:
         value = v.value
         joker_as = next((s for w, s in v.wild_as if w.is_joker), None)
         notes = (("wild_as", {str(w): str(s) for w, s in v.wild_as}),)
-        return SeatHand(seat.seat, v.key, value.category.slug, value.name_ja, v.best_five,
-                        v.describe(), v.describe_ja(), joker_as, JOKER in seat.hole, notes)
+        return SeatHand(seat.seat, v.key, value.category.slug, value.name_msg, v.best_five,
+                        v.description(), joker_as, JOKER in seat.hole, notes)
 
 
 class WildHoldem(WildCards, Holdem):

@@ -1,0 +1,291 @@
+"""Every text a person reads, from one gettext catalogue per language.
+
+The code says a message once, in English, with its placeholders by name::
+
+    _("seat {seat} wins {amount}", seat=2, amount=450)
+
+and gets a :class:`Msg`: the message id and its fields, not yet words.  :meth:`Msg.render`
+looks the id up in the language's catalogue (``dealer_assist/locale/<lang>/LC_MESSAGES/
+dealer_assist.mo``, read by the standard library's :mod:`gettext`) and fills the fields, each of
+which may itself be a :class:`Msg` (a hand's name inside a pot line is translated too).  So no
+Japanese line is ever assembled from English pieces: the Japanese catalogue holds whole sentences.
+
+>>> m = _("fold: seat {seat} is the last seat in the hand; it cannot fold", seat=3)
+>>> m.render("en")
+'fold: seat 3 is the last seat in the hand; it cannot fold'
+>>> m.render("ja")
+'フォールド: シート3はハンドに残った最後のシートです。フォールドできません'
+>>> both(_("the joker has left {zone}; the slot waits for the stub's top card", zone=zone("board4")))[1]
+'JOKERはボード4から外れました。スタブの一番上のカードを置いてください'
+>>> both(seat_list([2, 4]))
+('seats 2 and 4', 'シート2・シート4')
+>>> _n("{n} face-down card", "{n} face-down cards", 3, n=3).render("en")
+'3 face-down cards'
+
+The catalogues' sources (``.po``) sit beside the compiled ``.mo`` files; Babel extracts the
+messages from the code and compiles the catalogues (``scripts/i18n.sh``).  The runtime needs
+nothing but the standard library.  ``tests/test_i18n.py`` checks that the ``.mo`` files are what
+the ``.po`` files compile to and that every message of the code is in both catalogues.
+"""
+from __future__ import annotations
+
+import functools
+import gettext
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+__all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Msg", "Text", "_", "_n", "_p", "N_", "text", "both",
+           "render", "capitalized", "seat", "seat_list", "zone", "street", "join", "lines", "message_of"]
+
+LANGS = ("en", "ja")
+DOMAIN = "dealer_assist"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` ("en" or "ja")."""
+    if lang not in LANGS:
+        raise ValueError(f"no catalogue for language {lang!r}; the languages are {', '.join(LANGS)}")
+    return gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang])
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """One message: its English id (``plural`` and ``n`` for a count), optional ``context``, and
+    its fields by name.  A field's value is a number, a language-free string (a card code, a
+    seat number, a path) or a renderable (a :class:`Msg`, :func:`join` of them)."""
+
+    msgid: str
+    fields: tuple[tuple[str, Any], ...] = ()
+    plural: Optional[str] = None
+    n: Optional[int] = None
+    context: Optional[str] = None
+
+    def render(self, lang: str) -> str:
+        t = translations(lang)
+        if self.plural is not None:
+            n = int(self.n or 0)
+            got = (t.npgettext(self.context, self.msgid, self.plural, n) if self.context
+                   else t.ngettext(self.msgid, self.plural, n))
+        else:
+            got = t.pgettext(self.context, self.msgid) if self.context else t.gettext(self.msgid)
+        if not self.fields:
+            return got
+        values = {k: render(v, lang) for k, v in self.fields}
+        return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), got)
+
+    @property
+    def en(self) -> str:
+        return self.render("en")
+
+    @property
+    def ja(self) -> str:
+        return self.render("ja")
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __add__(self, other: "Text") -> "_Joined":
+        return _Joined((self, other), "")
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """Renderables side by side, separated by a language's ``sep`` (a :class:`Msg` or "")."""
+
+    items: tuple[Any, ...]
+    sep: Any = ""
+    last: Any = None
+
+    def render(self, lang: str) -> str:
+        parts = [render(i, lang) for i in self.items]
+        sep = render(self.sep, lang)
+        if self.last is not None and len(parts) > 1:
+            return sep.join(parts[:-1]) + render(self.last, lang) + parts[-1]
+        return sep.join(parts)
+
+    @property
+    def en(self) -> str:
+        return self.render("en")
+
+    @property
+    def ja(self) -> str:
+        return self.render("ja")
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __add__(self, other: "Text") -> "_Joined":
+        return _Joined((self, other), "")
+
+
+#: Anything :func:`render` takes: a message, a join of messages, or language-free text.
+Text = Union[Msg, _Joined, str, int]
+
+
+def _(msgid: str, /, **fields: Any) -> Msg:
+    """A message (gettext's keyword): ``_("Main pot")``, ``_("seat {seat}", seat=2)``."""
+    return Msg(msgid, tuple(fields.items()))
+
+
+def _n(singular: str, plural: str, count: int, /, **fields: Any) -> Msg:
+    """A message with a count (ngettext): ``_n("{n} odd chip", "{n} odd chips", n, n=n)``."""
+    return Msg(singular, tuple(fields.items()), plural, count)
+
+
+def _p(context: str, msgid: str, /, **fields: Any) -> Msg:
+    """A message whose id alone is ambiguous (pgettext): ``_p("seat list", ", ")``."""
+    return Msg(msgid, tuple(fields.items()), context=context)
+
+
+def N_(msgid: str) -> str:
+    """Marks ``msgid`` for the catalogue without making a message (a table of ids)."""
+    return msgid
+
+
+def render(value: Any, lang: str) -> str:
+    """``value`` in ``lang``: a renderable rendered, ``None`` as "", anything else as ``str``."""
+    if value is None:
+        return ""
+    r = getattr(value, "render", None)
+    return r(lang) if r is not None else str(value)
+
+
+def text(value: Any, lang: str) -> str:
+    """Alias of :func:`render` for call sites that read better with it."""
+    return render(value, lang)
+
+
+def both(value: Any) -> tuple[str, str]:
+    """``(English, Japanese)``: for the JSON edge, where each field comes in both languages."""
+    return render(value, "en"), render(value, "ja")
+
+
+def lines(values: Iterable[Any], lang: str) -> list[str]:
+    """Each of ``values`` rendered in ``lang`` (an explanation's lines)."""
+    return [render(v, lang) for v in values]
+
+
+def join(items: Sequence[Any], sep: Any = "", last: Any = None) -> _Joined:
+    """``items`` rendered side by side with ``sep`` (and ``last`` before the last one)."""
+    return _Joined(tuple(items), sep, last)
+
+
+@dataclass(frozen=True, slots=True)
+class _Capitalized:
+    """A renderable with its first letter in capitals (a sentence's start; Japanese has no case)."""
+
+    inner: Any
+
+    def render(self, lang: str) -> str:
+        text = render(self.inner, lang)
+        return text[:1].upper() + text[1:]
+
+
+def capitalized(value: Any) -> _Capitalized:
+    """``value`` rendered with a capital first letter: ``seats 1 and 2`` -> ``Seats 1 and 2``."""
+    return _Capitalized(value)
+
+
+# ----------------------------------------------------------------------------- common words
+
+def seat(number: Any) -> Msg:
+    """``seat 2`` / ``シート2``."""
+    return _("seat {seat}", seat=number)
+
+
+def seat_list(seats: Sequence[Any]) -> Text:
+    """``seat 2`` / ``seats 2, 3 and 4``; ``シート2・シート3・シート4``."""
+    seats = list(seats)
+    if len(seats) == 1:
+        return seat(seats[0])
+    items = [_p("seat list", "{seat}", seat=s) for s in seats]
+    return _p("seat list", "seats {seats}", seats=join(items, _p("seat list", ", "), _p("seat list", " and ")))
+
+
+_ZONE_WORDS = {"burn": _("burn"), "muck": _("muck")}
+
+
+def zone(name: Optional[str]) -> Text:
+    """A table zone in words: ``board4`` -> ``board 4`` / ``ボード4``; ``seat2`` -> ``seat 2`` /
+    ``シート2``; ``burn`` -> ``バーン``; ``muck`` -> ``マック``; anything else as it is."""
+    if not name:
+        return "-"
+    if name.startswith("board") and name[5:].isdigit():
+        return _("board {n}", n=int(name[5:]))
+    if name.startswith("seat") and name[4:].isdigit():
+        return seat(int(name[4:]))
+    return _ZONE_WORDS.get(name, name)
+
+
+_STREETS = {"preflop": _p("street", "preflop"), "flop": _p("street", "flop"),
+            "turn": _p("street", "turn"), "river": _p("street", "river")}
+
+
+def street(name: str) -> Text:
+    """A street in words: ``turn`` -> ``turn`` / ``ターン``."""
+    return _STREETS.get(name, name)
+
+
+def message_of(exc: BaseException) -> Text:
+    """What an error says, as a renderable: its :class:`Msg` where it was raised with one."""
+    m = getattr(exc, "msg", None)
+    return m if m is not None else str(exc)
+
+
+# ----------------------------------------------------------------------------- extraction
+
+#: The message functions and where their ids are: (context arg, singular arg, plural arg), 0-based.
+KEYWORDS = {"_": (None, 0, None), "_n": (None, 0, 1), "_p": (0, 1, None), "N_": (None, 0, None)}
+
+
+def extract_messages(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for this package (``babel.cfg``; registered as the
+    ``babel.extractors`` entry point ``dealer_assist``): the :data:`KEYWORDS` calls whose ids are
+    string literals, found by Python's own parser (Babel's token-based extractor loses calls
+    nested in another call's arguments).  Yields ``(line, function, message, comments)``."""
+    import ast
+
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in KEYWORDS):
+            continue
+        ctx, single, plural = KEYWORDS[node.func.id]
+
+        def lit(i):
+            if i is None:
+                return None
+            a = node.args[i] if i < len(node.args) else None
+            return a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else False
+
+        got = [lit(single), lit(plural), lit(ctx)]
+        if False in got:
+            continue      # an id that is not a literal is not a catalogue entry
+        msg, pl, context = got
+        if context is not None:
+            yield node.lineno, "pgettext", (context, msg), []
+        elif pl is not None:
+            yield node.lineno, "ngettext", (msg, pl), []
+        else:
+            yield node.lineno, "gettext", msg, []
+
+
+def messages_in(paths: Iterable[Path]) -> set[tuple[Optional[str], str, Optional[str]]]:
+    """Every ``(context, msgid, plural)`` the code at ``paths`` uses (for the catalogue test)."""
+    out = set()
+    for path in paths:
+        with open(path, "rb") as fh:
+            for _line, func, msg, _c in extract_messages(fh, None, None, None):
+                if func == "pgettext":
+                    out.add((msg[0], msg[1], None))
+                elif func == "ngettext":
+                    out.add((None, msg[0], msg[1]))
+                else:
+                    out.add((None, msg, None))
+    return out

@@ -1,0 +1,378 @@
+"""Japanese output carries no English words (issue 21, item 3).
+
+Every text a person reads comes from the Japanese message catalogue, so a Japanese line is
+Japanese throughout.  This test collects what a Japanese-speaking dealer or floor manager reads:
+
+(a) ``dealer-assist run --lang ja`` on the bundled sample clip: the commentary, every event's
+    ``message_ja``, the rulings' ``explanation_ja``, the pots' ``name_ja``, the hands'
+    ``description_ja`` / ``category_ja``;
+(b) ``settle`` on tables of every game (the docs' examples and a few more), ``bet`` and
+    ``daifugo check`` / ``payout`` answers: every Japanese field of their JSON;
+(c) every bad dealer action through the pipeline (the ``bad_action`` alert) and refused
+    corrections (``correction_refused``, as the desk raises it);
+(d) ``review --lang ja``: the hand list and each hand;
+(e) the desk's own texts in Japanese, placeholders filled, and every alert title;
+
+and checks each line word by word against a short allow-list (:data:`ALLOWED`).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+import pytest
+
+from dealer_assist.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIP = ROOT / "sample_frames" / "clip"
+needs_clip = pytest.mark.skipif(not (CLIP / "joker-nlh.mp4").is_file(), reason="no sample clip")
+
+# ------------------------------------------------------------------------------ the allow-list
+#: What may stand in Latin letters in a Japanese line.  Each entry is what the rulebooks or the
+#: dealer's own tools write that way; nothing else.
+_RANK = "[2-9TJQKA]"
+ALLOWED_TOKENS = [
+    # a card code (As, Td, 7c, JK; 10h as a dealer types it): the project's card notation, the
+    # same in both languages (docs/rules.md 2)
+    rf"(?:{_RANK}|10)[shdc]", "JK",
+    # ranks and rank sequences (K-K-Q-9-6, A-K-Q-J-T, a lone Q): how the rulebooks write hands
+    rf"{_RANK}(?:-{_RANK})*",
+    # a suit letter, where the notation is explained (スート s h d c)
+    "[shdc]",
+    # JOKER: rulebook 000 writes the card so (「JOKER保有者」)
+    "JOKER",
+    # BTN: the dealer button's marker on a seat panel, as the button itself is printed
+    "BTN",
+    # BP / RP: Half Texas's black and red points, as rulebook 001 writes them
+    "BP", "RP",
+    # ID: a hand's row id in the hand log, as Japanese writes an identifier (ユーザーID)
+    "ID",
+    # key caps: the desk names the key to press as it is printed on the keyboard
+    "Esc", "Enter", "Del", "F11", "L", "H",
+]
+ALLOWED_PATTERNS = [
+    # a TDA rule number (TDA 17A, TDA 20A): the rule's own name
+    r"TDA \d+[A-Z]?",
+    # figures with a unit the rulebooks write in letters: Daifugo's gold (50G, rulebook 002),
+    # Half Texas's black and red points (+6BP, rulebook 001)
+    r"\d+(?:G|BP|RP)(?![A-Za-z])",
+    # what a person types letter for letter: the program's commands and flags
+    # (dealer-assist review 1:1, --snapshots DIR) and the package to install (fonts-noto-cjk)
+    r"dealer-assist(?: [a-z]+)?", r"--[a-z][a-z-]*(?: [A-Z]+)?", r"fonts-noto-cjk",
+    # a file path (it holds a slash): the user's own file names
+    r"\S*/\S*",
+    # the dealer's own input echoed back in quotes (「zz」 is not a card)
+    r"「[!-~]{1,12}」",
+]
+_ALLOWED_TOKEN = re.compile("(?:" + "|".join(ALLOWED_TOKENS) + ")")
+_STRIP = re.compile("|".join(ALLOWED_PATTERNS))
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’_-]*")
+
+
+def english_words(line: str) -> list[str]:
+    """The Latin-letter words of ``line`` that the allow-list does not allow.
+
+    >>> english_words("シート3: ストレート A-K-Q-J-T [JK Kh Qd Jc Th]（ジョーカー＝A♠、TDA 20A）")
+    []
+    >>> english_words("ディーラー入力を無視しました: committed: seat 2 is not dealt")
+    ['committed', 'seat', 'is', 'not', 'dealt']
+    """
+    bad = []
+    for tok in _TOKEN.findall(_STRIP.sub(" ", line)):
+        if not re.search("[A-Za-z]", tok) or _ALLOWED_TOKEN.fullmatch(tok):
+            continue        # a figure (450, 1:1 after the strip, 9.5) or an allowed token
+        bad.append(tok)
+    return bad
+
+
+def japanese_fields(obj: Any) -> Iterable[str]:
+    """Every string under a key that holds Japanese (``*_ja``, ``ja``) in a JSON answer."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(k, str) and (k.endswith("_ja") or k == "ja"):
+                yield from _strings(v)
+            else:
+                yield from japanese_fields(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from japanese_fields(v)
+
+
+def _strings(v: Any) -> Iterable[str]:
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _strings(x)
+
+
+def english_in(lines: Iterable[tuple[str, str]]) -> list[str]:
+    """``where: line  <- words`` for each Japanese line with English words in it."""
+    out = []
+    for where, text in lines:
+        for line in str(text).splitlines():
+            bad = english_words(line)
+            if bad:
+                out.append(f"{where}: {line}  <- {' '.join(bad)}")
+    return out
+
+
+def assert_japanese(lines: Iterable[tuple[str, str]]) -> None:
+    lines = list(lines)
+    assert lines, "nothing was collected"
+    bad = english_in(lines)
+    assert not bad, f"{len(bad)} Japanese line(s) with English words:\n" + "\n".join(bad[:60])
+
+
+# ------------------------------------------------------------------------------ (a) the clip
+@pytest.fixture(scope="module")
+def clip_ja(tmp_path_factory):
+    import contextlib
+    import io
+
+    out = tmp_path_factory.mktemp("clip-ja")
+    events, db = out / "events.jsonl", out / "hands.sqlite"
+    talk = io.StringIO()
+    with contextlib.redirect_stdout(talk):
+        code = main(["run", "--lang", "ja", "--events", str(events), "--db", str(db)])
+    assert code == 0
+    evs = [json.loads(x) for x in events.read_text(encoding="utf-8").splitlines() if x.strip()]
+    return evs, talk.getvalue(), db
+
+
+@needs_clip
+def test_the_run_of_the_sample_clip_speaks_japanese(clip_ja):
+    from dealer_assist.live.words import line
+
+    evs, talk, _ = clip_ja
+    lines = [("commentary", talk)]
+    for ev in evs:
+        lines.append((f"event {ev.get('type')} words", line(ev, "ja")))
+        lines += [(f"event {ev.get('type')} {ev.get('code', '')}", s) for s in japanese_fields(ev)]
+    assert any("ジョーカー" in s or "JOKER" in s for _, s in lines)
+    assert_japanese(lines)
+
+
+# ------------------------------------------------------------------------------ (b) rule commands
+def _doc_json_blocks(*names: str) -> list[Any]:
+    out = []
+    for name in names:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        for block in re.findall(r"```json\n(.*?)```", text, re.S):
+            try:
+                out.append(json.loads(block))
+            except ValueError:
+                pass       # an abridged answer ("...")
+    return out
+
+
+#: Tables the docs do not show: antes, a joker tie, side pots, odd chips, no qualifying low,
+#: a stud hand beaten unshown, a hand won without a showdown.
+MORE_TABLES = [
+    {"game": "joker-holdem", "board": ["Qd", "Jc", "Th", "5s", "5h"], "button": 6, "last_aggressor": 4,
+     "seats": [{"seat": 2, "hole": ["Qh", "Qs"], "committed": 80},
+               {"seat": 3, "hole": ["JK", "Kh"], "committed": 280},
+               {"seat": 4, "hole": ["Kc", "Ac"], "committed": 280},
+               {"seat": 6, "hole": None, "committed": 80, "folded": True}]},
+    {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+     "seats": [{"seat": 1, "hole": ["JK", "Ts"], "committed": 125, "ante": 25},
+               {"seat": 2, "hole": ["As", "8s"], "committed": 125, "ante": 25},
+               {"seat": 3, "hole": None, "committed": 5, "ante": 5, "folded": True}]},
+    {"game": "joker-holdem", "board": ["Ks", "Js", "6s"], "button": 1,
+     "seats": [{"seat": 1, "hole": None, "committed": 100},
+               {"seat": 2, "hole": None, "committed": 50, "folded": True}]},
+    {"game": "holdem", "board": ["Qc", "Jd", "Ts", "9h", "8c"], "button": 1,
+     "seats": [{"seat": 1, "hole": ["2c", "3d"], "committed": 51},
+               {"seat": 2, "hole": ["2s", "4d"], "committed": 50},
+               {"seat": 3, "hole": ["Ks", "4h"], "committed": 50, "folded": True}]},
+    {"game": "holdem-hilo", "board": ["Ah", "Kd", "Qc", "9s", "9d"], "button": 1, "low_qualifier": 8,
+     "seats": [{"seat": 1, "hole": ["3c", "Td"], "committed": 50},
+               {"seat": 2, "hole": ["Kh", "Jc"], "committed": 51}]},
+    {"game": "holdem-hilo", "board": ["Ah", "2d", "7c", "Ks", "Kd"], "button": 1,
+     "seats": [{"seat": 1, "hole": ["3c", "4d"], "committed": 50},
+               {"seat": 2, "hole": ["3h", "4s"], "committed": 50}]},
+    {"game": "holdem-hilo", "board": ["Ah", "2d", "7c", "Ks", "9d"], "button": 1,
+     "seats": [{"seat": 1, "hole": ["3c", "4d"], "committed": 50},
+               {"seat": 2, "hole": ["Kh", "Kc"], "committed": 50},
+               {"seat": 3, "hole": ["3h", "4h"], "committed": 50}]},
+    {"game": "lowball-a5", "button": 2,
+     "seats": [{"seat": 1, "hole": ["5d", "4c", "3h", "2s", "Ad"], "committed": 30},
+               {"seat": 2, "hole": ["7c", "5h", "4d", "3s", "2c"], "committed": 31},
+               {"seat": 3, "hole": ["Kc", "Kh", "4s", "3d", "2d"], "committed": 30}]},
+    {"game": "lowball-27", "button": 1,
+     "seats": [{"seat": 1, "hole": ["8h", "7h", "5h", "4h", "2h"], "committed": 30},
+               {"seat": 2, "hole": ["9c", "9h", "4d", "3s", "2c"], "committed": 30}]},
+    {"game": "holdem", "wild": ["2"], "board": ["2s", "9h", "9d", "Ts", "Js"], "button": 2,
+     "seats": [{"seat": 1, "hole": ["2c", "9c"], "committed": 10},
+               {"seat": 2, "hole": ["Ks", "Qs"], "committed": 10}]},
+    {"game": "stud7", "wild": ["JK"], "owner": 2,
+     "seats": [{"seat": 1, "down": ["7c", "7d", "9s"], "up": ["Ks", "Kh", "4d", "2c"], "committed": 100},
+               {"seat": 2, "down": ["Ac", "5s", "8h"], "up": ["Qs", "Qd", "Qc", "JK"], "committed": 100},
+               {"seat": 3, "down": ["Js", "Jh", "2d"], "up": ["6s", "6h", "9d", "Td"], "committed": 33}]},
+]
+
+
+def _settle_lines() -> list[tuple[str, str]]:
+    from dealer_assist.rules.settle import settle
+
+    tables = [t for t in _doc_json_blocks("README.md", "docs/showdown-games.md", "docs/antes.md",
+                                          "docs/half-texas.md") if isinstance(t, dict) and "game" in t]
+    tables += MORE_TABLES
+    games = {t["game"] for t in tables}
+    assert games >= {"holdem", "joker-holdem", "holdem-hilo", "stud7", "lowball-a5", "lowball-27",
+                     "half-texas"}
+    lines = []
+    for t in tables:
+        r = settle(t)
+        lines += [(f"settle {t['game']}", s) for s in japanese_fields(r)]
+    return lines
+
+
+def test_settle_rulings_of_every_game_speak_japanese():
+    assert_japanese(_settle_lines())
+
+
+def _bet_and_daifugo_lines() -> list[tuple[str, str]]:
+    from dealer_assist.errors import UserError
+    from dealer_assist.rules.betting import bet_from_json
+    from dealer_assist.rules.daifugo import check_json, payout_from_json
+
+    lines = []
+    for obj in _doc_json_blocks("docs/betting.md"):
+        if isinstance(obj, dict) and ("structure" in obj or "first_dealer" in obj):
+            try:
+                lines += [("bet", s) for s in japanese_fields(bet_from_json(obj))]
+            except UserError as exc:
+                if " / " in str(exc):    # an illegal action: its error line says why in both
+                    lines.append(("bet error", str(exc).split(" / ", 1)[-1]))
+                # else an abridged example that is no valid input (an English input error)
+    for obj in _doc_json_blocks("docs/daifugo.md"):
+        if isinstance(obj, dict) and "state" in obj and "legal" not in obj:
+            lines += [("daifugo check", s) for s in japanese_fields(check_json(obj))]
+        elif isinstance(obj, dict) and "winner" in obj and "payouts" not in obj:
+            lines += [("daifugo payout", s) for s in japanese_fields(payout_from_json(obj).to_json())]
+    return lines
+
+
+def test_bet_and_daifugo_answers_speak_japanese():
+    assert_japanese(_bet_and_daifugo_lines())
+
+
+# ------------------------------------------------------------------------------ (c) bad input
+#: Every way a dealer action can be refused, in the order the pipeline meets them.
+BAD_ACTIONS = [
+    {"frame": 0, "type": "fold", "seat": 1},                           # no hand in progress
+    {"frame": 0, "type": "correct", "zone": "board1", "card": "As", "to": "Ks"},
+    {"frame": 3, "type": "teleport"},                                  # unknown action
+    {"frame": 3, "type": 5},                                           # no type
+    {"frame": 3, "type": "fold", "seat": 1, "chips": 5},               # unknown field
+    {"frame": 3, "type": "button", "seat": 99},                        # not a seat
+    {"frame": 3, "type": "committed", "seat": 2, "amount": 50},        # not dealt in
+    {"frame": 3, "type": "committed", "seat": 1, "amount": -5},        # not chips
+    {"frame": 3, "type": "antes", "each": 5, "big_blind": 10},
+    {"frame": 3, "type": "antes", "blind": 10},
+    {"frame": 3, "type": "correct", "zone": "board9", "card": "As", "to": "Ks"},
+    {"frame": 3, "type": "correct", "zone": "seat1", "card": "BACK", "to": "Ks"},
+    {"frame": 3, "type": "correct", "zone": "seat1", "card": "Xx", "to": "Ks"},
+    {"frame": 3, "type": "correct", "zone": "seat1", "card": "As", "to": "Ks"},
+    {"frame": 4, "type": "fold", "seat": 1},
+    {"frame": 5, "type": "fold", "seat": 3},                           # the last seat in the hand
+]
+
+
+def test_refused_dealer_actions_and_corrections_speak_japanese(tmp_path):
+    from dealer_assist.live.calibration import load_calibration
+    from dealer_assist.live.pipeline import Pipeline
+    from dealer_assist.live.sources import Frame
+    from dealer_assist.live.tracker import LiveTable
+    from dealer_assist.desk.session import LiveSession
+    import numpy as np
+
+    cal = load_calibration(CLIP / "table.yaml")
+    backs = []
+    for z in ("seat1", "seat3"):
+        c = cal.zones_image()[z].mean(axis=0)
+        backs += [{"center": [float(c[0] + dx), float(c[1])], "polygon": []} for dx in (-12.0, 12.0)]
+
+    class Detector:
+        def detect(self, image):
+            return {"cards": [], "backs": backs}
+
+    events: list[dict] = []
+    pipe = Pipeline(detector=Detector(), calibration=cal, table=LiveTable(seats=cal.seats),
+                    sink=events.append, log=None, actions=[dict(a) for a in BAD_ACTIONS])
+    img = np.zeros((720, 1280, 3), np.uint8)
+    pipe.run([Frame(i, i / 15.0, img) for i in range(8)])
+    bad = [e for e in events if e.get("code") == "bad_action"]
+    assert len(bad) == len(BAD_ACTIONS) - 1          # all but the one fold that is fine
+    # refused corrections as the desk makes them: asked first (preview), then sent
+    session = LiveSession(pipe, iter(()))
+    holdem = LiveTable(seats=6, game="holdem")
+    for action in ({"type": "correct", "zone": "seat3", "card": "Qs", "to": "Kh"},
+                   {"type": "correct", "zone": "muck", "card": "??", "to": "BACK"}):
+        session.preview(action)
+        session.act(action)
+    refused = [e for e in events if e.get("code") == "correction_refused"]
+    assert len(refused) == 4
+    lines = [(f"{e['code']} {e['message']}", e["message_ja"]) for e in bad + refused]
+    try:
+        holdem.apply({"type": "correct", "zone": "board1", "card": "As", "to": "JK"}, 0, 0.0)
+    except Exception as exc:        # no hand: refused before the joker is looked at
+        lines.append(("holdem", getattr(exc, "message_ja", None) or str(exc)))
+    assert_japanese(lines)
+
+
+# ------------------------------------------------------------------------------ (d) review
+@needs_clip
+def test_review_in_japanese(clip_ja, capsys):
+    from dealer_assist.live.handlog import list_hands
+
+    _, _, db = clip_ja
+    capsys.readouterr()
+    assert main(["review", "--db", str(db), "--lang", "ja"]) == 0
+    lines = [("review list", capsys.readouterr().out)]
+    for h in list_hands(str(db)):
+        assert main(["review", f"{h['session']}:{h['hand']}", "--db", str(db), "--lang", "ja"]) == 0
+        lines.append((f"review {h['session']}:{h['hand']}", capsys.readouterr().out))
+    assert_japanese(lines)
+
+
+# ------------------------------------------------------------------------------ (e) the desk
+def _sample_fields(key: str, lang: str) -> dict:
+    """Realistic values for a desk text's placeholders, in ``lang`` where they are words."""
+    from dealer_assist.desk.texts import t, zone_text
+
+    values = {"n": 2, "card": "Kc", "to": "Ks", "before": 450, "after": 0, "amount": 450, "blind": 100,
+              "zone": zone_text("board4", lang), "seats": "2・4" if lang == "ja" else "2, 4",
+              "hand": t("street.showdown", lang), "name": "メインポット" if lang == "ja" else "Main pot",
+              "eligible": "シート2・シート4" if lang == "ja" else "seats 2, 4", "who": "シート2 450",
+              "text": t("committed", lang, n=100), "items": zone_text("seat2", lang) + " Kc → Ks",
+              "path": "/var/log/hand-log.sqlite", "id": 4, "hand_no": 2, "when": "12:04:05",
+              "status": t("status.ended", lang), "board": "Ks Js 6s 4d 2c", "i": 1, "frame": 63, "t": 4.2,
+              "event": t("street.flop", lang), "source": "/dev/video0", "models": "/opt/models/a.onnx",
+              "session": 2, "ref": "2:1"}
+    if key == "picker_bad":
+        values["text"] = "zz"        # what the dealer typed, echoed in quotes
+    return values
+
+
+def test_the_desks_texts_in_japanese():
+    from dealer_assist.desk import texts
+
+    lines = []
+    for key in texts.TEXTS:
+        if key == "lang":
+            continue    # the language switch names the other language in its own words (English)
+        fields = _sample_fields(key, "ja")
+        template = texts.t(key, "en")
+        wanted = {m for m in re.findall(r"\{(\w+)", template)}
+        lines.append((f"desk {key}", texts.t(key, "ja", **{k: fields[k] for k in wanted})))
+    for code in texts.ALERT_TITLES:
+        lines.append((f"alert title {code}", texts.alert_title(code, "ja")))
+    assert_japanese(lines)
