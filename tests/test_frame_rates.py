@@ -99,3 +99,26 @@ def test_a_pipeline_that_falls_behind_says_so_and_holds_the_ruling(clip_frames, 
     assert "処理が遅れています" in alerts[0]["message_ja"] and "falling behind" in alerts[0]["message"]
     first = alerts[0]["frame"]
     assert not [e for e in events if e["type"] == "showdown" and e["frame"] >= first]
+
+
+def test_a_pipeline_slowed_on_purpose_raises_falling_behind(detector):
+    # the clip played as a camera delivers it (real time, stale frames skipped) while every frame
+    # takes 0.4 s to read: the pipeline sees about 2.5 frames a second and says it is behind
+    import time
+
+    class Slow:
+        def detect(self, image):
+            time.sleep(0.4)
+            return detector.detect(image)
+
+    cal = load_calibration(CLIP / "table.yaml")
+    events: list[dict] = []
+    pipe = Pipeline(detector=Slow(), calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
+                    sink=events.append, actions=read_actions(str(CLIP / "dealer.jsonl")))
+    src = open_source(str(CLIP / "joker-nlh.mp4"), realtime=True)
+    try:
+        stats = pipe.run(src, max_frames=12)
+    finally:
+        src.close()
+    assert stats.dropped > 0          # the camera went on while the reader was busy
+    assert [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind" and not e["cleared"]]
