@@ -103,6 +103,9 @@ def logged(tmp_path):
 
 
 def review(capsys, *argv) -> tuple[int, str, str]:
+    """``review`` with its arguments (English unless ``--lang`` is given: the default is Japanese)."""
+    if "--lang" not in argv:
+        argv = (*argv, "--lang", "en")
     code = main(["review", *argv])
     out = capsys.readouterr()
     return code, out.out, out.err

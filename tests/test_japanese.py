@@ -376,3 +376,12 @@ def test_the_desks_texts_in_japanese():
     for code in texts.ALERT_TITLES:
         lines.append((f"alert title {code}", texts.alert_title(code, "ja")))
     assert_japanese(lines)
+
+
+def test_every_command_a_person_reads_speaks_japanese_unless_told():
+    from dealer_assist.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["run"]).lang == "ja"
+    assert parser.parse_args(["review"]).lang == "ja"
+    assert parser.parse_args(["desk"]).lang == "ja"

@@ -254,7 +254,7 @@ def test_a_camera_that_never_comes_stops_after_give_up_after(tmp_path, capfd):
     events, db = tmp_path / "events.jsonl", tmp_path / "hands.sqlite"
     start = time.monotonic()
     code = main(["run", "--source", "57", "--calibration", str(CLIP / "table.yaml"), "--events", str(events),
-                 "--db", str(db), "--give-up-after", "1"])
+                 "--db", str(db), "--give-up-after", "1", "--lang", "en"])
     took = time.monotonic() - start
     out = capfd.readouterr()          # the file descriptors: OpenCV and FFmpeg write there directly
     assert code == 2 and 1.0 <= took < 20

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument("--export", metavar="FILE", help="write the hand as JSON to FILE")
     p.add_argument("--snapshots", metavar="DIR", help="write the hand's JPEG snapshots into DIR")
-    p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the text")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the text (default Japanese)")
     p.add_argument("--salvage", nargs=2, metavar=("DAMAGED", "NEW"),
                    help="copy every hand, event and snapshot SQLite can still read out of the damaged "
                         "log DAMAGED into the new log NEW (DAMAGED is only read)")

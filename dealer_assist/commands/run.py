@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start the --events file afresh instead of appending to it")
     p.add_argument("--realtime", action="store_true",
                    help="play a file at its own speed, skipping frames the machine cannot keep up with")
-    p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the commentary")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja",
+                   help="language of the commentary (default Japanese)")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
