@@ -54,8 +54,31 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang])
 
 
+class _Renderable:
+    """What every renderable has: its words in each language, English as ``str``, ``+`` to join."""
+
+    __slots__ = ()
+
+    def render(self, lang: str) -> str:  # pragma: no cover - each subclass renders
+        raise NotImplementedError
+
+    @property
+    def en(self) -> str:
+        return self.render("en")
+
+    @property
+    def ja(self) -> str:
+        return self.render("ja")
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __add__(self, other: "Text") -> "_Joined":
+        return _Joined((self, other), "")
+
+
 @dataclass(frozen=True, slots=True)
-class Msg:
+class Msg(_Renderable):
     """One message: its English id (``plural`` and ``n`` for a count), optional ``context``, and
     its fields by name.  A field's value is a number, a language-free string (a card code, a
     seat number, a path) or a renderable (a :class:`Msg`, :func:`join` of them)."""
@@ -79,23 +102,10 @@ class Msg:
         values = {k: render(v, lang) for k, v in self.fields}
         return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), got)
 
-    @property
-    def en(self) -> str:
-        return self.render("en")
-
-    @property
-    def ja(self) -> str:
-        return self.render("ja")
-
-    def __str__(self) -> str:
-        return self.render("en")
-
-    def __add__(self, other: "Text") -> "_Joined":
-        return _Joined((self, other), "")
 
 
 @dataclass(frozen=True, slots=True)
-class _Joined:
+class _Joined(_Renderable):
     """Renderables side by side, separated by a language's ``sep`` (a :class:`Msg` or "")."""
 
     items: tuple[Any, ...]
@@ -109,19 +119,6 @@ class _Joined:
             return sep.join(parts[:-1]) + render(self.last, lang) + parts[-1]
         return sep.join(parts)
 
-    @property
-    def en(self) -> str:
-        return self.render("en")
-
-    @property
-    def ja(self) -> str:
-        return self.render("ja")
-
-    def __str__(self) -> str:
-        return self.render("en")
-
-    def __add__(self, other: "Text") -> "_Joined":
-        return _Joined((self, other), "")
 
 
 #: Anything :func:`render` takes: a message, a join of messages, or language-free text.
