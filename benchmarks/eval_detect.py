@@ -18,7 +18,10 @@ with IoU >= 0.5 (greedy, best overlap first). Definitions:
   named predictions (a named box on a back, on nothing, or with the wrong name is an error);
 * **frame all-correct** = every counted card named right and no wrong named prediction;
 * by rotation (the card's in-plane angle, 8 sectors of 45 degrees) and by camera tilt:
-  recall of counted cards in that bucket; by card width in pixels likewise.
+  recall of counted cards in that bucket; by card width in pixels likewise;
+* **sure** (the detector's ``"sure"`` flag, issue 20 item 3): the share of right names that are
+  not sure (``right_not_sure``) and the number of wrong names that are sure (``wrong_sure``);
+  ``benchmarks/eval_sure.py`` chooses the threshold.
 """
 from __future__ import annotations
 
@@ -213,7 +216,9 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
             j = m.get(i)
             if j is not None and labels[j]["card"] == c["card"]:
                 tot["named_right"] += 1
+                tot["right_not_sure"] += not c.get("sure", False)
             else:
+                tot["wrong_sure"] += bool(c.get("sure", False))
                 frame_ok = False
                 if len(confusions) < failures:
                     confusions.append({"frame": meta["image"], "extra": c["card"],
@@ -243,6 +248,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         "frames_all_correct": ratio("frames_ok", "frames"),
         "back_recall": ratio("backs_found", "backs"), "back_precision": ratio("back_preds_right", "back_preds"), "backs_counted": tot["backs"],
         "unknown_predictions": tot["unknown_preds"],
+        "right_not_sure": ratio("right_not_sure", "named_right"), "wrong_sure": tot["wrong_sure"],
         "median_ms": round(statistics.median(ms), 1) if ms else None,
         "by_rotation": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["rotation"].items())},
         "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},
@@ -307,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look, **tuned}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
-              "back_recall", "back_precision", "backs_counted", "unknown_predictions", "median_ms"):
+              "back_recall", "back_precision", "backs_counted", "unknown_predictions", "right_not_sure",
+              "wrong_sure", "median_ms"):
         print(f"{k:>24}: {r[k]}")
     print("95 % intervals (frames resampled): " + ", ".join(
         f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))

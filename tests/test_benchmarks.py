@@ -56,3 +56,13 @@ def test_a_validation_set_renders_with_its_recipe_and_is_read_by_the_shipped_mod
     styles = [json.loads(m.read_text())["meta"]["deck_style"] for m in metas]
     assert len(styles) == 2 and all(int(s.rsplit("~var-", 1)[1]) >= 900_000 for s in styles)
     assert r["cards_counted"] > 0 and 0.0 <= r["recall"] <= 1.0
+
+
+def test_eval_sure_chooses_the_threshold_above_every_wrong_name():
+    sure = load("eval_sure")
+    result = doctest.testmod(sure)
+    assert result.attempted > 0 and result.failed == 0
+    rows = [(0.99, True), (0.93, True), (0.9241, False), (0.95, True), (0.5, False)]
+    t = sure.choose([s for s, ok in rows if not ok])
+    assert t == 0.925 and sure.shares(rows, t)["wrong_sure"] == 0
+    assert sure.shares(rows, t)["right_not_sure"] == 0

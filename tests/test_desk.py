@@ -7,6 +7,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import dataclasses  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -29,8 +30,11 @@ pytestmark = pytest.mark.skipif(not (CLIP / "joker-nlh.mp4").is_file(), reason="
 PLAY_TIMEOUT_MS = 120_000
 
 
-def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800)) -> DeskWindow:
-    """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it."""
+def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800),
+              sure: float | None = None) -> DeskWindow:
+    """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it.
+    ``sure``: the reader's sure threshold (0: every name sure, above 1: none; None: the measured
+    one), so that what is provisional does not depend on the shipped models."""
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.commands.desk import pick_font
@@ -39,6 +43,9 @@ def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800)) 
     args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *extra])
     args.realtime = False
     parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    if sure is not None:
+        det = parts.pipeline.detector
+        det.settings = dataclasses.replace(det.settings, sure=sure)
     window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at),
                         calibration=parts.calibration, lang=lang, db=str(db), source_name="sample clip")
     qtbot.addWidget(window)
@@ -66,8 +73,9 @@ def tile_texts(tiles) -> list[str]:
 
 @pytest.fixture
 def desk_at_showdown(qtbot, tmp_path):
-    """Hand 2 of the clip paused at its showdown (frame 160): the side pot the joker loses."""
-    window = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "160")
+    """Hand 2 of the clip paused at its showdown (frame 160): the side pot the joker loses; no
+    card read surely, so the ruling is provisional (the fullest screen)."""
+    window = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "160", sure=1.01)
     play_to(qtbot, window, 160)
     yield window
     window.shutdown()
@@ -102,7 +110,7 @@ def corrections_logged(db: Path) -> list[tuple]:
 
 def test_a_payout_changing_correction_asks_first_then_marks_the_card(qtbot, tmp_path):
     db = tmp_path / "hands.sqlite"
-    w = open_desk(qtbot, db, "--stop-at", "82")
+    w = open_desk(qtbot, db, "--stop-at", "82", sure=0.0)
     play_to(qtbot, w, 82)                      # hand 1's showdown: seat 5's three nines win 450
     assert w.seats[5].payout.text() == "獲得 450" and w.seats[1].payout.text() == ""
     assert w.banner.codes() == [] and w.banner.text() == "異常なし"
@@ -139,6 +147,62 @@ def test_a_payout_changing_correction_asks_first_then_marks_the_card(qtbot, tmp_
     assert w.seats[5].reason.full_text() == "シート1のスリーカードに負け"
     w.shutdown()
     assert corrections_logged(db) == [("seat1", "Qc", "Kc")]
+
+
+def doubtful_tiles(w) -> list[str]:
+    tiles = list(w.board.tiles) + [t for panel in w.seats.values() for t in panel.tiles]
+    return sorted(t.text() for t in tiles if t.isVisible() and t.code is not None and t.doubtful)
+
+
+def test_a_provisional_showdown_is_marked_and_one_key_confirms_it_into_the_hand_log(qtbot, tmp_path):
+    from dealer_assist.live.handlog import load_hand
+
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "160", sure=1.01)     # the reader is sure of no card
+    play_to(qtbot, w, 160)
+    snap = w.snapshot
+    assert snap.street == "showdown" and snap.provisional
+    assert w.ruling.title.text() == "裁定（仮）" and w.ruling.provisional.isVisible()
+    assert w.ruling.provisional.full_text() == "印のカードを確認すると確定（Enter）"
+    assert w.ruling.pot_texts()[0].startswith("メインポット 320")          # the ruling stands, marked
+    assert "provisional_ruling" in w.banner.codes() and "仮の裁定" in w.banner.text()
+    assert "Enter（またはC）" in w.banner.text() and "シート3 K♥" in w.banner.text()
+    shown = ["Q♦", "J♣", "10♥", "5♠", "5♥", "Q♥", "Q♠", "JOKER", "K♥", "K♣", "A♣"]
+    assert doubtful_tiles(w) == sorted(shown)                   # every card read is marked
+    assert w.act_confirm.isEnabled()
+    qtbot.keyClick(w, Qt.Key.Key_Return)                        # one key confirms them all
+    qtbot.waitUntil(lambda: not w.snapshot.provisional, timeout=10_000)
+    assert w.ruling.title.text() == "裁定" and not w.ruling.provisional.isVisible()
+    assert doubtful_tiles(w) == [] and "provisional_ruling" not in w.banner.codes()
+    assert w.ruling.pot_texts()[0].startswith("メインポット 320") and not w.act_confirm.isEnabled()
+    resume_to(qtbot, w, 185)                                   # the table is cleared: the hand ends
+    w.shutdown()
+    hand = load_hand(db, "1:2")
+    confirmed = [(c["zone"], c["card"]) for c in hand["confirmations"]]
+    assert len(confirmed) == 11 and ("seat3", "JK") in confirmed and ("board2", "Jc") in confirmed
+    kinds = [e["type"] for e in hand["events"]]
+    assert kinds.count("confirm") == 1 and kinds.index("confirm") < len(kinds) - 1
+    showdowns = [e for e in hand["events"] if e["type"] == "showdown"]
+    assert showdowns[0]["ruling"]["provisional"] and not showdowns[-1]["ruling"]["provisional"]
+    end = hand["events"][-1]
+    assert end["type"] == "hand_end" and end["provisional"] is False and len(end["confirmed"]) == 11
+    assert hand["ruling"]["provisional"] is False and len(hand["ruling"]["confirmed"]) == 11
+
+
+def test_a_click_on_a_doubtful_card_offers_to_confirm_it_or_correct_it(qtbot, desk_at_showdown):
+    w = desk_at_showdown
+    tile = next(t for t in w.seats[4].tiles if t.code == "Kc")
+    assert tile.doubtful
+    qtbot.mouseClick(tile, Qt.MouseButton.LeftButton)
+    assert w.picker is not None and w.picker.isVisible() and w.picker.confirm_button.isVisible()
+    assert w.picker.confirm_button.text() == "K♣ を読み取りどおりと確認（正しい）"
+    qtbot.mouseClick(w.picker.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not next(t for t in w.seats[4].tiles if t.code == "Kc").doubtful, timeout=10_000)
+    assert ("seat4", "Kc") in w.session.table.confirmed
+    assert w.snapshot.provisional and "K♣" not in doubtful_tiles(w)       # the others still wait
+    qtbot.mouseClick(next(t for t in w.seats[4].tiles if t.code == "Kc"), Qt.MouseButton.LeftButton)
+    assert w.picker.isVisible() and not w.picker.confirm_button.isVisible()   # a sure card: correct only
+    w.picker.reject()
 
 
 def test_a_correction_that_pays_nobody_else_goes_straight_through_and_is_marked(qtbot, desk_at_showdown):

@@ -14,7 +14,7 @@ import pytest
 from dealer_assist.cards import parse_card
 from dealer_assist.cli import main
 from dealer_assist.vision import classifier as C
-from dealer_assist.vision.detector import CardDetector, gaussian_iou, nms_rotated
+from dealer_assist.vision.detector import CardDetector, gaussian_iou, nms_rotated, read_image
 from dealer_assist.vision.look import LOOK_FILE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,7 +195,7 @@ def test_search_setting_keeps_the_detect_contract_and_the_sure_readings(detector
         plain, found = plain_reader.detect_file(f), detector.detect_file(f)
         assert set(found) == set(plain)
         for c in found["cards"]:
-            assert set(c) == {"card", "confidence", "center", "polygon"} and len(c["polygon"]) == 4
+            assert set(c) == {"card", "confidence", "sure", "center", "polygon"} and len(c["polygon"]) == 4
             if c["card"] != "??":
                 parse_card(c["card"])
         # the search only looks again at cards the box alone leaves unread: what the box reads
@@ -245,13 +245,83 @@ def test_detect_json_contract_and_unreadable_image(tmp_path, capsys):
         assert set(o) == {"image", "width", "height", "ms", "cards", "backs"}
         assert (o["width"], o["height"]) == (1280, 720)
         for c in o["cards"]:
-            assert set(c) == {"card", "confidence", "center", "polygon"}
+            assert list(c) == ["card", "confidence", "sure", "center", "polygon"]    # sure beside confidence
             assert c["card"] == "??" or str(parse_card(c["card"])) == c["card"]
             assert 0.0 <= c["confidence"] <= 1.0
+            assert isinstance(c["sure"], bool) and not (c["card"] == "??" and c["sure"])
             assert len(c["polygon"]) == 4 and all(len(p) == 2 for p in c["polygon"])
             assert inside(c["center"], c["polygon"])
         for b in o["backs"]:
             assert set(b) == {"center", "polygon"}
+
+
+# ---------------------------------------------------------------------------------------------
+# sure: the doubt the dealer sees (issue 20, item 3)
+# ---------------------------------------------------------------------------------------------
+@needs_models
+def test_detect_json_says_which_names_are_sure_by_the_measured_threshold(capsys):
+    from dealer_assist.vision.detector import model_checksums
+
+    frames = sample_frames()[:3] or pytest.skip("no sample frames")
+    meta = json.loads((MODELS / "models.json").read_text())
+    entry = meta["sure"]
+    assert entry["models"] == model_checksums(MODELS), "models changed: run benchmarks/eval_sure.py --write"
+    assert 0.5 < entry["threshold"] < 1.0
+    # the threshold was chosen so that no wrong name of the rendered validation sets is sure
+    assert all(entry["figures"][s]["wrong_sure"] == 0 for s in ("val-train", "val-train2", "val-pips"))
+    detector = CardDetector(MODELS)
+    assert detector.sure_threshold == entry["threshold"]
+    assert main(["detect", "--json", *map(str, frames)]) == 0
+    objs = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    cards = [c for o in objs for c in o["cards"]]
+    assert any(c["sure"] for c in cards)
+    for f, o in zip(frames, objs):
+        scored = detector.detect(read_image(f), sureness=True)["cards"]
+        assert [(c["card"], c["sure"]) for c in scored] == [(c["card"], c["sure"]) for c in o["cards"]]
+        for c in scored:
+            assert c["sure"] == (c["sureness"] >= entry["threshold"])
+            if c["card"] == "??":
+                assert c["sureness"] == 0.0 and not c["sure"]
+
+
+@needs_models
+def test_no_card_is_sure_without_a_threshold_measured_for_these_models(tmp_path):
+    frame = (sample_frames() or pytest.skip("no sample frames"))[0]
+    image = read_image(frame)
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for f in MODELS.glob("*.onnx"):
+        (folder / f.name).symlink_to(f)
+    meta = json.loads((MODELS / "models.json").read_text())
+    named = [c for c in CardDetector(MODELS).detect(image)["cards"] if c["card"] != "??"]
+    assert named
+    # measured on other models (a checksum differs), or never measured: nothing is sure
+    for entry in ({**meta["sure"], "models": {**meta["sure"]["models"], "cards-obb.onnx": "0" * 16}}, None):
+        (folder / "models.json").write_text(json.dumps({**meta, "sure": entry} if entry else
+                                                       {k: v for k, v in meta.items() if k != "sure"}))
+        det = CardDetector(folder)
+        assert det.sure_threshold is None
+        assert not any(c["sure"] for c in det.detect(image)["cards"])
+    # a threshold given in the settings rules: 0 makes every named card sure, above 1 none
+    from dealer_assist.vision.detector import DetectorSettings
+
+    every = CardDetector(folder, settings=DetectorSettings(sure=0.0)).detect(image)["cards"]
+    names = [c["card"] for c in every]
+    assert all(c["sure"] == (c["card"] != "??" and (c["card"] == "JK" or names.count(c["card"]) == 1))
+               for c in every)
+    assert not any(c["sure"] for c in CardDetector(MODELS, settings=DetectorSettings(sure=1.01)).detect(image)["cards"])
+    # and without the look no card is sure: the posterior alone lets confident suit errors through
+    assert not any(c["sure"] for c in CardDetector(MODELS, settings=DetectorSettings(look=False)).detect(image)["cards"])
+
+
+@needs_models
+def test_a_name_read_twice_or_unread_is_never_sure(detector):
+    image = np.zeros((200, 200, 3), np.uint8)
+    outline = np.array([[10.0, 10.0], [70.0, 10.0], [70.0, 94.0], [10.0, 94.0]])
+    cards = [{"card": c, "_p": 0.999, "_outline": outline} for c in ("As", "As", "??")]
+    assert detector.sureness(image, cards) == [0.0, 0.0, 0.0]
+    # the look must agree: a blank patch is no face card, so even a sure posterior is not sure
+    assert detector.sureness(image, [{"card": "As", "_p": 0.999, "_outline": outline}])[0] < 0.5
 
 
 @needs_models

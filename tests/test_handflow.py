@@ -28,8 +28,9 @@ def seg(n, board="", **zones):
     return (n, {z: v.split() for z, v in table.items()})
 
 
-def frames(script, *, drop=0.0, misread=0.0, seed=1):
-    """Observations frame by frame: (frame, t, [Observation])."""
+def frames(script, *, drop=0.0, misread=0.0, seed=1, doubt=()):
+    """Observations frame by frame: (frame, t, [Observation]). A card is read surely (the
+    detector's ``sure`` flag) unless it is misread or named in ``doubt``."""
     rng = random.Random(seed)
     names = [str(c) for c in DECK_52]
     f = 0
@@ -45,7 +46,8 @@ def frames(script, *, drop=0.0, misread=0.0, seed=1):
                     if card != "BACK" and rng.random() < misread:
                         card, conf = (rng.choice(names), 0.4) if rng.random() < 0.6 else ("??", 0.3)
                     xy = (x0 + 70 * k + rng.uniform(-2, 2), y0 + rng.uniform(-2, 2))
-                    seen.append(Observation(card, zone, xy, conf))
+                    sure = card not in ("BACK", "??") and conf >= 0.9 and card not in doubt
+                    seen.append(Observation(card, zone, xy, conf, sure=sure))
             rng.shuffle(seen)
             yield f, f / 15, seen
             f += 1
@@ -511,13 +513,14 @@ def test_a_camera_dropout_mid_hand_leaves_exactly_the_hand_that_was_played(gap_s
     assert not [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind"]
 
 
-def showdown_table(burn=""):
+def showdown_table(burn="", doubt=()):
     """Seats 2 (Qh Qd) and 4 (As 8c) at a showdown on the board Ks Js 6s 4d 2c, 50 chips each:
-    seat 2's queens win 100; the 8c is a misread 8s (the flush wins)."""
+    seat 2's queens win 100; the 8c is a misread 8s (the flush wins). ``doubt``: cards the
+    reader never reads surely."""
     table = LiveTable()
     script = [seg(10, seat2=B2, seat4=B2), seg(10, board=BOARD, seat2=B2, seat4=B2, burn=burn),
               seg(12, board=BOARD, seat2="Qh Qd", seat4="As 8c", burn=burn)]
-    for f, t, seen in frames(script):
+    for f, t, seen in frames(script, doubt=doubt):
         if f == 12:
             for s in (2, 4):
                 table.apply({"type": "committed", "seat": s, "amount": 50}, f, t)
@@ -574,3 +577,98 @@ def test_a_correction_preview_shows_the_payouts_before_and_after_and_changes_not
     assert table.corrections_standing() == [{"zone": "seat4", "card": "8c", "to": "8s"}]
     with pytest.raises(UserError, match="already read"):
         table.correction_preview({"type": "correct", "zone": "seat2", "card": "Qh", "to": "As"})
+
+
+# ------------------------------------------------------------------------------ doubt and confirmation
+def test_cards_read_surely_give_a_final_showdown_and_the_events_say_each_card_is_sure():
+    events, table = play(FULL_HAND, CHIPS)
+    for e in of(events, "board") + of(events, "hole"):
+        assert e["sure"] == [True] * len(e["cards"]), e
+    (sd,) = of(events, "showdown")
+    assert sd["ruling"]["provisional"] is False and sd["ruling"]["unsure"] == []
+    end = of(events, "hand_end")[0]
+    assert end["provisional"] is False and end["confirmed"] == []
+
+
+def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_it():
+    table, f, t = showdown_table(doubt={"8c", "4d"})
+    sd = table.ruling
+    assert sd["provisional"] is True
+    assert sd["unsure"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
+    assert sd["payouts"] == {"2": 100, "4": 0}       # the ruling is there, marked provisional
+    assert table.state()["unsure"] == sd["unsure"]
+    # the dealer confirms one card, then all the others with one key
+    events = table.apply({"type": "confirm", "zone": "board4", "card": "4d"}, f, t)
+    assert [e["type"] for e in events] == ["confirm", "showdown"]
+    assert events[0]["cards"] == [{"zone": "board4", "card": "4d"}]
+    assert events[1]["ruling"]["provisional"] is True and events[1]["ruling"]["unsure"] == [
+        {"zone": "seat4", "card": "8c"}]
+    events = table.apply({"type": "confirm"}, f, t)
+    assert events[0] == {**events[0], "type": "confirm", "cards": [{"zone": "seat4", "card": "8c"}]}
+    final = of(events, "showdown")[-1]["ruling"]
+    assert final["provisional"] is False and final["unsure"] == []
+    assert final["confirmed"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
+    assert final["payouts"] == {"2": 100, "4": 0}
+    with pytest.raises(UserError, match="no card of hand 1 awaits confirmation") as err:
+        table.apply({"type": "confirm"}, f, t)
+    assert "確認待ちのカードはありません" in err.value.message_ja
+    # the table cleared: the hand ends final, naming the cards the dealer confirmed
+    end = []
+    for f2 in range(f + 1, f + 12):
+        end += table.step(f2, f2 / 15, [])
+    (he,) = of(end, "hand_end")
+    assert he["provisional"] is False and he["ruling"]["provisional"] is False
+    assert he["confirmed"] == final["confirmed"]
+
+
+def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
+    table, f, t = showdown_table(doubt={"Qh"})
+    end = []
+    for f2 in range(f + 1, f + 12):
+        end += table.step(f2, f2 / 15, [])
+    (he,) = of(end, "hand_end")
+    assert he["provisional"] is True and he["ruling"]["unsure"] == [{"zone": "seat2", "card": "Qh"}]
+    from dealer_assist.live.words import describe
+    assert "provisional" in describe(he) and "仮のまま" in describe(he, "ja")
+
+
+def test_a_correction_settles_the_doubt_about_the_card_it_sets():
+    table, f, t = showdown_table(doubt={"8c"})
+    assert table.ruling["provisional"]
+    events = table.apply({"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}, f, t)
+    final = of(events, "showdown")[-1]["ruling"]
+    assert final["provisional"] is False and final["payouts"] == {"2": 0, "4": 100}
+    assert of(events, "hole")[-1]["sure"] == [True, True]
+
+
+def test_a_card_the_reader_doubts_is_not_sure_until_its_readings_agree_surely():
+    # the 8c read unsure at first, surely later: the provisional showdown turns final by itself
+    table = LiveTable()
+    script = [seg(10, seat2=B2, seat4=B2), seg(10, board=BOARD, seat2=B2, seat4=B2),
+              seg(12, board=BOARD, seat2="Qh Qd", seat4="As 8c")]
+    events = []
+    for f, t, seen in frames(script, doubt={"8c"}):
+        events += table.step(f, t, seen)
+    assert of(events, "hole")[-1]["sure"] in ([True, False], [False, True])
+    assert of(events, "showdown")[-1]["ruling"]["provisional"] is True
+    for f, t, seen in frames([seg(4, board=BOARD, seat2="Qh Qd", seat4="As 8c")]):
+        events += table.step(32 + f, (32 + f) / 15, seen)
+    assert of(events, "showdown")[-1]["ruling"]["provisional"] is False
+    assert table.state()["unsure"] == []
+
+
+@pytest.mark.parametrize("action, message, ja", [
+    ({"type": "confirm", "zone": "seat4", "card": "Kd"}, "no Kd is read in seat 4", "シート4にKdは読まれていません"),
+    ({"type": "confirm", "zone": "seat9", "card": "8c"}, "zone", "場所は"),
+    ({"type": "confirm", "zone": "seat4", "card": "??"}, "only a card read by name", "読み取れたカードだけ"),
+    ({"type": "confirm", "zone": "seat4", "card": "8c", "to": "8s"}, "unknown field", None),
+])
+def test_a_confirmation_of_a_card_not_there_is_refused_and_changes_nothing(action, message, ja):
+    table, f, t = showdown_table(doubt={"8c"})
+    with pytest.raises(UserError, match=message) as err:
+        table.apply(action, f, t)
+    if ja:
+        assert ja in err.value.message_ja
+    assert table.confirmed == [] and table.ruling["provisional"] is True
+    with pytest.raises(UserError, match="no hand is in progress"):
+        LiveTable().apply({"type": "confirm"}, 0, 0.0)

@@ -668,3 +668,37 @@ def test_the_dispute_list_names_session_and_hand_and_shows_an_interrupted_hand(l
     bad = DisputeWindow(str(db), lang="en", hand_id="2:9")
     qtbot.addWidget(bad)
     assert bad.error and "no hand 2:9" in bad.error
+
+
+def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a_dispute(tmp_path, capsys):
+    """Issue 20 item 3: a showdown ruled on doubtful cards, the dealer's confirmation, the final
+    ruling; read back by load_hand and told by review (both languages)."""
+    table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+             "seats": [{"seat": 2, "hole": ["Qh", "Qd"], "committed": 50},
+                       {"seat": 4, "hole": ["As", "8c"], "committed": 50}]}
+    doubt = [{"zone": "seat4", "card": "8c"}]
+    provisional = {**settle(table), "provisional": True, "unsure": doubt, "confirmed": []}
+    final = {**settle(table), "provisional": False, "unsure": [], "confirmed": doubt}
+    path = tmp_path / "hands.sqlite"
+    with HandLog(path, source="test") as log:
+        log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+        log.record({"t": 5.0, "frame": 75, "type": "showdown", "hand": 1, "ruling": provisional, "table": table})
+        log.record({"t": 6.0, "frame": 90, "type": "confirm", "hand": 1, "cards": doubt})
+        log.record({"t": 6.0, "frame": 90, "type": "showdown", "hand": 1, "ruling": final, "table": table})
+        log.record({"t": 8.0, "frame": 120, "type": "hand_end", "hand": 1, "ruling": final, "board": table["board"],
+                    "won_without_showdown": None, "corrections": 0, "provisional": False, "confirmed": doubt})
+        log.record({"t": 9.0, "frame": 130, "type": "hand_start", "hand": 2, "seats": [2, 4], "button": 4})
+        log.record({"t": 12.0, "frame": 180, "type": "hand_end", "hand": 2, "ruling": provisional,
+                    "board": table["board"], "won_without_showdown": None, "corrections": 0,
+                    "provisional": True, "confirmed": []})
+    hand = load_hand(path, "1:1")
+    assert hand["confirmations"] == [{"t": 6.0, "frame": 90, "zone": "seat4", "card": "8c", "event_index": 2}]
+    assert hand["ruling"]["provisional"] is False and hand["ruling"]["confirmed"] == doubt
+    assert load_hand(path, "1:2")["ruling"]["provisional"] is True
+    assert main(["review", "--db", str(path), "1:1", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "the dealer confirmed seat 4 8c as read" in out and "PROVISIONAL showdown" in out
+    assert "Cards the dealer confirmed as read (1):" in out and "1 card confirmed" in out
+    assert main(["review", "--db", str(path), "1:2", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out

@@ -51,7 +51,7 @@ ALLOWED_TOKENS = [
     # ID: a hand's row id in the hand log, as Japanese writes an identifier (ユーザーID)
     "ID",
     # key caps: the desk names the key to press as it is printed on the keyboard
-    "Esc", "Enter", "Del", "F11", "L", "H",
+    "Esc", "Enter", "Del", "F11", "L", "H", "C",
 ]
 ALLOWED_PATTERNS = [
     # a TDA rule number (TDA 17A, TDA 20A): the rule's own name
@@ -356,7 +356,7 @@ def _sample_fields(key: str, lang: str) -> dict:
               "path": "/var/log/hand-log.sqlite", "id": 4, "hand_no": 2, "when": "12:04:05",
               "status": t("status.ended", lang), "board": "Ks Js 6s 4d 2c", "i": 1, "frame": 63, "t": 4.2,
               "event": t("street.flop", lang), "source": "/dev/video0", "models": "/opt/models/a.onnx",
-              "session": 2, "ref": "2:1"}
+              "session": 2, "ref": "2:1", "cards": zone_text("seat2", lang) + " K♠"}
     if key == "picker_bad":
         values["text"] = "zz"        # what the dealer typed, echoed in quotes
     return values

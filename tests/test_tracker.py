@@ -151,3 +151,59 @@ def test_a_card_seen_often_enough_is_one_stable_track_whatever_drops(mask, seed)
         assert tracks[0].stable == accepted
         assert tr.identity(tracks[0]) == "Jc"
     assert accepted
+
+
+# ------------------------------------------------------------------------------ sure
+def sure_obs(card, sure=True, conf=0.97):
+    return Observation(card, "board1", (100.0, 50.0), conf, sure=sure)
+
+
+def test_a_card_read_surely_over_several_frames_is_sure_and_unsure_readings_never_make_it_so():
+    tr = Tracker()
+    feed(tr, [[sure_obs("Ks")]])
+    (t,) = tr.tracks()
+    assert not tr.sure(t)                     # one sure reading is not enough
+    feed(tr, [[sure_obs("Ks")], [sure_obs("Ks")]], start=1)
+    assert t.stable and tr.sure(t) and tr.snapshot()[0]["sure"] is True
+    tr = Tracker()
+    feed(tr, [[sure_obs("Ks", sure=False)]] * 6)
+    (t,) = tr.tracks()
+    assert t.stable and tr.identity(t) == "Ks" and not tr.sure(t)
+
+
+def test_a_track_whose_readings_disagree_is_not_sure_until_the_odd_one_is_out_of_the_window():
+    tr = Tracker()
+    feed(tr, [[sure_obs("Ks")], [sure_obs("Kc", sure=False, conf=0.4)], [sure_obs("Ks")], [sure_obs("Ks")]])
+    (t,) = tr.tracks()
+    assert tr.identity(t) == "Ks" and not tr.sure(t)
+    feed(tr, [[sure_obs("Ks")]] * 9, start=4)         # the Kc reading leaves the last 9
+    assert tr.sure(t)
+    # "??" (a hand passing over it) says nothing either way
+    feed(tr, [[sure_obs("??", sure=False, conf=0.3)]], start=13)
+    assert tr.sure(t)
+
+
+def test_a_sure_card_loses_its_certainty_when_a_reading_surely_names_another_card():
+    tr = Tracker()
+    feed(tr, [[sure_obs("Ks")]] * 5)
+    (t,) = tr.tracks()
+    assert tr.sure(t)
+    feed(tr, [[sure_obs("Kc")]], start=5)
+    assert tr.identity(t) == "Ks" and not tr.sure(t)
+    feed(tr, [[sure_obs("Ks", sure=False)]] * 3, start=6)    # unsure readings do not give it back
+    assert not tr.sure(t)
+
+
+def test_a_card_the_dealer_corrected_is_sure():
+    tr = Tracker()
+    feed(tr, [[sure_obs("Kc", sure=False)]] * 4)
+    (t,) = tr.tracks()
+    assert not tr.sure(t)
+    tr.correct("board1", "Kc", "Ks")
+    assert tr.identity(t) == "Ks" and tr.sure(t)
+
+
+def test_observations_without_a_sure_flag_are_not_sure():
+    assert Observation("Ks", "board1", (0.0, 0.0), 0.99).sure is False
+    with pytest.raises(UserError, match="sure_reads"):
+        TrackerSettings(sure_reads=0)

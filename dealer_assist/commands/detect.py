@@ -4,9 +4,12 @@ Each PATH is an image or a folder of images (its .jpg/.jpeg/.png/.bmp/.webp/.tif
 With ``--json``: one JSON object per image and line::
 
     {"image": "sample_frames/x.jpg", "width": 1280, "height": 720, "ms": 41.2,
-     "cards": [{"card": "Ah", "confidence": 0.98, "center": [612.5, 301.0],
+     "cards": [{"card": "Ah", "confidence": 0.98, "sure": true, "center": [612.5, 301.0],
                 "polygon": [[580, 250], [645, 252], [643, 350], [578, 348]]}],
      "backs": [{"center": [200.0, 310.0], "polygon": [[...]]}]}
+
+``sure`` says the name is one the reader does not doubt (a threshold measured so that no wrong
+name of the validation sets is sure: docs/vision.md); the table marks the others with ``?``.
 
 An image that cannot be read gives ``{"image": PATH, "error": "..."}`` and the others go on;
 the exit code is then 2.
@@ -79,7 +82,8 @@ def _table(res: dict) -> str:
     lines = [f"{res['image']}  {res['width']}x{res['height']}  {res['ms']:.1f} ms  "
              f"{len(res['cards'])} card(s), {len(res['backs'])} back(s)"]
     for c in sorted(res["cards"], key=lambda c: (c["center"][1], c["center"][0])):
-        lines.append(f"  {c['card']:<4} {c['confidence']:5.2f}  at ({c['center'][0]:7.1f}, {c['center'][1]:6.1f})")
+        mark = " " if c.get("sure") or c["card"] == "??" else "?"
+        lines.append(f"  {c['card']:<4} {c['confidence']:5.2f}{mark} at ({c['center'][0]:7.1f}, {c['center'][1]:6.1f})")
     for b in res["backs"]:
         lines.append(f"  back        at ({b['center'][0]:7.1f}, {b['center'][1]:6.1f})")
     return "\n".join(lines)

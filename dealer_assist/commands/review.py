@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
-from dealer_assist.live.words import cards_text, pays_text, describe, describe_correction
+from dealer_assist.live.words import cards_text, pays_text, describe, describe_correction, placed_cards
 
 DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db``
 
@@ -169,9 +169,19 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     if not corr:
         out.append(_("  none").render(lang))
 
+    conf = hand.get("confirmations") or []
+    if conf:
+        out.append("")
+        out.append(_("Cards the dealer confirmed as read ({n}):", n=len(conf)).render(lang))
+        for c in conf:
+            out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  " + render(placed_cards([c]), lang))
+
     out.append("")
     ruling = hand.get("ruling")
     out.append(_("Ruling:").render(lang))
+    if (ruling or {}).get("provisional"):
+        out.append(_("  PROVISIONAL: made on cards not all sure, and not confirmed by the dealer: {cards}",
+                     cards=placed_cards(ruling.get("unsure"))).render(lang))
     lines = (ruling or {}).get("explanation_ja" if ja else "explanation") or []
     for line in lines:
         out.append(f"  {line}")

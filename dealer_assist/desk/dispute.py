@@ -253,12 +253,15 @@ class DisputeWindow(QMainWindow):
         for ev in hand["events"]:
             self.timeline.addItem(event_line(ev, lang, explain=False))
         corr = hand.get("corrections") or []
-        if corr:
-            self.corr_text.setText("\n".join(
-                t("correction_line", lang, frame=c.get("frame"), zone=zone_text(c.get("zone"), lang),
-                  card=c.get("card"), to=c.get("to") or t("removed", lang)) for c in corr))
-        else:
-            self.corr_text.setText(t("no_corrections", lang))
+        lines = [t("correction_line", lang, frame=c.get("frame"), zone=zone_text(c.get("zone"), lang),
+                   card=c.get("card"), to=c.get("to") or t("removed", lang)) for c in corr]
+        lines += [t("confirmed_line", lang, frame=c.get("frame"), zone=zone_text(c.get("zone"), lang),
+                    card=c.get("card")) for c in hand.get("confirmations") or ()]
+        if (hand.get("ruling") or {}).get("provisional"):
+            from dealer_assist.desk.view import _placed, placed_text
+            lines.append(t("ruling_provisional", lang) + ": " + t("provisional_over", lang) + " ("
+                         + placed_text(_placed(hand["ruling"].get("unsure")), lang) + ")")
+        self.corr_text.setText("\n".join(lines) if lines else t("no_corrections", lang))
         sess = hand.get("session") or {}
         models = sess.get("models") or {}
         short = ", ".join(f"{k} {str(v)[:10]}" for k, v in models.items() if k.endswith(".onnx") and v)

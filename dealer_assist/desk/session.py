@@ -133,14 +133,16 @@ class LiveSession:
                 and tick.frame.index >= self.stop_at)
 
     def act(self, action: Mapping[str, Any]) -> Tick:
-        """A dealer action now (a correction from the screen); refused ones come back as an alert."""
+        """A dealer action now (a correction or a confirmation from the screen); refused ones come
+        back as an alert."""
         frame = self.pipeline.last_frame
         index = frame.index if frame is not None else 0
         t = frame.t if frame is not None else 0.0
         try:
             self.pipeline.apply(dict(action), index, t)
         except UserError as exc:
-            self.pipeline.alert("correction_refused", *_not_applied(exc), index, t)
+            code = "correction_refused" if action.get("type") == "correct" else "bad_action"
+            self.pipeline.alert(code, *_not_applied(exc), index, t)
             return Tick(events=self._take(), state=self._state(), refused=str(exc))
         return Tick(events=self._take(), state=self._state())
 

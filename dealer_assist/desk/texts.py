@@ -107,6 +107,13 @@ TEXTS: dict[str, str] = {
     "corrected_item": N_("{zone} {card} → {to}"),
     "corrected_list": N_("{items}: the corrected cards are marked until the hand ends"),
     "corrected_tip": N_("corrected by the dealer (read as {card})"),
+    "ruling_provisional": N_("Ruling (provisional)"),
+    "provisional_line": N_("final once the marked cards are confirmed (Enter)"),
+    "provisional_over": N_("the marked cards were never confirmed"),
+    "provisional_banner": N_("not sure: {cards}. Enter (or C) confirms them all as read; click a card to confirm or correct it"),
+    "doubtful_tip": N_("not sure: confirm or correct it"),
+    "confirm_all": N_("Confirm all (Enter)"),
+    "picker_confirm": N_("Confirm {card} as read (it is right)"),
     "loses_to": N_("loses to seat {seats}'s {hand}"),
     "ties_joker": N_("ties seat {seats}; the joker loses ties"),
     "correct_over": N_("corrections are for the hand in progress; hand {n} is over (open the hand log, H)"),
@@ -128,6 +135,7 @@ TEXTS: dict[str, str] = {
     "corrections": N_("Dealer corrections"),
     "no_corrections": N_("none"),
     "correction_line": N_("frame {frame}: {zone} {card} → {to}"),
+    "confirmed_line": N_("frame {frame}: {zone} {card} confirmed as read"),
     "removed": N_("removed"),
     "session_line": N_("source {source}; models {models}"),
     "close": N_("Close (Esc)"),
@@ -146,6 +154,7 @@ SEVERITY: dict[str, str] = {
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
+    "provisional_ruling": "warn",
 }
 
 #: event type -> its name, for the dispute timeline
@@ -153,6 +162,7 @@ EVENT_NAMES: dict[str, Msg] = {
     "hand_start": _p("event", "hand start"), "board": _p("event", "board"),
     "hole": _p("event", "cards shown"), "alert": _p("event", "alert"),
     "showdown": _p("event", "showdown"), "hand_end": _p("event", "hand end"),
+    "confirm": _p("event", "cards confirmed"),
 }
 
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

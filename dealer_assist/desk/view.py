@@ -8,6 +8,11 @@ the joker's stand-in, payouts and explanations are the rules engine's own, only 
 The display keeps a finished hand on the screen (its board, shown cards and final ruling) until
 the next hand is dealt: a dealer paying the pot still needs to see it after the cards are gone.
 
+Doubt is shown, never hidden: a card the table is not sure of (``state["unsure"]``, the ruling's
+``unsure``) is marked on its tile, and a ruling made on such cards is provisional (its title
+says 仮 / provisional, and the banner asks the dealer to confirm or correct the marked cards)
+until the dealer confirms them.
+
 >>> ds = DeskState(seats=3)
 >>> ds.feed([{"type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1}],
 ...         {"hand": 1, "street": "preflop", "button": 1, "board_slots": [None] * 5, "board": [],
@@ -108,6 +113,14 @@ class DeskSnapshot:
     deciding: tuple[str, ...] = ()
     #: the dealer's corrections standing in this hand: ``(zone, card as read, card now or None)``
     corrections: tuple[tuple[str, str, Optional[str]], ...] = ()
+    #: the ruling was made on cards not all sure and the dealer has not confirmed them yet
+    provisional: bool = False
+    #: the cards the table is not sure of, ``(zone, card)``: marked on their tiles
+    unsure: tuple[tuple[str, str], ...] = ()
+
+    def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
+        """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
+        return code is not None and (zone, code) in self.unsure
 
     def corrected(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
         """The card as read, when ``code`` in ``zone`` is there by a dealer's correction."""
@@ -146,6 +159,7 @@ class _HandRecord:
     ruling: Optional[dict] = None
     street: str = "preflop"
     corrections: list = field(default_factory=list)   # [(zone, card, to)] standing in the hand
+    unsure: list = field(default_factory=list)        # [(zone, card)] not sure, as last seen
 
 
 def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
@@ -279,6 +293,8 @@ class DeskState:
             rec.burn = list(st["burn"])
         if "corrections" in st:
             rec.corrections = _corrections(st)
+        if "unsure" in st:
+            rec.unsure = _placed(st.get("unsure"))
 
     # ------------------------------------------------------------------ output
     def snapshot(self, lang: str = "ja") -> DeskSnapshot:
@@ -317,7 +333,7 @@ class DeskState:
         return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
                                  tuple(st.get("board_slots") or (list(st.get("board") or []) + [None] * 5)[:5]),
                                  tuple(st.get("burn") or ()), tuple(seats), ruling, st,
-                                 tuple(rec.corrections))
+                                 tuple(rec.corrections), tuple(_placed(st.get("unsure"))))
 
     def _record_snapshot(self, rec: _HandRecord, lang: str) -> DeskSnapshot:
         seats = []
@@ -335,8 +351,11 @@ class DeskState:
         board = tuple((list(rec.board) + [None] * 5)[:5])
         title = f"{t('hand_over', lang, n=rec.hand)}"
         street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
+        # a hand over keeps the doubt its ruling ended with (none once confirmed)
+        unsure = _placed((rec.ruling or {}).get("unsure")) if (rec.ruling or {}).get("provisional") else []
         return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
-                                 tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections))
+                                 tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections),
+                                 tuple(unsure))
 
     def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
                    cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str,
@@ -367,7 +386,7 @@ class DeskState:
 
     def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
                      board: tuple, burn: tuple, seats: tuple, ruling: Optional[Mapping[str, Any]],
-                     st: Mapping[str, Any], corrections: tuple = ()) -> DeskSnapshot:
+                     st: Mapping[str, Any], corrections: tuple = (), unsure: tuple = ()) -> DeskSnapshot:
         pots: list[PotView] = []
         explanation: tuple[str, ...] = ()
         deciding: tuple[str, ...] = ()
@@ -383,9 +402,18 @@ class DeskState:
         if corrections:
             seats = tuple(replace(sv, corrected=tuple((to, card) for z, card, to in corrections
                                                       if z == f"seat{sv.seat}" and to)) for sv in seats)
+        provisional = bool(ruling and ruling.get("provisional"))
+        alerts = self._alerts(st, lang)
+        if provisional and live:
+            what = placed_text(_placed(ruling.get("unsure")), lang)
+            mine = AlertView("provisional_ruling", "provisional_ruling", alert_title("provisional_ruling", lang),
+                             t("provisional_banner", lang, cards=what), SEVERITY["provisional_ruling"])
+            rank = {"stop": 0, "warn": 1, "info": 2}
+            alerts = tuple(sorted((mine,) + alerts, key=lambda a: rank.get(a.severity, 1)))   # loudest first
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
-                            explanation, payouts, chips, self._alerts(st, lang), self._log(lang),
-                            tuple(st.get("tracks") or ()) if live else (), deciding, corrections)
+                            explanation, payouts, chips, alerts, self._log(lang),
+                            tuple(st.get("tracks") or ()) if live else (), deciding, corrections,
+                            provisional, unsure)
 
     @staticmethod
     def _pot_view(p: Mapping[str, Any], lang: str) -> PotView:
@@ -429,6 +457,18 @@ class DeskState:
 
     def _log(self, lang: str) -> tuple[str, ...]:
         return tuple(self.lines["ja" if lang == "ja" else "en"])
+
+
+def _placed(cards: Any) -> list[tuple[str, str]]:
+    """``[{"zone", "card"}, ...]`` (the table's ``unsure``) as ``(zone, card)`` tuples."""
+    return [(c["zone"], c["card"]) for c in cards or ()
+            if isinstance(c, Mapping) and isinstance(c.get("zone"), str) and isinstance(c.get("card"), str)]
+
+
+def placed_text(cards: Sequence[tuple[str, str]], lang: str) -> str:
+    """``[("seat2", "Ks"), ("board4", "7c")]`` in words: ``シート2 K♠、ボード4 7♣``."""
+    sep = "、" if lang == "ja" else ", "
+    return sep.join(f"{zone_text(z, lang)} {card_label(c) or c}" for z, c in cards)
 
 
 def _corrections(st: Mapping[str, Any]) -> list[tuple[str, str, Optional[str]]]:

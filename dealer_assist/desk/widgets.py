@@ -25,6 +25,7 @@ TEXT = "#f2f2f2"
 MUTED = "#9aa3ab"
 WIN = "#2e9d4a"
 CORRECTED = "#ff9100"    # the mark of a card the dealer corrected (until the hand ends)
+DOUBTFUL = "#ff3dbb"     # the mark of a card the table is not sure of (the dealer confirms it)
 DECIDING = "#ffd54a"
 
 APP_STYLE = f"""
@@ -146,6 +147,7 @@ class CardTile(QWidget):
         self.highlight = False
         self.clickable = False
         self.corrected: Optional[str] = None     # the card as read, when a correction set this one
+        self.doubtful = False                    # the table is not sure of it: the dealer confirms it
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
@@ -160,19 +162,21 @@ class CardTile(QWidget):
             self.update()
 
     def set_card(self, code: Optional[str], *, stand_in: Optional[str] = None, highlight: bool = False,
-                 clickable: bool = False, corrected: Optional[str] = None, note: str = "") -> None:
+                 clickable: bool = False, corrected: Optional[str] = None, note: str = "",
+                 doubtful: bool = False) -> None:
         """Show ``code``; ``corrected`` (the card as read) marks a card a correction set, ``note``
-        says so in the tooltip."""
+        says so in the tooltip; ``doubtful`` marks a card the table is not sure of."""
         corrected = corrected if code is not None else None
-        changed = ((code, stand_in, highlight, clickable, corrected)
-                   != (self.code, self.stand_in, self.highlight, self.clickable, self.corrected))
+        doubtful = doubtful and code is not None and not corrected
+        changed = ((code, stand_in, highlight, clickable, corrected, doubtful)
+                   != (self.code, self.stand_in, self.highlight, self.clickable, self.corrected, self.doubtful))
         self.code, self.stand_in, self.highlight, self.clickable = code, stand_in, highlight, clickable
-        self.corrected = corrected
+        self.corrected, self.doubtful = corrected, doubtful
         self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
         tip = ""
         if code and code not in ("BACK",):
             tip = code + (f" = {stand_in}" if stand_in else "")
-        if corrected and note:
+        if (corrected or doubtful) and note:
             tip += f"  ({note})"
         self.setToolTip(tip)
         if changed:
@@ -209,10 +213,24 @@ class CardTile(QWidget):
             inner = r.adjusted(r.width() * 0.12, r.width() * 0.12, -r.width() * 0.12, -r.width() * 0.12)
             p.drawRoundedRect(inner, radius * 0.6, radius * 0.6)
             return
-        border = QColor("#ffd54a") if self.highlight else QColor(CORRECTED) if self.corrected else QColor("#b0b0b0")
-        p.setPen(QPen(border, 4 if self.highlight or self.corrected else 1.5))
-        p.setBrush(QColor("#fbfbf8"))
+        border = (QColor("#ffd54a") if self.highlight else QColor(CORRECTED) if self.corrected
+                  else QColor(DOUBTFUL) if self.doubtful else QColor("#b0b0b0"))
+        pen = QPen(border, 4 if self.highlight or self.corrected or self.doubtful else 1.5)
+        if self.doubtful and not self.highlight:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(QColor("#fff0fa") if self.doubtful else QColor("#fbfbf8"))
         p.drawRoundedRect(r, radius, radius)
+        if self.doubtful:
+            # the doubtful card's mark: a "?" badge on its top left corner, seen from across the table
+            d = max(12.0, r.width() * 0.36)
+            badge = QRectF(r.left() - 1, r.top() - 1, d, d)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(DOUBTFUL))
+            p.drawEllipse(badge)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(font(max(6.0, d * 0.5), True))
+            p.drawText(badge, Qt.AlignmentFlag.AlignCenter, "?")
         if self.corrected:
             # the corrected card's mark: an orange corner, seen from across the table
             k = r.width() * 0.34
@@ -379,6 +397,8 @@ class VideoView(QWidget):
                 pen = QPen(QColor(120, 170, 255), 1.5)
             elif card == "??":
                 pen = QPen(QColor(255, 152, 0), 3)
+            elif tr.get("sure") is False:
+                pen = QPen(QColor(DOUBTFUL), 3)        # read, but not surely: the dealer confirms it
             else:
                 pen = QPen(QColor(40, 230, 120), 3)
             if tr.get("zone") in self._alert_zones and card not in ("BACK",):
@@ -391,7 +411,7 @@ class VideoView(QWidget):
             p.drawPolygon(poly)
             if card in (None, "BACK") or not tr.get("stable"):
                 continue
-            text = card_label(card)
+            text = card_label(card) + ("?" if tr.get("sure") is False and card != "??" else "")
             top = min(poly, key=lambda q: (q.y(), q.x()))
             p.setFont(label_font)
             fm = p.fontMetrics()
@@ -477,9 +497,11 @@ class BoardPanel(Panel):
         for i, tile in enumerate(self.tiles):
             code = snap.board[i] if i < len(snap.board) else None
             read = snap.corrected(f"board{i + 1}", code)
+            doubt = snap.doubtful(f"board{i + 1}", code)
             tile.set_card(code, highlight=f"board{i + 1}" in joker_zones,
                           clickable=snap.live and code is not None, corrected=read,
-                          note=t("corrected_tip", lang, card=card_label(read)) if read else "")
+                          note=(t("corrected_tip", lang, card=card_label(read)) if read
+                                else t("doubtful_tip", lang) if doubt else ""), doubtful=doubt)
 
 
 class SeatPanel(Panel):
@@ -548,7 +570,8 @@ class SeatPanel(Panel):
         if code is not None:
             self.cardClicked.emit({"zone": f"seat{self.seat}", "card": code})
 
-    def show_seat(self, sv: SeatView, lang: str, live: bool) -> None:
+    def show_seat(self, sv: SeatView, lang: str, live: bool, unsure: Sequence[tuple[str, str]] = ()) -> None:
+        """Show the seat; ``unsure`` (``(zone, card)``) marks its cards the table is not sure of."""
         self.view, self._live = sv, live
         self.name.setText(t("seat", lang, n=sv.seat))
         self.badge.setText(t("btn", lang))
@@ -570,8 +593,10 @@ class SeatPanel(Panel):
         for i, tile in enumerate(self.tiles):
             code = shown[i] if i < len(shown) else None
             read = corrected.get(code) if code else None
+            doubt = code is not None and (f"seat{sv.seat}", code) in unsure
             tile.set_card(code, clickable=live and code not in (None, "BACK"), corrected=read,
-                          note=t("corrected_tip", lang, card=card_label(read)) if read else "")
+                          note=(t("corrected_tip", lang, card=card_label(read)) if read
+                                else t("doubtful_tip", lang) if doubt else ""), doubtful=doubt)
             tile.setVisible(code is not None or (sv.dealt and not sv.folded))
         self.reason.setText(sv.reason)
         name = sv.hand_name
@@ -605,8 +630,16 @@ class RulingPanel(Panel):
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
         lay = vbox(self, (12, 8, 12, 8), spacing=4)
+        head = QHBoxLayout()
+        head.setSpacing(12)
         self.title = label(size=17, bold=True, colour=TEXT)
-        lay.addWidget(self.title)
+        head.addWidget(self.title)
+        # a provisional ruling says so beside its title, in the doubtful cards' colour, on one line
+        self.provisional = FitLabel(13, bold=True, min_size=10)
+        self.provisional.setStyleSheet(f"color: #ffffff; background: {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;")
+        self.provisional.hide()
+        head.addWidget(self.provisional, 1)
+        lay.addLayout(head)
         self.warning = label(size=12, bold=True, wrap=True)
         self.warning.setStyleSheet("color: #111; background: #f9a825; border-radius: 4px; padding: 3px;")
         lay.addWidget(self.warning)
@@ -635,6 +668,7 @@ class RulingPanel(Panel):
     def set_scale(self, k: float) -> None:
         self.scale = k
         self.title.setFont(font(17 * k, True))
+        self.provisional.set_size(13 * k, 10)
         self.deciding.setFont(font(13 * k, True))
         for lab in self.pot_labels:
             lab.set_size(16 * k, 10)
@@ -661,7 +695,12 @@ class RulingPanel(Panel):
 
     def show_snapshot(self, snap: DeskSnapshot) -> None:
         lang = snap.lang
-        self.title.setText(t("ruling", lang))
+        provisional = snap.provisional and bool(snap.pots)
+        self.title.setText(t("ruling_provisional" if provisional else "ruling", lang))
+        self.title.setStyleSheet(f"color: {DOUBTFUL if provisional else TEXT};")
+        if provisional:
+            self.provisional.setText(t("provisional_line" if snap.live else "provisional_over", lang))
+        self.provisional.setVisible(provisional)
         self.warning.setText(t("chips_estimate", lang))
         self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)
         while len(self.pot_labels) < len(snap.pots):
@@ -814,8 +853,10 @@ class CardPicker(QDialog):
     ``chosen(code or None)``."""
 
     chosen = Signal(object)
+    confirmed = Signal()
 
-    def __init__(self, zone: str, card: str, lang: str, parent: Optional[QWidget] = None):
+    def __init__(self, zone: str, card: str, lang: str, parent: Optional[QWidget] = None,
+                 doubtful: bool = False):
         super().__init__(parent)
         self.zone, self.card, self.lang = zone, card, lang
         self.setWindowTitle(t("picker_title", lang, card=card_label(card), zone=zone_text(zone, lang)))
@@ -824,6 +865,12 @@ class CardPicker(QDialog):
         head = QLabel(t("picker_title", lang, card=card_label(card), zone=zone_text(zone, lang)))
         head.setFont(font(18, True))
         lay.addWidget(head)
+        # a card the table is not sure of: the dealer may say it is right, first of all
+        self.confirm_button = self._button(t("picker_confirm", lang, card=card_label(card)), 15, True)
+        self.confirm_button.setStyleSheet(f"QPushButton {{ background: {DOUBTFUL}; color: white; }}")
+        self.confirm_button.clicked.connect(self.confirm)
+        self.confirm_button.setVisible(doubtful)
+        lay.addWidget(self.confirm_button)
         hint = QLabel(t("picker_hint", lang))
         hint.setFont(font(12))
         lay.addWidget(hint)
@@ -920,6 +967,11 @@ class CardPicker(QDialog):
 
     def choose(self, code: Optional[str]) -> None:
         self.chosen.emit(code)
+        self.accept()
+
+    def confirm(self) -> None:
+        """The dealer says the card is right as read."""
+        self.confirmed.emit()
         self.accept()
 
     def ask_remove(self) -> None:

@@ -243,12 +243,15 @@ class DeskWindow(QMainWindow):
         self.act_log.triggered.connect(self.open_hand_log)
         self.act_full = QAction(self)
         self.act_full.triggered.connect(self.toggle_fullscreen)
-        for a in (self.act_pause, self.act_step, self.act_log, self.act_lang, self.act_full):
+        self.act_confirm = QAction(self)
+        self.act_confirm.triggered.connect(self.confirm_all)
+        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_log, self.act_lang, self.act_full):
             bar.addAction(a)
         for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
                         (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
                         (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices),
-                        (Qt.Key.Key_A, self.open_antes)):
+                        (Qt.Key.Key_A, self.open_antes), (Qt.Key.Key_Return, self.confirm_all),
+                        (Qt.Key.Key_Enter, self.confirm_all), (Qt.Key.Key_C, self.confirm_all)):
             QShortcut(QKeySequence(key), self, activated=fn)
         for slot in range(1, 6):
             QShortcut(QKeySequence(str(slot)), self, activated=lambda slot=slot: self.correct_board_slot(slot))
@@ -262,6 +265,9 @@ class DeskWindow(QMainWindow):
         self.act_lang.setText(t("lang", lang))
         self.act_log.setText(t("handlog", lang))
         self.act_full.setText(t("fullscreen", lang))
+        self.act_confirm.setText(t("confirm_all", lang))
+        snap = self.snapshot
+        self.act_confirm.setEnabled(bool(snap is not None and snap.live and snap.unsure))
         self.act_log.setEnabled(self.db is not None)
         self.act_pause.setEnabled(not self.ended)
         self.act_step.setEnabled(self.is_paused and not self.ended)
@@ -342,7 +348,7 @@ class DeskWindow(QMainWindow):
         self.ruling.show_snapshot(snap)
         self.log.set_lines(snap.log)
         for sv in snap.seats:
-            self.seats[sv.seat].show_seat(sv, self.lang, snap.live)
+            self.seats[sv.seat].show_seat(sv, self.lang, snap.live, snap.unsure)
         alert_zones = {a.zone for a in snap.alerts if a.zone and a.severity == "stop"}
         self.video.set_overlay(snap.tracks if snap.live or snap.hand is None else (), alert_zones, self.lang)
         bits = [t("ended" if self.ended else "paused" if self.is_paused else "playing", self.lang)]
@@ -413,11 +419,26 @@ class DeskWindow(QMainWindow):
             return None
         if self.picker is not None:
             self.picker.close()
-        self.picker = CardPicker(str(zone), str(card), self.lang, self)
+        self.picker = CardPicker(str(zone), str(card), self.lang, self, doubtful=snap.doubtful(zone, card))
         self.picker.chosen.connect(lambda to: self.correct(str(zone), str(card), to))
+        self.picker.confirmed.connect(lambda: self.confirm_card(str(zone), str(card)))
         self.picker.setModal(True)
         self.picker.open()
         return self.picker
+
+    def confirm_all(self) -> None:
+        """The dealer confirms every card the table is not sure of as read (Enter or C): the
+        ruling made on them is final. Logged as a ``confirm`` event naming each card."""
+        snap = self.snapshot
+        if snap is None or not snap.live or not snap.unsure:
+            return
+        if self.picker is not None and self.picker.isVisible():
+            return
+        self.requestAct.emit({"type": "confirm"})
+
+    def confirm_card(self, zone: str, card: str) -> None:
+        """The dealer confirms one card as read (from the card's picker)."""
+        self.requestAct.emit({"type": "confirm", "zone": zone, "card": card})
 
     def open_antes(self) -> AnteDialog:
         """The dealer sets the level's antes (key A): they go to the table as a dealer action."""

@@ -17,6 +17,11 @@ The flow of one hand (docs/live.md tells it for dealers):
   without a showdown;
 * face-up cards in a seat zone give ``hole``; after the river, once every live seat has shown or
   mucked, ``showdown`` with the rules engine's ruling; corrections and late chips re-rule;
+* doubt is said, never hidden: ``hole`` and ``board`` carry ``sure`` (one flag per card, the
+  tracker's :meth:`~dealer_assist.live.tracker.Tracker.sure`), and a ruling made on cards that are
+  not all sure is **provisional** (``ruling["provisional"]``, the doubtful cards in
+  ``ruling["unsure"]``) until the dealer confirms them (``confirm``, one card or all at once:
+  a ``confirm`` event names them) or corrects them; it is then ruled again;
 * the table cleared -> ``hand_end`` with the final ruling.
 
 Every window is in seconds of the source's clock (the tracker's), never in frames. When frames come
@@ -108,7 +113,8 @@ def _dealt_list(seats) -> Msg:
 
 
 _ACTIONS = {"button": _("button"), "committed": _("committed"), "ante": _("ante"), "antes": _("antes"),
-            "fold": _("fold"), "last_aggressor": _("last_aggressor"), "correct": _("correct")}
+            "fold": _("fold"), "last_aggressor": _("last_aggressor"), "correct": _("correct"),
+            "confirm": _("confirm")}
 
 
 def _action(kind: str):
@@ -189,8 +195,16 @@ class LiveTable:
         self.showdown_done = False
         self.ruling: Optional[dict] = None
         self._settle_input: Optional[dict] = None
+        self._doubt_input: Optional[list] = None
         self._showdown_ruling: Optional[dict] = None
         self.corrections = 0
+        #: (zone, card) the dealer confirmed as read, in order (``confirm``); and the cards the
+        #: dealer set by a correction: both are sure for the rest of the hand
+        self.confirmed: list[tuple[str, str]] = []
+        self._dealer_set: set[tuple[str, str]] = set()
+        #: (zone, card) -> whether its track was sure when last seen (kept once the track is gone)
+        self._sure: dict[tuple[str, str], bool] = {}
+        self._pending: list[dict] = []           # events a dealer action causes by itself
         self._emptied: dict[int, float] = {}   # seat -> when the cards it was dealt left its zone
         self._started = 0.0                      # when the hand started (tracker time)
 
@@ -254,7 +268,7 @@ class LiveTable:
         >>> LiveTable().apply({"type": "shuffle"}, 0, 0.0)
         Traceback (most recent call last):
         ...
-        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct
+        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm
         """
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
@@ -262,19 +276,23 @@ class LiveTable:
         kind = action["type"]
         handler = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
                    "antes": self._act_antes, "fold": self._act_fold,
-                   "last_aggressor": self._act_last_aggressor, "correct": self._act_correct}.get(kind)
+                   "last_aggressor": self._act_last_aggressor, "correct": self._act_correct,
+                   "confirm": self._act_confirm}.get(kind)
         if handler is None:
             raise UserError(_("unknown dealer action {kind}; known: {known}", kind=repr(kind),
-                              known="button, committed, ante, antes, fold, last_aggressor, correct"))
+                              known="button, committed, ante, antes, fold, last_aggressor, correct, confirm"))
         allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
                    "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
-                   "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"}}[kind]
+                   "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"},
+                   "confirm": {"zone", "card"}}[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
         if extra:
             raise UserError(_("{action}: unknown field(s) {fields}", action=_action(kind),
                               fields=", ".join(extra)))
+        self._pending = []
         handler(action)
-        return self._evaluate()
+        caused, self._pending = self._pending, []
+        return caused + self._evaluate()
 
     def state(self) -> dict:
         """A JSON-ready snapshot of the table (for the desk display and the pipeline)."""
@@ -308,6 +326,8 @@ class LiveTable:
             "muck": len(self._zone_tracks("muck")),
             "alerts": [dict(a) for a in self._active.values()],
             "ruling": self.ruling, "tracks": tr.snapshot(),
+            "unsure": [{"zone": z, "card": c} for z, c in self.unsure()],
+            "confirmed": [{"zone": z, "card": c} for z, c in self.confirmed],
         }
 
     # ===================================================================== dealer actions
@@ -519,7 +539,92 @@ class LiveTable:
         if seat in self.hole_rec and card in self.hole_rec[seat]:
             self.hole_rec[seat] = [to if c == card else c for c in self.hole_rec[seat] if c != card or to]
             self._restate.add(seat)
+        if to is not None:
+            self._dealer_set.add((zone, to))
         self.corrections += 1
+
+    # ----------------------------------------------------------------------- doubt and confirmation
+    def card_sure(self, zone: Optional[str], card: Optional[str]) -> bool:
+        """Whether ``card`` in ``zone`` is sure: the dealer confirmed it or set it by a correction,
+        or its track is sure (:meth:`Tracker.sure`, remembered for the hand once the track is
+        gone). A face-down card is sure; an unreadable one never is."""
+        if card is None or card == UNREADABLE or zone is None:
+            return False
+        if card == BACK:
+            return True
+        if (zone, card) in self._dealer_set or (zone, card) in self.confirmed:
+            return True
+        return self._sure.get((zone, card), False)
+
+    def _note_sureness(self) -> None:
+        """Remember, for the hand, how sure each face-up card on the board and at the seats is now."""
+        tr = self.tracker
+        for t in tr.stable():
+            if t.face and (t.zone in BOARD_SLOTS or _seat_no(t.zone) is not None):
+                card = tr.identity(t)
+                if card is not None and card != UNREADABLE:
+                    self._sure[(t.zone, card)] = tr.sure(t)
+
+    def in_play(self) -> list[tuple[str, str]]:
+        """The face-up cards of the hand by name, ``(zone, card)``: the board as shown (a slot's
+        card now, else the card announced there) and the cards shown by each seat still in the
+        hand (as recorded by its ``hole`` event, else as lying there now)."""
+        if self.hand is None:
+            return []
+        out: list[tuple[str, str]] = []
+        for i, slot in enumerate(BOARD_SLOTS):
+            card = self._slot_card(slot)
+            if card is None and i < self.board_out:
+                card = self.board_rec[i]
+            if card is not None and card not in (UNREADABLE, BACK):
+                out.append((slot, card))
+        for s in self._live():
+            cards = self.hole_rec.get(s)
+            if cards is None:
+                cards = [c for c in (self.tracker.identity(t) for t in self._zone_tracks(f"seat{s}") if t.face)
+                         if c is not None]
+            out += [(f"seat{s}", c) for c in cards if c not in (UNREADABLE, BACK)]
+        return out
+
+    def unsure(self) -> list[tuple[str, str]]:
+        """The cards of :meth:`in_play` that are not sure (what the dealer is asked to confirm)."""
+        return [(z, c) for z, c in self.in_play() if not self.card_sure(z, c)]
+
+    def verify_confirm(self, action: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The cards a ``confirm`` action confirms, or :class:`UserError` saying why it is refused:
+        with ``zone`` and ``card``, that card (it must be read there); without them, every card of
+        :meth:`unsure`.
+
+        >>> LiveTable().verify_confirm({"type": "confirm"})
+        Traceback (most recent call last):
+        ...
+        dealer_assist.errors.UserError: confirm: no hand is in progress
+        """
+        if self.hand is None:
+            raise UserError(_("confirm: no hand is in progress"))
+        zone, card = action.get("zone"), action.get("card")
+        if zone is None and card is None:
+            todo = self.unsure()
+            if not todo:
+                raise UserError(_("confirm: no card of hand {hand} awaits confirmation", hand=self.hand))
+            return todo
+        if zone not in self.zones:
+            raise UserError(_("confirm: \"zone\" must be one of board1..board5, seat1..seat{top}; got {got}",
+                              top=self.seats, got=repr(zone)))
+        card = canonical_card(card, what=_("confirm: card"))
+        if card in (BACK, UNREADABLE):
+            raise UserError(_("confirm: only a card read by name can be confirmed; enter an unreadable "
+                              "card as a correction"))
+        if (zone, card) not in self.in_play():
+            raise UserError(_("confirm: no {card} is read in {zone}", card=card, zone=zone_word(zone)))
+        return [(zone, card)]
+
+    def _act_confirm(self, action: Mapping[str, Any]) -> None:
+        cards = self.verify_confirm(action)
+        for zc in cards:
+            if zc not in self.confirmed:
+                self.confirmed.append(zc)
+        self._pending.append(self._event("confirm", cards=[{"zone": z, "card": c} for z, c in cards]))
 
     # ===================================================================== reading the table
     def _zone_tracks(self, zone: str) -> list:
@@ -644,6 +749,8 @@ class LiveTable:
     # ===================================================================== the flow
     def _evaluate(self) -> list[dict]:
         out: list[dict] = []
+        if self.hand is not None:
+            self._note_sureness()
         want = self._card_alerts()
         for key in [k for k in self._active if k[0] in CARD_CODES and k not in want]:
             self._clear(out, key)
@@ -760,10 +867,10 @@ class LiveTable:
             if sorted(cards) != sorted(self.hole_rec.get(s, [])):
                 self.hole_rec[s] = cards
                 self._restate.discard(s)
-                out.append(self._event("hole", seat=s, cards=list(cards)))
+                out.append(self._hole_event(s))
         for s in sorted(self._restate):     # corrected shown cards: restate them
             if len(self.hole_rec.get(s, ())) == self.rules.hole_count:
-                out.append(self._event("hole", seat=s, cards=list(self.hole_rec[s])))
+                out.append(self._hole_event(s))
         self._restate.clear()
         # one seat left: won without a showdown
         if len(live) == 1 and self.won is None and not self.showdown_done:
@@ -777,6 +884,15 @@ class LiveTable:
         if self._table_empty():
             self._end(out)
 
+    def _hole_event(self, s: int) -> dict:
+        cards = list(self.hole_rec[s])
+        return self._event("hole", seat=s, cards=cards, sure=[self.card_sure(f"seat{s}", c) for c in cards])
+
+    def _board_event(self, street: str) -> dict:
+        cards = list(self.board_emitted)
+        return self._event("board", street=street, cards=cards,
+                           sure=[self.card_sure(BOARD_SLOTS[i], c) for i, c in enumerate(cards)])
+
     def _streets(self, out: list) -> None:
         rec = self.board_rec
 
@@ -787,7 +903,7 @@ class LiveTable:
             # a corrected (or re-read) board card: restate the board
             self.board_emitted = list(rec[:self.board_out])
             street = {3: "flop", 4: "turn", 5: "river"}[self.board_out]
-            out.append(self._event("board", street=street, cards=list(self.board_emitted)))
+            out.append(self._board_event(street))
         for street, n in STREETS:
             if n <= self.board_out:
                 continue
@@ -795,7 +911,7 @@ class LiveTable:
                 break
             self.board_out = n
             self.board_emitted = list(rec[:n])
-            out.append(self._event("board", street=street, cards=list(self.board_emitted)))
+            out.append(self._board_event(street))
 
     # ----------------------------------------------------------------------- rulings
     def _table_button(self) -> int:
@@ -871,17 +987,44 @@ class LiveTable:
         missing = [s for s in self._live() if s not in self.committed]
         return not missing, missing
 
+    def _doubt_in(self, table: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The cards a ruling on ``table`` rests on that are not sure: its board and the shown
+        cards of the seats still in the hand."""
+        cards = [(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())]
+        for seat in table.get("seats") or ():
+            if not seat.get("folded") and seat.get("hole"):
+                cards += [(f"seat{seat['seat']}", c) for c in seat["hole"]]
+        return [(z, c) for z, c in cards if not self.card_sure(z, c)]
+
+    def _mark_doubt(self, ruling: dict, table: Mapping[str, Any], doubt: list) -> None:
+        """Say in the ruling whether it is provisional: made on cards not all sure (``unsure``
+        names them), and which of its cards the dealer confirmed."""
+        ruled = {(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())}
+        for seat in table.get("seats") or ():
+            ruled |= {(f"seat{seat['seat']}", c) for c in seat.get("hole") or ()}
+        ruling["provisional"] = bool(doubt)
+        ruling["unsure"] = [{"zone": z, "card": c} for z, c in doubt]
+        ruling["confirmed"] = [{"zone": z, "card": c} for z, c in self.confirmed if (z, c) in ruled]
+
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()
         table = self._settle_table(chips)
-        if table == self._settle_input:
+        doubt = self._doubt_in(table)
+        if table == self._settle_input and doubt == self._doubt_input:
             return
-        self._settle_input = table
+        if table == self._settle_input and self.ruling is not None:
+            # only the doubt changed: the same ruling, marked again
+            ruling = dict(self.ruling)
+        else:
+            ruling = None
+        self._settle_input, self._doubt_input = table, doubt
         key = ("chips_missing",)
-        ruling = self._settle(out, table, chips)
+        if ruling is None:
+            ruling = self._settle(out, table, chips)
         if ruling is None:
             self.ruling = None
             return
+        self._mark_doubt(ruling, table, doubt)
         if not chips and key not in self._active:
             self._raise(out, key, "chips_missing",
                         _("no committed chips entered for {seats}: the winners are shown as if each seat "
@@ -892,8 +1035,11 @@ class LiveTable:
             self._clear(out, key)
         self.ruling = ruling
         self.showdown_done = True
-        if ruling != self._showdown_ruling:
-            self._showdown_ruling = ruling
+        # a new showdown event when the ruling changes, or turns final or provisional, or a card
+        # of it is confirmed (not for each doubtful card that becomes sure while it stays provisional)
+        said = {k: v for k, v in ruling.items() if k != "unsure"}
+        if said != self._showdown_ruling:
+            self._showdown_ruling = said
             out.append(self._event("showdown", ruling=ruling, table=table))
 
     def _rule_won(self, out: list, final: bool) -> None:
@@ -921,7 +1067,9 @@ class LiveTable:
                           seats=seat_list(live), hand=self.hand),
                         keep=False)
         out.append(self._event("hand_end", ruling=self.ruling, board=list(self.board_emitted),
-                               won_without_showdown=self.won, corrections=self.corrections))
+                               won_without_showdown=self.won, corrections=self.corrections,
+                               provisional=bool(self.ruling and self.ruling.get("provisional")),
+                               confirmed=[{"zone": z, "card": c} for z, c in self.confirmed]))
         for key in [k for k in self._active if k[0] in HAND_CODES]:
             del self._active[key]     # they belong to the hand that is over
         self._prev_button = self.button

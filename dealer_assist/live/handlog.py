@@ -679,7 +679,10 @@ def find_hand(path: str | os.PathLike, ref: Any) -> int:
 
 def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
     """One hand for a dispute: its summary plus ``events`` (in order, as emitted), ``corrections``,
-    ``ruling`` (the final one, or the latest for an open hand), ``snapshots`` and ``session``.
+    ``confirmations`` (each card the dealer confirmed as read: ``{"t", "frame", "zone", "card",
+    "event_index"}``, from the ``confirm`` events), ``ruling`` (the final one, or the latest for an
+    open hand; ``provisional`` when its cards were not all sure nor confirmed), ``snapshots`` and
+    ``session``.
     ``hand_id`` is ``"SESSION:HAND"`` (``"2:3"``) or the hand's row id."""
     parse_hand_ref(hand_id)        # a bad reference is refused before the file is opened
 
@@ -698,6 +701,12 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
              "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
              "before_event": bisect.bisect_right(seqs, r["after_seq"])}
             for r in con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id_,))]
+        # the cards the dealer confirmed as read (``confirm`` events), in order
+        out["confirmations"] = [
+            {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
+             "event_index": i}
+            for i, ev in enumerate(out["events"]) if ev.get("type") == "confirm"
+            for c in ev.get("cards") or () if isinstance(c, dict)]
         snaps = []
         for r in con.execute(
                 "SELECT sn.id, sn.event, sn.frame, sn.t FROM snapshots sn JOIN events e ON e.id = sn.event "

@@ -26,7 +26,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
-SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "hand_end"})
+SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "confirm", "hand_end"})
 
 #: Alert codes raised by the pipeline itself (not by the table logic).
 SOURCE_CODES = frozenset({"camera_lost", "camera_back", "frame_unreadable", "source_ended"})
@@ -35,23 +35,25 @@ SOURCE_CODES = frozenset({"camera_lost", "camera_back", "frame_unreadable", "sou
 def observations_from(found: dict, calibration) -> list:
     """Detector output (``{"cards": [...], "backs": [...]}``) -> tracker observations.
 
-    Every card keeps its image polygon for display; its centre is mapped to table units and to the
-    zone it lies in (``None`` outside every zone).
+    Every card keeps its image polygon for display and the detector's ``sure`` flag (a card
+    without one is not sure); its centre is mapped to table units and to the zone it lies in
+    (``None`` outside every zone).
     """
     from dealer_assist.live.tracker import Observation
 
     items = [(c["card"], float(c.get("confidence", 1.0)), c) for c in found.get("cards", ())]
     items += [("BACK", 1.0, b) for b in found.get("backs", ())]
+    sure = [bool(c.get("sure", False)) for c in found.get("cards", ())] + [True] * len(found.get("backs", ()))
     if not items:
         return []
     centres = np.array([it[2]["center"] for it in items], dtype=np.float64)
     table_xy = calibration.to_table(centres)
     out = []
-    for (name, conf, det), c, xy in zip(items, centres, table_xy):
+    for (name, conf, det), c, xy, is_sure in zip(items, centres, table_xy, sure):
         zone = calibration.zone_at((float(c[0]), float(c[1])))
         poly = tuple((float(p[0]), float(p[1])) for p in det.get("polygon", ()))
         out.append(Observation(card=name, zone=zone, xy=(float(xy[0]), float(xy[1])),
-                               confidence=conf, polygon=poly))
+                               confidence=conf, polygon=poly, sure=is_sure))
     return out
 
 

@@ -21,13 +21,21 @@ or hidden for a moment under the dealer's hand.  The :class:`Tracker` joins the 
 * a card turned face up is a new track of the face-up kind (its ``BACK`` track is released a
   few frames later), so a seat never looks empty while its cards are turned over;
 * a dealer's correction of ``(zone, card)`` overrides the vote for the rest of the hand
-  (``to=None`` hides the card).
+  (``to=None`` hides the card);
+* a track is **sure** of its card (:meth:`Tracker.sure`) once at least ``sure_reads`` of its
+  recent readings name that card with the reader's ``sure`` flag (:attr:`Observation.sure`) and
+  none of them names another card; it stays sure while the vote holds, and loses it when a
+  reading surely names another card. A card the dealer set by a correction is sure.
 
 >>> tr = Tracker()
 >>> for f in range(3):
 ...     tr.update(f, f / 15, [Observation("Ks", "board1", (100.0, 50.0), 0.9)])
->>> [(t.zone, tr.identity(t), t.stable) for t in tr.tracks()]
-[('board1', 'Ks', True)]
+>>> [(t.zone, tr.identity(t), t.stable, tr.sure(t)) for t in tr.tracks()]
+[('board1', 'Ks', True, False)]
+>>> for f in range(3, 5):
+...     tr.update(f, f / 15, [Observation("Ks", "board1", (100.0, 50.0), 0.99, sure=True)])
+>>> [(tr.identity(t), tr.sure(t)) for t in tr.tracks()]
+[('Ks', True)]
 
 The hand flow on top of the tracker is :class:`dealer_assist.live.handflow.LiveTable`, also
 importable from here.
@@ -58,6 +66,9 @@ class Observation:
     xy: tuple[float, float]   # centre in table units (for matching across frames)
     confidence: float    # detector/classifier confidence, 1.0 for backs
     polygon: tuple[tuple[float, float], ...] = ()   # image px, passed through for display
+    #: the reader's ``sure`` flag (``detect --json``): the name is one the detector does not
+    #: doubt. An observation that does not say is not sure.
+    sure: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,8 @@ class TrackerSettings:
     release_s: float = 0.39      # a stable track unseen this long (and two frames) is released
     gate: float = 40.0           # the farthest (table units) a card's centre may move between sightings
     votes: int = 9               # readings kept for the identity vote
+    sure_reads: int = 2          # a track is sure of its card once this many of those readings name
+                                 # it surely and none names another card (see Tracker.sure)
     present_gap_s: float = 0.19  # a stable track unseen this long no longer counts as "on the table"
                                  # for duplicate / double-slot checks (a card being moved)
     unreadable_s: float = 1.0    # "??" accepted this long in a zone -> unreadable_card
@@ -93,7 +106,7 @@ class TrackerSettings:
         if not 0 < self.accept_share <= 1:
             raise UserError(f"tracker settings: accept_share must be above 0 and at most 1, "
                             f"got {self.accept_share}")
-        for name in ("min_sightings", "votes"):
+        for name in ("min_sightings", "votes", "sure_reads"):
             if getattr(self, name) < 1:
                 raise UserError(f"tracker settings: {name} must be at least 1, got {getattr(self, name)}")
         for name in ("window_s", "release_s", "present_gap_s", "unreadable_s", "deal_wait_s",
@@ -144,7 +157,7 @@ class Track:
 
     __slots__ = ("id", "zone", "face", "xy", "polygon", "seen", "readings", "missing", "stable",
                  "first_frame", "accepted_frame", "pinned", "unreadable_since", "last_step", "last_seen",
-                 "born", "retired")
+                 "born", "retired", "sure_as")
 
     def __init__(self, tid: int, obs: Observation, card: str, step: int, frame: int, votes: int,
                  now: float):
@@ -154,7 +167,8 @@ class Track:
         self.xy = (float(obs.xy[0]), float(obs.xy[1]))
         self.polygon = obs.polygon
         self.seen: deque = deque([now])      # the times it was seen within the window
-        self.readings: deque = deque([(card, float(obs.confidence))], maxlen=votes)
+        # (card, confidence, sure) of the latest readings
+        self.readings: deque = deque([(card, float(obs.confidence), bool(obs.sure))], maxlen=votes)
         self.missing = 0
         self.stable = False
         self.first_frame = frame
@@ -165,13 +179,14 @@ class Track:
         self.last_seen = now
         self.born = now            # the time it was first seen
         self.retired = False       # left over from a hand that is over (see Tracker.retire)
+        self.sure_as: Optional[str] = None   # the card its readings surely agree on (see reassess)
 
     def renew(self, n: int) -> None:
         """The last ``n`` readings agree on a card other than the vote: the card was replaced in
         place (e.g. the joker swapped at once); forget the older readings."""
         if len(self.readings) <= n:
             return
-        recent = [c for c, _ in list(self.readings)[-n:]]
+        recent = [c for c, _, _ in list(self.readings)[-n:]]
         card = recent[0]
         if card != UNREADABLE and all(c == card for c in recent) and card != self.vote():
             for _ in range(len(self.readings) - n):
@@ -183,7 +198,7 @@ class Track:
             return BACK
         weight: dict[str, float] = {}
         latest: dict[str, int] = {}
-        for i, (card, conf) in enumerate(self.readings):
+        for i, (card, conf, _sure) in enumerate(self.readings):
             if card == UNREADABLE or card == BACK:
                 continue
             weight[card] = weight.get(card, 0.0) + max(conf, 1e-6)
@@ -191,6 +206,23 @@ class Track:
         if not weight:
             return UNREADABLE
         return max(weight, key=lambda c: (weight[c], latest[c]))
+
+    def reassess(self, need: int) -> None:
+        """Update :attr:`sure_as` after new readings: a reading that surely names another card
+        than the one the track was sure of takes the certainty away; the card is sure (again) once
+        ``need`` of the kept readings name it surely and none names another card (``??`` says
+        nothing either way)."""
+        if not self.face:
+            return
+        card, _conf, sure = self.readings[-1]
+        if sure and card not in (UNREADABLE, BACK) and card != self.sure_as:
+            self.sure_as = None
+        vote = self.vote()
+        if vote == UNREADABLE:
+            return
+        named = [(c, s) for c, _, s in self.readings if c not in (UNREADABLE, BACK)]
+        if all(c == vote for c, _ in named) and sum(s for _, s in named) >= need:
+            self.sure_as = vote
 
     def __repr__(self) -> str:
         return f"Track({self.id}, {self.zone!r}, {self.vote()!r}, stable={self.stable}, missing={self.missing})"
@@ -275,8 +307,9 @@ class Tracker:
             o, card = obs[j]
             tr = self._tracks[tid]
             tr.seen.append(now)
-            tr.readings.append((card, float(o.confidence)))
+            tr.readings.append((card, float(o.confidence), bool(o.sure)))
             tr.renew(needed)
+            tr.reassess(s.sure_reads)
             tr.missing = 0
             tr.last_step = step
             tr.last_seen = now
@@ -285,6 +318,7 @@ class Tracker:
         for j, (o, card) in enumerate(obs):
             if j not in used_obs:
                 tr = Track(self._next_id, o, card, step, frame, s.votes, now)
+                tr.reassess(s.sure_reads)
                 self._tracks[tr.id] = tr
                 self._next_id += 1
         for tid in list(self._tracks):
@@ -328,6 +362,7 @@ class Tracker:
                 old.seen.append(step)
         old.seen = deque(sorted(old.seen))
         old.readings.extend(new.readings)
+        old.reassess(self.settings.sure_reads)
         old.missing = min(old.missing, new.missing)
         old.last_step = max(old.last_step, new.last_step)
         old.last_seen = max(old.last_seen, new.last_seen)
@@ -371,6 +406,21 @@ class Tracker:
         card = track.vote()
         return self._overrides.get((track.zone, card), card)
 
+    def sure(self, track: Track) -> bool:
+        """Whether the track's card (:meth:`identity`) is sure: a card the dealer set by a
+        correction, or one its readings surely agree on (:meth:`Track.reassess`). A face-down
+        card is sure (nothing is read on it); an unreadable one is not."""
+        if track.pinned is not _UNPINNED:
+            return track.pinned is not None
+        if not track.face:
+            return True
+        card = track.vote()
+        if card == UNREADABLE:
+            return False
+        if (track.zone, card) in self._overrides:
+            return self._overrides[(track.zone, card)] is not None
+        return track.sure_as == card
+
     # -- corrections ------------------------------------------------------------------------
     def correct(self, zone: str, card: str, to: Optional[str]) -> int:
         """Override ``card`` in ``zone`` with ``to`` (``None`` hides it) for the rest of the hand.
@@ -401,7 +451,8 @@ class Tracker:
         for tr in self._tracks.values():
             out.append({"id": tr.id, "zone": tr.zone, "card": self.identity(tr),
                         "xy": [round(tr.xy[0], 1), round(tr.xy[1], 1)],
-                        "polygon": [list(p) for p in tr.polygon], "stable": tr.stable})
+                        "polygon": [list(p) for p in tr.polygon], "stable": tr.stable,
+                        "sure": self.sure(tr)})
         return out
 
 

@@ -36,6 +36,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "correction_stands": _("CORRECTED BY THE DEALER"),
     "font_missing": _("NO JAPANESE FONT"),
     "falling_behind": _("FALLING BEHIND: RULING WAITS"),
+    "provisional_ruling": _("PROVISIONAL RULING: CONFIRM THE MARKED CARDS"),
 }
 
 
@@ -63,6 +64,13 @@ def _pays(payouts: Optional[dict]) -> Optional[Msg]:
 
 def pays_text(payouts: Optional[dict], ja: bool) -> str:
     return render(_pays(payouts), "ja" if ja else "en")
+
+
+def placed_cards(cards: Any) -> Any:
+    """``[{"zone": "seat2", "card": "Ks"}, ...]`` in words: ``seat 2 Ks, board 4 7c``."""
+    items = [_("{zone} {card}", zone=zone(c.get("zone")), card=c.get("card"))
+             for c in cards or () if isinstance(c, dict)]
+    return join(items, _p("placed cards", ", ")) if items else "-"
 
 
 def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:
@@ -120,9 +128,15 @@ def _describe(ev: dict, lang: str) -> Any:
     if kind == "showdown":
         ruling = ev.get("ruling") or {}
         parts = [p for p in (_hands_shown(ruling, lang), _pays(ruling.get("payouts"))) if p]
+        if ruling.get("provisional"):
+            what = join(parts, _p("showdown parts", "; ")) if parts else "-"
+            return _("PROVISIONAL showdown (the dealer confirms {cards}): {what}",
+                     cards=placed_cards(ruling.get("unsure")), what=what)
         if not parts:
             return _("showdown")
         return _("showdown: {what}", what=join(parts, _p("showdown parts", "; ")))
+    if kind == "confirm":
+        return _("the dealer confirmed {cards} as read", cards=placed_cards(ev.get("cards")))
     if kind == "hand_end":
         ruling = ev.get("ruling")
         wws = ev.get("won_without_showdown")
@@ -138,6 +152,11 @@ def _describe(ev: dict, lang: str) -> Any:
         n = ev.get("corrections")
         if n:
             bits.append(_n("{n} correction", "{n} corrections", n, n=n))
+        n = len(ev.get("confirmed") or ())
+        if n:
+            bits.append(_n("{n} card confirmed", "{n} cards confirmed", n, n=n))
+        if ev.get("provisional"):
+            bits.append(_("the ruling stayed provisional: cards not confirmed"))
         if not bits:
             return _("hand over")
         return _("hand over: {what}", what=join(bits, _p("hand over", ", ")))

@@ -21,6 +21,14 @@ Decisions a user can see (docs/vision.md):
   the weaker one's confidence is halved so a consumer sorting by confidence sees the doubt.
 * ``--deck NAME`` (:mod:`decks`) lets an enrolled deck overrule the generic classifier where the
   deck's own corners or joker art match closely.
+* Every card carries ``"sure": true|false`` beside its confidence (:meth:`CardDetector.sureness`):
+  a card is sure when the posterior of its name, times the whole-card look's agreement (its
+  share for the named suit and its probability that the box is a face card; for ``JK`` its
+  probability of a joker), reaches a threshold measured on the validation sets so that no wrong
+  name there is sure (``models.json`` ``"sure"``, written by ``benchmarks/eval_sure.py`` with the
+  checksums of the models it was measured on: models that are not those, a folder without a
+  measured threshold, or reading without the look report no card as sure). ``??``, a name the
+  frame reads twice and a joker found among the backs are never sure.
 
 >>> import numpy as np
 >>> boxes = np.array([[100, 100, 60, 84, 0.0], [102, 101, 60, 84, 0.02], [300, 100, 60, 84, 0.0]])
@@ -78,6 +86,10 @@ def look_sure(weight: float) -> float:
 
 #: Letterbox grey (as ultralytics pads).
 PAD_VALUE = 114
+
+#: The ``models.json`` entry holding the measured ``sure`` threshold (``benchmarks/eval_sure.py``):
+#: ``{"threshold": ..., "models": {file: sha256[:16]}, ...how it was chosen}``.
+SURE_KEY = "sure"
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
@@ -184,6 +196,11 @@ class DetectorSettings:
     #: (:data:`classifier.JOKER_PRIOR_MAX`; it was 0.98, when one corner read surely as a court
     #: card lost to the joker score of its art)
     joker_prior_max: float = JOKER_PRIOR_MAX
+    #: a card is reported ``"sure"`` when its sureness (:meth:`CardDetector.sureness`) is at
+    #: least this. None: the threshold measured for the model folder (``models.json`` ``"sure"``,
+    #: :attr:`CardDetector.sure_threshold`); a folder without one for its models, or reading
+    #: without the look, reports no card as sure. Above 1: no card is sure
+    sure: float | None = None
 
 
 def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
@@ -309,6 +326,8 @@ class CardDetector:
                             f"(input shape {inp.shape}); write imgsz [h, w] in {meta_path}") from None
         self.input_name = inp.name
         self.settings = settings
+        #: the sure threshold measured for these very models (None: not measured, no card is sure)
+        self.sure_threshold: float | None = measured_sure(d, meta)
         self.deck = None
         if deck is not None:
             from dealer_assist.vision.decks import load_deck
@@ -388,8 +407,58 @@ class CardDetector:
         return boxes, sc
 
     # -- both stages -------------------------------------------------------------------------
-    def detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
-        """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints."""
+    def detect(self, image: np.ndarray, sureness: bool = False) -> dict[str, list[dict[str, Any]]]:
+        """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints:
+        each card ``{"card", "confidence", "sure", "center", "polygon"}``. With ``sureness``
+        each card also carries the number its ``sure`` flag compares (``"sureness"``, and
+        ``"sureness_no_look"`` the posterior alone), for choosing the threshold."""
+        found = self._detect(image)
+        threshold = self.settings.sure if self.settings.sure is not None else self.sure_threshold
+        scores = self.sureness(image, found["cards"])
+        out = []
+        for c, score in zip(found["cards"], scores):
+            card = {"card": c["card"], "confidence": c["confidence"],
+                    "sure": bool(threshold is not None and score is not None and score >= threshold),
+                    "center": c["center"], "polygon": c["polygon"]}
+            if sureness:
+                card["sureness"] = None if score is None else round(score, 6)
+            out.append(card)
+        return {"cards": out, "backs": found["backs"]}
+
+    def sureness(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[float | None]:
+        """How sure each card's name is, per card of :meth:`_detect`: the posterior of its name
+        (``_p``: what its corners, the detector's scores, the look's suit term and an enrolled
+        deck give that name) times the whole card's look agreeing: P(face) x its share for the
+        named suit, or P(joker) for ``JK``. 0 for ``??``, for a name two cards of the frame bear
+        (the joker excepted: a deck may hold two) and for cards whose name rests on no posterior
+        (a joker among the backs); None for every card when the look is off or missing (the
+        posterior alone lets confident suit errors through: no card is sure without the look)."""
+        if self.look is None or not self.settings.look:
+            return [None] * len(cards)
+        names = [c["card"] for c in cards]
+        out = []
+        for c in cards:
+            p = float(c.get("_p", 0.0))
+            out.append(0.0 if c["card"] == HIDDEN or (c["card"] != "JK" and names.count(c["card"]) > 1) else p)
+        todo = [k for k, p in enumerate(out) if p > 0.0]
+        if todo:
+            # the look's outputs where naming already asked it about the same outline
+            ask = [k for k in todo if cards[k].get("_look") is None]
+            got = dict(zip(ask, self.look(np.stack([look_patch(image, cards[k]["_outline"]) for k in ask])))) if ask else {}
+            probs = np.stack([got[k] if k in got else cards[k]["_look"] for k in todo])
+            kind, suit = look_kinds(probs), look_suits(probs)
+            for j, k in enumerate(todo):
+                name = cards[k]["card"]
+                if name == "JK":
+                    agree = float(kind[j, LOOK_JOKER])
+                else:
+                    agree = float(kind[j, LOOK_FACE]) * float(suit[j, Card.parse(name).index % 4])
+                out[k] *= agree
+        return out
+
+    def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
+        """:meth:`detect`'s cards and backs, each card with ``_p`` (the posterior of its name)
+        and ``_outline`` (its ordered outline) for :meth:`sureness`, and no ``sure`` yet."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise UserError("expected a colour (BGR) image")
         boxes, scores, spare_b, spare_s = self._find(image)
@@ -404,8 +473,10 @@ class CardDetector:
         cards: list[dict[str, Any]] = []
         named: list[tuple[str, float]] = []
         face_probs = np.zeros((0, 2, NONE + 1))
+        p_named: list[float] = []
+        self._looked = {}                      # the look's outputs by box, where it was asked
         if face_idx:
-            faces, named, face_probs = self._name_faces(image, boxes, scores, polys, face_idx)
+            faces, named, face_probs, p_named = self._name_faces(image, boxes, scores, polys, face_idx)
             for i in set(face_idx) - set(faces):      # the look surely takes it for a back
                 is_back[i] = True
             face_idx = faces
@@ -421,7 +492,8 @@ class CardDetector:
                 centre = outline.mean(axis=0) if i in shown else boxes[i][:2]
                 cards.append({"card": name, "confidence": round(conf, 3),
                               "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
-                              "polygon": _round_poly(outline)})
+                              "polygon": _round_poly(outline), "_p": p_named[k], "_outline": outline,
+                              "_look": None if i in shown else self._looked.get(i)})
         if len(spare_b):
             found, fb = self._rescue(image, spare_b, spare_s, boxes, [polys[i] for i in face_idx],
                                      face_probs, {c["card"] for c in cards})
@@ -432,10 +504,10 @@ class CardDetector:
                 face_idx += list(range(len(is_back), len(is_back) + len(fb)))
                 is_back += [False] * len(fb)
         turned = self._jokers_among_backs(image, boxes, scores, polys, is_back)
-        for i, conf in turned.items():
+        for i, conf in turned.items():       # a joker among the backs rests on no posterior: not sure
             cards.append({"card": "JK", "confidence": round(conf, 3),
                           "center": [round(float(boxes[i][0]), 1), round(float(boxes[i][1]), 1)],
-                          "polygon": _round_poly(polys[i])})
+                          "polygon": _round_poly(polys[i]), "_p": 0.0, "_outline": polys[i]})
         card_boxes = face_idx + list(turned)
         cards = _merge_same_name(cards, boxes[card_boxes] if card_boxes else np.zeros((0, 5)),
                                  self.settings.same_card_iou)
@@ -446,10 +518,10 @@ class CardDetector:
         return {"cards": cards, "backs": backs}
 
     def _name_faces(self, image: np.ndarray, boxes: np.ndarray, scores: np.ndarray, polys: list[np.ndarray],
-                    face_idx: list[int]) -> tuple[list[int], list[tuple[str, float]], np.ndarray]:
+                    face_idx: list[int]) -> tuple[list[int], list[tuple[str, float]], np.ndarray, list[float]]:
         """Name the face boxes ``face_idx`` (indices into ``boxes``, ``scores`` and ``polys``):
-        ``(faces, named, probs)``, the boxes that are still face boxes, their (name, confidence)
-        and the corner readings (N, 2, 54) each name rests on. A box of ``face_idx`` missing from
+        ``(faces, named, probs, p)``, the boxes that are still face boxes, their (name, confidence),
+        the corner readings (N, 2, 54) each name rests on and the posterior of each name. A box of ``face_idx`` missing from
         ``faces`` is one the look surely takes for a back (:meth:`_look_again`).
 
         The corners are read (with the search, :meth:`_read_corners`), each box is named from its
@@ -487,8 +559,9 @@ class CardDetector:
                     cur_p[k], cur_e[k] = probs0[k], emb0[k]
                     named[k] = name_card(k, cur_p[k], cur_e[k])
         backs: list[int] = []
+        looked: dict[int, np.ndarray] = {}
         if self.look is not None and st.look:
-            named, backs = self._look_again(
+            named, backs, looked = self._look_again(
                 image, [polys[i] for i in face_idx], np.stack(cur_p), named,
                 [float(max(scores[i][FACE], scores[i][JOKER_CLS])) for i in face_idx],
                 lambda k, llr: name_card(k, cur_p[k], cur_e[k], llr),
@@ -498,8 +571,12 @@ class CardDetector:
             # counts as taken: they can stay in until the end
             named = one_deck(named, posts, boxes[face_idx], st.one_deck_alt, st.same_card_iou, st.min_identity)
         keep = [k for k in range(len(face_idx)) if k not in backs]
+        # the posterior of the name each box is reported with (0 for ??: it names nothing)
+        p_named = [0.0 if named[k][0] == HIDDEN or posts[k] is None else float(posts[k][0][class_of(named[k][0])])
+                   for k in keep]
+        self._looked = {face_idx[k]: looked[k] for k in keep if k in looked}
         return ([face_idx[k] for k in keep], [named[k] for k in keep],
-                np.stack([cur_p[k] for k in keep]) if keep else np.zeros((0, 2, NONE + 1)))
+                np.stack([cur_p[k] for k in keep]) if keep else np.zeros((0, 2, NONE + 1)), p_named)
 
     def _rescue(self, image: np.ndarray, spare_b: np.ndarray, spare_s: np.ndarray, kept: np.ndarray,
                 face_polys: list[np.ndarray], face_probs: np.ndarray, names: set[str]
@@ -555,7 +632,7 @@ class CardDetector:
             seen_at, seen_rank = np.concatenate([seen_at, at[None]]), np.append(seen_rank, rank)
             found.append({"card": name, "confidence": round(conf, 3),
                           "center": [round(float(spare_b[k][0]), 1), round(float(spare_b[k][1]), 1)],
-                          "polygon": _round_poly(polys[k])})
+                          "polygon": _round_poly(polys[k]), "_p": float(post[class_of(name)]), "_outline": polys[k]})
         return found, spare_b[got]
 
     def _faces_among_backs(self, image: np.ndarray, polys: list[np.ndarray], scores: np.ndarray) -> np.ndarray:
@@ -619,13 +696,13 @@ class CardDetector:
 
     def _look_again(self, image: np.ndarray, polys: list[np.ndarray], probs: np.ndarray,
                     named: list[tuple[str, float]], det: list[float], rename,
-                    surest: np.ndarray) -> tuple[list[tuple[str, float]], list[int]]:
+                    surest: np.ndarray) -> tuple[list[tuple[str, float]], list[int], dict[int, np.ndarray]]:
         """The look classifier's word on the face boxes (corner readings ``probs`` (N, 2, 54)).
 
         A box whose corners read no index: an unnamed one that looks like a joker becomes
         ``JK``; one named ``JK`` by the detector's joker score alone that looks like a suited
         card becomes ``??``, and one that looks like a back is listed among the boxes returned
-        beside the names (the caller reports those as backs). A suited card whose corners
+        beside the names (the caller reports those as backs), and the look's outputs by box. A suited card whose corners
         read: the suit its centre shows is weighed in (``rename(k, suit_llr)`` names it again) with weight
         :attr:`DetectorSettings.look_suit` (cards of A to 10) or
         :attr:`DetectorSettings.look_suit_court` (J, Q, K) x P(a suited card). A name already at
@@ -642,7 +719,7 @@ class CardDetector:
                or (readable[k] and w > 0 and named[k][0] not in (HIDDEN, "JK") and surest[k] < sure)]
         backs: list[int] = []
         if not ask:
-            return named, backs
+            return named, backs, {}
         p = self.look(np.stack([look_patch(image, polys[k]) for k in ask]))
         kind, suit = look_kinds(p), look_suits(p)
         out = list(named)
@@ -657,7 +734,7 @@ class CardDetector:
             else:
                 s_k = np.clip(suit[j], 0.01, 0.99)
                 out[k] = rename(k, rank_w * float(kind[j, LOOK_FACE]) * np.log(4.0 * s_k / s_k.sum()))
-        return out, backs
+        return out, backs, {k: p[j] for j, k in enumerate(ask)}
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]]
                       ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], np.ndarray]:
@@ -710,8 +787,8 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
     for (``--look``, the default), naming what is off without it; None otherwise.
 
     The detector still runs without it: a card whose corners show no index is then named a joker
-    by the detector's joker score alone (no whole-card look at it), and the suit the centre pips
-    show is not weighed into a doubtful corner reading.
+    by the detector's joker score alone (no whole-card look at it), the suit the centre pips
+    show is not weighed into a doubtful corner reading, and no card is reported sure.
     """
     if getattr(detector, "look", None) is not None or not detector.settings.look:
         return None
@@ -719,10 +796,39 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
     if lang == "ja":
         return (f"警告: 任意のモデル {path} がないため、カード全体の見た目による判定が無効です: "
                 f"インデックスの読めないカード（インデックスのないジョーカーなど）の見た目確認と、"
-                f"中央のスートによる確認を行いません（モデルを戻すか、--no-look でこの警告を消せます）")
+                f"中央のスートによる確認を行いません。確実（sure）と判定されるカードもありません"
+                f"（モデルを戻すか、--no-look でこの警告を消せます）")
     return (f"warning: the optional model {path} is missing, so the whole-card look is off: cards "
             f"whose corners show no index (jokers without one) are not looked at whole, and the suit "
-            f"the centre pips show is not checked (restore the model, or give --no-look to silence this)")
+            f"the centre pips show is not checked, and no card is reported sure (restore the model, "
+            f"or give --no-look to silence this)")
+
+
+def model_checksums(model_dir: str | Path) -> dict[str, str]:
+    """``{file: sha256[:16]}`` of the three models a ``sure`` threshold is measured on."""
+    from dealer_assist.vision.enroll import file_sha256
+
+    d = Path(model_dir)
+    return {name: file_sha256(d / name) for name in (OBB_FILE, CLS_FILE, LOOK_FILE) if (d / name).is_file()}
+
+
+def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:
+    """The ``sure`` threshold ``models.json`` (``meta``) holds for the models in ``model_dir``:
+    None when it holds none, or when it was measured on other models (its checksums differ: new
+    models must be measured again, ``benchmarks/eval_sure.py --write``).
+
+    >>> measured_sure("nowhere", {}), measured_sure("nowhere", {"sure": {"threshold": "high"}})
+    (None, None)
+    """
+    entry = meta.get(SURE_KEY)
+    if not isinstance(entry, dict):
+        return None
+    value = entry.get("threshold")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if entry.get("models") != model_checksums(model_dir):
+        return None
+    return float(value)
 
 
 def _centre_inside(boxes: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
