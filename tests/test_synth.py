@@ -340,3 +340,104 @@ def test_synth_command(tmp_path, capsys):
                  "--quiet"]) == 0
     meta = json.loads(open(os.path.join(tmp_path / "fp", "meta", "train", "000004.json")).read())
     assert meta["meta"]["recipe"] == "fresh-pips" and "~var-" in meta["meta"]["deck_style"]
+
+
+# --- the world recipe (issue 20, item 2) ---------------------------------------------------------
+
+def _world_frames(seeds):
+    from dealer_assist.vision.synth.world import render_world
+    return [render_world(s) for s in seeds]
+
+
+def test_world_frames_are_deterministic_and_labelled_like_table_frames(monkeypatch):
+    from dealer_assist.vision.synth.world import WORLD_MAX_PX, WORLD_MIN_PX, WORLD_MODES
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")        # CI has no photo packages
+    frames = _world_frames(range(40, 52))
+    img, lab = render_scene(40, world=True)                      # the same frame through render_scene
+    assert np.array_equal(img, frames[0][0]) and lab == frames[0][1]
+    modes = set()
+    for img, lab in frames:
+        assert img.shape == (FRAME_H, FRAME_W, 3)
+        modes.add(lab["meta"]["world"]["mode"])
+        assert lab["meta"]["world"]["mode"] in WORLD_MODES
+        assert not lab["meta"]["background"].startswith(("photo:", "pattern:"))   # procedural only
+        names = [c["card"] for c in lab["cards"] if c["card"] != "JK"]
+        assert len(names) == len(set(names))
+        for c in lab["cards"] + lab["backs"]:
+            p = np.array(c["polygon"])
+            assert (p >= 0).all() and (p[:, 0] <= FRAME_W).all() and (p[:, 1] <= FRAME_H).all()
+            assert _signed_area(p) > 0
+            short = (np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[3])) / 2
+            long_ = (np.linalg.norm(p[3] - p[0]) + np.linalg.norm(p[2] - p[1])) / 2
+            assert WORLD_MIN_PX - 3 <= short <= WORLD_MAX_PX + 3 and long_ >= 1.1 * short
+        for line in yolo_lines(lab):
+            assert all(0.0 <= float(v) <= 1.0 for v in line.split()[1:])
+    assert len(modes) >= 3
+    # close-ups: a card can fill well over half of the frame's height
+    tall = max((max(np.ptp(np.array(c["polygon"])[:, 1]) for c in lab["cards"]) for _, lab in frames if lab["cards"]))
+    assert tall > 0.5 * FRAME_H
+    # a table frame of the same seed is untouched by the recipe
+    assert not np.array_equal(render_scene(40)[0], frames[0][0])
+
+
+def test_world_recipe_has_empty_frames_clutter_and_rich_court_art(monkeypatch):
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    labs = [lab for _, lab in _world_frames(range(100, 130))]
+    assert any(not lab["cards"] and not lab["backs"] for lab in labs)        # hard negatives
+    assert any(lab["meta"]["world"]["under"] or lab["meta"]["world"]["over"] for lab in labs)
+    rich = [lab for lab in labs if lab["meta"]["world"]["rich_courts"]]
+    assert rich and all("~rich-" in lab["meta"]["deck_style"] for lab in rich)
+    # the held-out test decks never get rich art
+    _, test_lab = render_scene(7, "test", world=True)
+    assert "~rich-" not in test_lab["meta"]["deck_style"]
+    assert DECK_STYLES[test_lab["meta"]["deck_style"]].split == "test"
+
+
+def test_rich_court_art_is_busy_seeded_and_keeps_the_index_corner_clear():
+    for card in ("Kh", "Qs", "Jd"):
+        plain = render_card(card, "gen-03", 110)[..., :3].astype(np.float32)
+        a = render_card(card, "gen-03~rich-100001", 110)[..., :3].astype(np.float32)
+        b = render_card(card, "gen-03~rich-100002", 110)[..., :3].astype(np.float32)
+        assert np.abs(a - b).mean() > 8                               # another seed, another drawing
+        # busy: much more edge energy in the middle of the card than the simple art
+        edges = [float(np.abs(np.diff(x.mean(axis=2), axis=1))[30:124, 25:85].mean()) for x in (plain, a)]
+        assert edges[1] > 1.5 * edges[0], (card, edges)
+        # the index is drawn where it always is, on paper
+        _, box = card_canvas(card, "gen-03~rich-100001")
+        assert box == card_canvas(card, "gen-03")[1]
+    spot = render_card("7h", "gen-03~rich-100001", 110)
+    assert np.array_equal(spot, render_card("7h", "gen-03", 110))     # only the court cards change
+    with pytest.raises(ValueError):
+        card_canvas("Kh", "heldout-triplex~rich-100001")
+
+
+def test_world_surfaces_come_from_installed_photos_and_gimp_patterns_when_present(tmp_path, monkeypatch):
+    import struct
+    from dealer_assist.vision.synth import world
+    rng = np.random.default_rng(0)
+    photo = (rng.random((300, 400, 3)) * 255).astype(np.uint8)
+    cv2.imwrite(str(tmp_path / "wall.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 98])
+    w, h = 64, 48
+    px = (rng.random((h, w, 3)) * 255).astype(np.uint8)
+    name = b"Test\0"
+    header = struct.pack(">5I", 24 + len(name), 1, w, h, 3) + b"GPAT" + name
+    (tmp_path / "t.pat").write_bytes(header + px.tobytes())
+    back = world.read_gimp_pattern(str(tmp_path / "t.pat"))
+    assert back.shape == (h, w, 3) and np.array_equal(back[..., ::-1], px)
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", str(tmp_path))
+    photos, patterns = world.photo_files()
+    assert photos == (str(tmp_path / "wall.jpg"),) and patterns == (str(tmp_path / "t.pat"),)
+    kinds = {world.surface(np.random.default_rng(s), 200, 120)[1].split(":")[0] for s in range(40)}
+    assert {"photo", "pattern"} <= kinds and kinds - {"photo", "pattern"}
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", str(tmp_path / "missing"))
+    assert world.photo_files() == ((), ())                           # falls back to procedural
+
+
+def test_world_recipe_writes_a_dataset(tmp_path, monkeypatch):
+    from dealer_assist.vision.synth.dataset import RECIPES
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    assert "world" in RECIPES
+    out = str(tmp_path / "w")
+    assert write_dataset(out, 2, "train", seed0=3, recipe="world") == 2
+    meta = json.load(open(os.path.join(out, "meta", "train", "000004.json")))
+    assert meta["meta"]["recipe"] == "world" and "world" in meta["meta"]

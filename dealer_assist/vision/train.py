@@ -391,13 +391,14 @@ def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:
 def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: int, batch: int,
                    workers: int, fraction: float = 1.0, init: str | None = None, width: float = 0.125,
                    device: str = "cpu", hours: float | None = None, lr0: float | None = None,
-                   close_mosaic: int | None = None, freeze: int | None = None) -> Path:
+                   close_mosaic: int | None = None, freeze: int | None = None, save_period: int = 0) -> Path:
     """Train (or resume) the OBB detector from the project's yaml - or, with ``init``, continue
     from the weights of an earlier run of this project (never downloaded weights); returns the
     final weights. ``hours`` trains for that long instead (ultralytics re-plans the epochs, and
     the learning-rate schedule with them, after each epoch); ``lr0`` fixes AdamW's rate (default:
     ultralytics' "auto" choice); ``freeze`` keeps the network's first modules as they are
-    (22: only the OBB head learns, the backbone and neck stay ``init``'s)."""
+    (22: only the OBB head learns, the backbone and neck stay ``init``'s); ``save_period`` N keeps
+    ``epochN.pt`` every N epochs beside ``last.pt`` (to measure each epoch, or average them)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     from ultralytics import YOLO
 
@@ -422,6 +423,8 @@ def train_detector(data_yaml: Path, runs: Path, epochs: int, imgsz: int, seed: i
             extra.update(optimizer="AdamW", lr0=lr0)
         if freeze:
             extra["freeze"] = freeze
+        if save_period:
+            extra["save_period"] = save_period
         # amp off: its self-check wants downloaded weights; a nano network is data-bound anyway
         model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                     device=device, seed=seed, deterministic=True, val=False, plots=False, amp=False,
@@ -472,6 +475,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="last epochs without mosaic (default: a fifth of --epochs)")
     ap.add_argument("--freeze", type=int, default=None,
                     help="keep the detector's first N modules as --init-obb has them (22: the head alone learns)")
+    ap.add_argument("--save-period", type=int, default=0,
+                    help="also keep the detector's weights every N epochs (epochN.pt beside last.pt)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run (the default "
                     "behaviour anyway: finished steps are skipped)")
     ap.add_argument("--skip-detector", action="store_true")
@@ -515,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     weights = train_detector(data_yaml, runs, args.epochs, args.imgsz, args.seed, args.batch, args.workers,
                              init=args.init_obb, width=args.width, device=args.device, hours=args.hours,
-                             lr0=args.lr0, close_mosaic=args.close_mosaic, freeze=args.freeze)
+                             lr0=args.lr0, close_mosaic=args.close_mosaic, freeze=args.freeze,
+                             save_period=args.save_period)
     log(f"detector trained ({time.time() - t0:.0f} s)")
 
     from dealer_assist.vision.export import export_all

@@ -73,11 +73,14 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``fresh-pips`` redraws each frame's pips with a seeded drawing of its own (100,000 drawings),
 #: and ``fresh-pips-val`` draws from another 100,000 that training never sees: validation of
 #: reading pip drawings the corner classifier has not met, without touching the test split.
+#: ``world`` (:mod:`world`) puts the cards on photographs and procedural carpet, wood, cloth...,
+#: among clutter, in close-ups and empty frames, with busy seeded court art (issue 20, item 2).
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
     "fresh-pips": {"fresh_pips": (100_000, 200_000)},
     "fresh-pips-val": {"fresh_pips": (900_000, 1_000_000)},
+    "world": {"world": True, "joker_p": 0.3},
 }
 
 

@@ -189,6 +189,10 @@ def _figure_half(st: DeckStyle, card: Card, w: int, h: int, line: bool) -> np.nd
 
 
 def _draw_court(img: np.ndarray, card: Card, st: DeckStyle) -> None:
+    if st.court.startswith("rich-"):  # busy, detailed seeded art (courts.py; training decks only)
+        from dealer_assist.vision.synth.courts import draw_rich_court
+        draw_rich_court(img, card, st, int(st.court[5:]))
+        return
     col = st.colors[card.suit]
     fx0, fy0 = 0.22 * CANON_W, 0.1 * CANON_H
     fx1, fy1 = CANON_W - fx0, CANON_H - fy0

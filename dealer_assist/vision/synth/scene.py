@@ -375,7 +375,8 @@ def _fan(center: np.ndarray, angle: float, width: float, n: int, rng: np.random.
 
 
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
-                 joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None) -> tuple[np.ndarray, dict]:
+                 joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
+                 world: bool = False) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -384,7 +385,13 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     ``joker-rich`` recipe of :mod:`dataset` raises both). ``fresh_pips=(lo, hi)``: the TRAIN
     deck's pips are redrawn with the seeded drawing ``var-N``, N in lo..hi-1 chosen by the seed
     alone (the ``fresh-pips`` recipes: a pip drawing per frame, so the corner classifier learns
-    what makes a spade a spade, not some decks' drawings); the frame is otherwise the same."""
+    what makes a spade a spade, not some decks' drawings); the frame is otherwise the same.
+    ``world``: a frame of the ``world`` recipe instead (:func:`world.render_world`: photographic
+    and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
+    are unchanged."""
+    if world:
+        from dealer_assist.vision.synth.world import render_world
+        return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips)
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])

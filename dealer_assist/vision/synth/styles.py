@@ -38,7 +38,7 @@ class DeckStyle:
     split: str
     font: FontSpec
     pips: str                      # classic | fat | slim | glyph | angular | var-N (seeded)
-    court: str                     # classic | flat | letter | bust | geo | line
+    court: str                     # classic | flat | letter | bust | geo | line | rich-N (seeded)
     rank_h: float = 0.12
     suit_h: float = 0.075
     rank_w: float = 0.15           # max rank width, fraction of card width
@@ -299,9 +299,13 @@ def deck_style(name: str) -> DeckStyle:
     """A deck style by name. ``BASE~var-N`` is the TRAINING deck ``BASE`` with its pips drawn by
     the seeded drawing ``var-N`` (:func:`dealer_assist.vision.synth.draw.pip_mask`): the
     ``fresh-pips`` data recipes give every frame a pip drawing of its own this way.
+    ``BASE~rich-N`` (also after a ``~var-N``) gives it the busy seeded court art ``rich-N``
+    (:mod:`dealer_assist.vision.synth.courts`; the ``world`` recipe).
 
     >>> deck_style("gen-03~var-123456").pips, deck_style("gen-03~var-123456").font == deck_style("gen-03").font
     ('var-123456', True)
+    >>> st = deck_style("gen-03~var-7~rich-100005"); st.pips, st.court
+    ('var-7', 'rich-100005')
     >>> deck_style("heldout-triplex~var-5")
     Traceback (most recent call last):
     ...
@@ -313,17 +317,23 @@ def deck_style(name: str) -> DeckStyle:
     """
     from dataclasses import replace
 
-    base, sep, pips = name.partition(PIPS_SEP)
+    base, *parts = name.split(PIPS_SEP)
     st = DECK_STYLES.get(base)
     if st is None:
         raise ValueError(f"unknown deck style {base!r}")
-    if not sep:
+    if not parts:
         return st
     if st.split != "train":
         raise ValueError(f"only training decks take fresh pips, not {base!r}")
-    if not (pips.startswith("var-") and pips[4:].isdigit()):
-        raise ValueError(f"fresh pips must be var-N, not {pips!r}")
-    return replace(st, name=name, pips=pips)
+    changes: dict = {"name": name}
+    for part in parts:
+        if part.startswith("rich-") and part[5:].isdigit() and "court" not in changes:
+            changes["court"] = part
+        elif part.startswith("var-") and part[4:].isdigit() and "pips" not in changes:
+            changes["pips"] = part
+        else:
+            raise ValueError(f"fresh pips must be var-N, not {part!r}")
+    return replace(st, **changes)
 
 
 def styles_for(split: str, table: dict) -> list:
