@@ -374,6 +374,45 @@ def _fan(center: np.ndarray, angle: float, width: float, n: int, rng: np.random.
     return mats
 
 
+def _place_groups(layout: list, lay, add_cards, card_w: float, rng: np.random.Generator, *,
+                  overlap_p: float, hand_up_p: float, single_up_p: float) -> None:
+    """Place each group of ``layout`` (board, hand, burn, stub, single) where it fits in ``lay``;
+    a group overlaps another with probability ``overlap_p``; hands and single cards lie face up
+    with probabilities ``hand_up_p`` and ``single_up_p``."""
+    for g in layout:
+        ov = 0.25 if rng.random() < overlap_p else 0.0
+        if g == "board":
+            n = int(rng.choice([3, 4, 5]))
+            gap = rng.uniform(1.04, 1.3)
+            mats = lay.try_place(lambda c, a: _fan(c, a, card_w, n, rng, gap, 0.0, 0.0), ov)
+            if mats:
+                add_cards(mats)
+        elif g == "hand":
+            n = int(rng.choice([2, 2, 2, 3, 4, 5]))
+            sx = float(rng.uniform(0.26, 0.62)) * rng.choice([1, 1, -1])
+            sy = float(rng.uniform(-0.12, 0.15))
+            turn = float(rng.uniform(-14, 14))
+            mats = lay.try_place(lambda c, a: _fan(c, a, card_w * rng.uniform(0.95, 1.05), n, rng, sx, sy, turn), ov)
+            if mats:
+                add_cards(mats, face_up=rng.random() < hand_up_p)
+        elif g == "burn":
+            n = int(rng.integers(1, 5))
+            mats = lay.try_place(lambda c, a: [_pose(c[0] + rng.normal(0, 0.12 * card_w), c[1] + rng.normal(0, 0.12 * card_w),
+                                                     a + rng.normal(0, 18), card_w) for _ in range(n)], ov)
+            if mats:
+                add_cards(mats, face_up=False)
+        elif g == "stub":
+            n = int(rng.integers(3, 7))
+            mats = lay.try_place(lambda c, a: [_pose(c[0] + i * 0.6, c[1] - i * 0.8, a + rng.normal(0, 1.0), card_w)
+                                               for i in range(n)], ov)
+            if mats:
+                add_cards(mats, face_up=False)
+        else:
+            mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w * rng.uniform(0.95, 1.05))], ov)
+            if mats:
+                add_cards(mats, face_up=rng.random() < single_up_p)
+
+
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  world: bool = False) -> tuple[np.ndarray, dict]:
@@ -442,38 +481,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if not layout:
         layout = ["hand", "single"]
     rng.shuffle(layout)
-    for g in layout:
-        ov = 0.25 if rng.random() < 0.15 else 0.0
-        if g == "board":
-            n = int(rng.choice([3, 4, 5]))
-            gap = rng.uniform(1.04, 1.3)
-            mats = lay.try_place(lambda c, a: _fan(c, a, card_w, n, rng, gap, 0.0, 0.0), ov)
-            if mats:
-                add_cards(mats)
-        elif g == "hand":
-            n = int(rng.choice([2, 2, 2, 3, 4, 5]))
-            sx = float(rng.uniform(0.26, 0.62)) * rng.choice([1, 1, -1])
-            sy = float(rng.uniform(-0.12, 0.15))
-            turn = float(rng.uniform(-14, 14))
-            mats = lay.try_place(lambda c, a: _fan(c, a, card_w * rng.uniform(0.95, 1.05), n, rng, sx, sy, turn), ov)
-            if mats:
-                add_cards(mats, face_up=rng.random() < 0.82)
-        elif g == "burn":
-            n = int(rng.integers(1, 5))
-            mats = lay.try_place(lambda c, a: [_pose(c[0] + rng.normal(0, 0.12 * card_w), c[1] + rng.normal(0, 0.12 * card_w),
-                                                     a + rng.normal(0, 18), card_w) for _ in range(n)], ov)
-            if mats:
-                add_cards(mats, face_up=False)
-        elif g == "stub":
-            n = int(rng.integers(3, 7))
-            mats = lay.try_place(lambda c, a: [_pose(c[0] + i * 0.6, c[1] - i * 0.8, a + rng.normal(0, 1.0), card_w)
-                                               for i in range(n)], ov)
-            if mats:
-                add_cards(mats, face_up=False)
-        else:
-            mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w * rng.uniform(0.95, 1.05))], ov)
-            if mats:
-                add_cards(mats, face_up=rng.random() < 0.85)
+    _place_groups(layout, lay, add_cards, card_w, rng, overlap_p=0.15, hand_up_p=0.82, single_up_p=0.85)
 
     if not objs:  # every group was too big for this view: a few single cards instead
         for _ in range(3):

@@ -46,7 +46,7 @@ from dealer_assist.cards import DECK_52
 from dealer_assist.vision.synth.draw import HERSHEY, circle, ellipse, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, card_canvas
 from dealer_assist.vision.synth.scene import FELTS, FRAME_H, FRAME_W, MIN_ASPECT, SPLIT_CODE, Obj, _Layout, \
-    _button_sprite, _chip_sprite, _draw_hand, _fan, _labels, _noise_bank, _pose, _smooth_noise, _warp_sprite, \
+    _button_sprite, _chip_sprite, _draw_hand, _labels, _noise_bank, _place_groups, _pose, _smooth_noise, _warp_sprite, \
     apply_h, camera_homography, sprite_corners
 from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, deck_style, \
     styles_for
@@ -716,38 +716,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         if not layout:
             layout = ["hand", "single"]
         rng.shuffle(layout)
-        for g in layout:
-            ov = 0.25 if rng.random() < 0.2 else 0.0
-            if g == "board":
-                n = int(rng.choice([3, 4, 5]))
-                gap = rng.uniform(1.04, 1.3)
-                mats = lay.try_place(lambda c, a: _fan(c, a, card_w, n, rng, gap, 0.0, 0.0), ov)
-                if mats:
-                    add_cards(mats)
-            elif g == "hand":
-                n = int(rng.choice([2, 2, 2, 3, 4, 5]))
-                sx = float(rng.uniform(0.26, 0.62)) * rng.choice([1, 1, -1])
-                sy = float(rng.uniform(-0.12, 0.15))
-                turn = float(rng.uniform(-14, 14))
-                mats = lay.try_place(lambda c, a: _fan(c, a, card_w * rng.uniform(0.95, 1.05), n, rng, sx, sy, turn), ov)
-                if mats:
-                    add_cards(mats, face_up=rng.random() < 0.9)
-            elif g == "burn":
-                n = int(rng.integers(1, 5))
-                mats = lay.try_place(lambda c, a: [_pose(c[0] + rng.normal(0, 0.12 * card_w), c[1] + rng.normal(0, 0.12 * card_w),
-                                                         a + rng.normal(0, 18), card_w) for _ in range(n)], ov)
-                if mats:
-                    add_cards(mats, face_up=False)
-            elif g == "stub":
-                n = int(rng.integers(3, 7))
-                mats = lay.try_place(lambda c, a: [_pose(c[0] + i * 0.6, c[1] - i * 0.8, a + rng.normal(0, 1.0), card_w)
-                                                   for i in range(n)], ov)
-                if mats:
-                    add_cards(mats, face_up=False)
-            else:
-                mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w * rng.uniform(0.95, 1.05))], ov)
-                if mats:
-                    add_cards(mats, face_up=rng.random() < 0.9)
+        _place_groups(layout, lay, add_cards, card_w, rng, overlap_p=0.2, hand_up_p=0.9, single_up_p=0.9)
 
     # things over the cards: cups, coins, pens, phones
     over = []
