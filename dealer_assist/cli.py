@@ -21,6 +21,7 @@ COMMANDS = [
     "synth",
     "bet",
     "daifugo",
+    "drill",
     "detect",
     "enroll_deck",
     "run",

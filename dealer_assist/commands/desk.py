@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hand", metavar="SESSION:HAND", default=None,
                    help="with --review: the hand to open, as dealer-assist review names it (2:3 = "
                         "session 2, hand 3), or its row id")
+    p.add_argument("--trainer", metavar="NAME", default=None,
+                   help="trainer mode: drills from the rules engine for this trainee, answered at the "
+                        "keyboard, with a progress chart (docs/trainer.md)")
+    p.add_argument("--trainees", metavar="FILE", default="trainees.sqlite",
+                   help="with --trainer: the trainee store (default trainees.sqlite)")
+    p.add_argument("--seed", type=int, default=None, help="with --trainer: the drills' seed (default random)")
     p.set_defaults(func=run)
 
 
@@ -197,6 +203,8 @@ def run(args) -> int:
 
     if args.review is not None:
         return _review(app, args, size, lang)
+    if args.trainer is not None:
+        return _trainer(app, args, size, lang)
 
     from dealer_assist.desk.session import LiveSession
     from dealer_assist.desk.window import DeskWindow
@@ -224,6 +232,21 @@ def run(args) -> int:
         window.shutdown()
         window.close()
     return 0
+
+
+def _trainer(app, args, size, lang) -> int:
+    from dealer_assist.desk.trainer import TrainerWindow
+    from dealer_assist.trainer.store import Store
+
+    window = TrainerWindow(args.trainer, Store(args.trainees), lang=lang, seed=args.seed)
+    window.resize(*(size or (1280, 800)))
+    window.show()
+    if args.screenshot:
+        app.processEvents()
+        _save(window, args.screenshot)
+        window.close()
+        return 0
+    return int(app.exec())
 
 
 def _review(app, args, size, lang) -> int:

@@ -14,6 +14,7 @@ loses ties).  A joker on the board is an error that names the burn-swap procedur
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, Rank, Suit, format_cards
@@ -22,7 +23,7 @@ from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import HandValue, _pick_five, evaluate_key, rank_text, Category
 from dealer_assist.rules.showdown import SeatHand, SeatInput, ShowdownGame, Table
 
-__all__ = ["Holdem", "JokerHoldem", "BURN_SWAP", "BURN_SWAP_JA", "BURN_SWAP_MSG"]
+__all__ = ["Holdem", "JokerHoldem", "BURN_SWAP", "BURN_SWAP_JA", "BURN_SWAP_MSG", "BoardDeal", "deal_board"]
 
 #: What the dealer must do when the joker is turned on the board (RULINGS.md, Joker NLH 5).
 BURN_SWAP_MSG = _("the joker never stays on the board: swap it with the top card of the stub (the next "
@@ -168,3 +169,110 @@ def _is_straight(ranks: set) -> bool:
         return False
     lo, hi = min(ranks), max(ranks)
     return hi - lo == 4 or ranks == {12, 0, 1, 2, 3}
+
+
+# ------------------------------------------------------------------ dealing the board from the stub
+
+#: The deal of the board from the stub: (street, burn first?, board cards turned).
+_DEAL = (("flop", 3), ("turn", 1), ("river", 1))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDeal:
+    """The board dealt from a stub by Joker NLH rule 5 (RULINGS.md), and the burn-swap if any.
+
+    ``swap_slot`` is the board slot (1-5) where the joker was turned (``None`` if it was not),
+    ``replacement`` the stub's top card that took its place, ``burns_after_swap`` how many burn
+    cards lie in the burn pile right after the swap (the joker among them), ``next_board_card``
+    the board card dealt after the swap (``None`` after the river).  ``lines``: why, as catalogue
+    messages."""
+
+    board: tuple[Card, ...]
+    burns: tuple[Card, ...]
+    swap_slot: Optional[int] = None
+    replacement: Optional[Card] = None
+    burns_after_swap: Optional[int] = None
+    next_board_card: Optional[Card] = None
+    lines: tuple = ()
+
+    def to_json(self) -> dict:
+        en, ja = zip(*(both(m) for m in self.lines)) if self.lines else ((), ())
+        return {
+            "board": [str(c) for c in self.board],
+            "burns": [str(c) for c in self.burns],
+            "swap_slot": self.swap_slot,
+            "replacement": None if self.replacement is None else str(self.replacement),
+            "burns_after_swap": self.burns_after_swap,
+            "next_board_card": None if self.next_board_card is None else str(self.next_board_card),
+            "explanation": list(en),
+            "explanation_ja": list(ja),
+        }
+
+
+def deal_board(stub: Sequence[Card]) -> BoardDeal:
+    """Deal burn, flop, burn, turn, burn, river from ``stub`` (top card first) by rule 5.
+
+    A joker turned on the board is swapped with the stub's top card (the next burn card): that
+    card becomes the board card, the joker becomes the next burn card, so the next street is
+    dealt without another burn and the board cards after it do not change.  A joker that comes
+    as a burn card is simply burned.
+
+    >>> from dealer_assist.cards import parse_cards
+    >>> d = deal_board(parse_cards("2c Ks JK 6s 4d 9h 3c Td 8h"))
+    >>> " ".join(map(str, d.board)), " ".join(map(str, d.burns)), d.swap_slot
+    ('Ks 4d 6s 9h Td', '2c JK 3c', 2)
+    >>> str(d.replacement), d.burns_after_swap, str(d.next_board_card)
+    ('4d', 2, '9h')
+
+    The turn (9h) and the river (Td) are what they would have been had the joker not come.
+    """
+    rest = list(stub)
+    board: list[Card] = []
+    burns: list[Card] = []
+    skip_burn = False
+    swap: dict = {}
+    lines: list = []
+
+    def take(what: str) -> Card:
+        if not rest:
+            raise RuleError(f"the stub ran out before the {what}: a board needs up to 9 stub cards",
+                            field="stub")
+        return rest.pop(0)
+
+    for name, count in _DEAL:
+        if not skip_burn:
+            burns.append(take(name))
+        skip_burn = False
+        if swap and "next" not in swap:
+            swap["next"] = None
+        turned = [take(name) for _ in range(count)]
+        if swap and swap["next"] is None:
+            swap["next"] = turned[0]
+        for i, c in enumerate(turned):
+            if c.is_joker:
+                slot = len(board) + 1
+                card = take(name)
+                board.append(card)
+                burns.append(c)
+                skip_burn = True
+                swap = {"slot": slot, "card": card, "burns": len(burns)}
+                lines.append(_("The joker is turned as board card {slot}: {procedure}.", slot=slot,
+                               procedure=BURN_SWAP_MSG))
+                lines.append(_("Board card {slot} is {card}, the stub's top card; the burn pile holds "
+                               "{n} cards, the joker the last of them.", slot=slot, card=str(card),
+                               n=len(burns)))
+            else:
+                board.append(c)
+    if burns and JOKER in burns and not swap:
+        lines.append(_("The joker came as a burn card: it is burned like any other card and the "
+                       "board is dealt as usual."))
+    if swap:
+        nxt = swap.get("next")
+        if nxt is not None:
+            lines.append(_("No second burn: the joker is the next street's burn card, so the next "
+                           "board card is {card}, as it would have been without the joker.", card=str(nxt)))
+        else:
+            lines.append(_("The joker was the river card: no board card follows."))
+    lines.append(_("Board: {board}; burns: {burns}.", board=format_cards(board), burns=format_cards(burns)))
+    return BoardDeal(tuple(board), tuple(burns), swap.get("slot"), swap.get("card"), swap.get("burns"),
+                     swap.get("next"), tuple(lines))
