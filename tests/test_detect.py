@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -33,28 +32,11 @@ def sample_frames():
     return sorted(p for p in SAMPLES.glob("*.jpg") if p.with_suffix(".json").is_file())
 
 
-def validation_card(seed: int, recipe: str, card: str):
-    """A validation frame of the train styles (eval_detect's val sets: seeds 1,000,000+) rendered
-    with ``recipe`` (synth.dataset.RECIPES), and the label of ``card`` in it."""
-    from dealer_assist.vision.synth.dataset import RECIPES
-    from dealer_assist.vision.synth.scene import render_scene
-
-    frame, label = render_scene(seed, "train", **RECIPES[recipe])
-    return frame, next(c for c in label["cards"] if c["card"] == card)
-
-
 def names_on(result, label) -> list[str]:
     """The names ``detect`` gave the boxes lying on a labelled card (IoU >= 0.5)."""
     from dealer_assist.vision.geometry import polygon_iou
 
     return [c["card"] for c in result["cards"] if polygon_iou(c["polygon"], label["polygon"]) >= 0.5]
-
-
-def backs_on(result, label) -> int:
-    """How many of the backs ``detect`` reported lie on a labelled card (IoU >= 0.5)."""
-    from dealer_assist.vision.geometry import polygon_iou
-
-    return sum(polygon_iou(b["polygon"], label["polygon"]) >= 0.5 for b in result["backs"])
 
 
 def inside(point, polygon) -> bool:
@@ -355,7 +337,6 @@ def test_missing_or_corrupt_model_is_a_clear_one_line_error(tmp_path, capsys):
     assert "cards-obb.onnx" in err and "cannot be loaded" in err
 
 
-
 @needs_models
 def test_a_corrupt_look_model_is_a_clear_one_line_error(tmp_path, capsys):
     img = tmp_path / "x.png"
@@ -648,7 +629,6 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     assert right["enrolled"] >= right["generic"] and wrong["enrolled"] <= wrong["generic"], (right, wrong)
 
 
-
 def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):
     """One card of a held-out deck on felt, 20 degrees from overhead, blurred and JPEG'd as a
     table camera would see a small card."""
@@ -681,51 +661,6 @@ def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
 
 
 @needs_models
-def test_with_its_back_enrolled_a_deck_finds_its_joker_taken_for_a_back(tmp_path):
-    """New joker art can pass for a back. Enrolled with its jokers AND its back (BACK.jpg), the
-    deck tells them apart: the joker the detector calls a back is named JK and the real backs stay
-    backs. With the jokers alone nothing changes (unseen backs correlate 0.7-0.8 with the jokers)."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.enroll import enroll_deck
-    from dealer_assist.vision.synth.scene import render_cards
-
-    photos = {"JK": [], "BACK": []}
-    for kind, styles in (("JK", ("harlequin-noindex", "sun-word")), ("BACK", ("rosette-purple", "hex-teal"))):
-        for style in styles:
-            for i, (angle, width, felt) in enumerate([(0, 150, (40, 110, 30)), (30, 120, (90, 40, 30))]):
-                img, _ = render_cards([{"card": "JK" if kind == "JK" else "BACK", "style": style, "center": (0, 0),
-                                        "angle": angle, "width": width}], background=felt)
-                photos[kind].append(tmp_path / f"{kind}-{style}-{i}.png")
-                cv2.imwrite(str(photos[kind][-1]), img)
-    both = enroll_deck("both", photos["JK"] + photos["BACK"], MODELS, root=tmp_path / "decks")
-    assert both["views"] == {"JK": 4, "BACK": 4} and not both["skipped"]
-    enroll_deck("jokers", photos["JK"], MODELS, root=tmp_path / "decks")
-    # --card BACK says the same of photos with other names
-    other = tmp_path / "IMG_0007.png"
-    other.write_bytes(photos["BACK"][0].read_bytes())
-    assert enroll_deck("b2", [other], MODELS, root=tmp_path / "decks", card="back")["views"] == {"BACK": 1}
-    # the look's odd-back-out rule and the joker-index rule (below) would name some of these
-    # jokers without a deck: off here, to see what the deck alone does
-    no_odd = DetectorSettings(odd_back_joker=2.0, back_index=2.0)
-    generic = CardDetector(MODELS, settings=no_odd)
-    with_back = CardDetector(MODELS, deck="both", decks_root=tmp_path / "decks", settings=no_odd)
-    jokers_only = CardDetector(MODELS, deck="jokers", decks_root=tmp_path / "decks", settings=no_odd)
-    assert with_back.deck.cards == ["JK", "BACK"]
-    for joker, angle, width in (("sun-word", 60, 100), ("sun-word", 30, 120), ("harlequin-noindex", 30, 100)):
-        table, _ = render_cards([
-            {"card": "JK", "style": joker, "center": (-250, 0), "angle": angle, "width": width},
-            {"card": "BACK", "style": "rosette-purple", "center": (0, 0), "angle": 10, "width": width},
-            {"card": "BACK", "style": "hex-teal", "center": (250, 0), "angle": -20, "width": width}],
-            background=(90, 40, 30), tilt_deg=15)
-        seen = generic.detect(table)
-        assert not seen["cards"] and len(seen["backs"]) == 3          # the joker taken for a back
-        assert jokers_only.detect(table) == seen
-        got = with_back.detect(table)
-        assert [c["card"] for c in got["cards"]] == ["JK"] and len(got["backs"]) == 2, (joker, got)
-        assert got["cards"][0]["center"][0] < 500                      # the joker, on the left
-
-
-@needs_models
 def test_a_fanned_card_whose_box_was_set_aside_is_found_by_its_corner(detector):
     """In a fanned hand the lower cards show one corner each. The detector often scores such a
     card low, or NMS drops its box for overlapping its neighbour's: the rescue reads the boxes
@@ -747,198 +682,3 @@ def test_a_fanned_card_whose_box_was_set_aside_is_found_by_its_corner(detector):
         names_after = {(c["card"], tuple(c["center"])) for c in after["cards"]}
         assert names_before <= names_after, seed
         assert [n for n, _ in names_after - names_before] == [card], seed
-
-
-@needs_look
-def test_a_joker_taken_for_a_back_is_named_when_it_is_the_odd_back_out():
-    """One deck has one back design. A box the detector calls a back, that the look says is a
-    joker and whose whole card matches none of the frame's other backs, is a face-up joker: held-out
-    joker art on a table with two backs of a held-out design. Backs of one design stay backs, and
-    with no other back in the frame there is nothing to compare with, so the box stays a back."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.synth.scene import render_cards
-
-    assert DetectorSettings().odd_back_joker <= 1.0          # on by default
-    # this rule alone: a corner reading the joker's index (back_index, tested below) off
-    reader = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
-    without = CardDetector(MODELS, settings=DetectorSettings(odd_back_joker=2.0, back_index=2.0))
-    checked = 0
-    for joker, angle, width in (("sun-word", 60, 100), ("harlequin-noindex", 30, 100)):
-        for back in ("rosette-purple", "hex-teal"):
-            cards = [{"card": "JK", "style": joker, "center": (-250, 0), "angle": angle, "width": width},
-                     {"card": "BACK", "style": back, "center": (0, 0), "angle": 10, "width": width},
-                     {"card": "BACK", "style": back, "center": (250, 0), "angle": -20, "width": width}]
-            table, _ = render_cards(cards, background=(90, 40, 30), tilt_deg=15)
-            plain = without.detect(table)
-            if plain["cards"]:
-                continue                                   # the detector itself saw this joker
-            assert len(plain["backs"]) == 3
-            got = reader.detect(table)
-            assert [c["card"] for c in got["cards"]] == ["JK"] and len(got["backs"]) == 2, (joker, back, got)
-            assert got["cards"][0]["center"][0] < 500      # the joker, on the left
-            alone, _ = render_cards(cards[:1], background=(90, 40, 30), tilt_deg=15)
-            assert reader.detect(alone) == without.detect(alone)
-            checked += 1
-    assert checked >= 2
-    # a design the look takes for a joker but that the frame shows more than once is no odd one
-    # out: here three copies of one joker art, two taken for backs. The look alone (the opt-in
-    # look_back_joker) would name all three JK; the odd-back rule adds nothing
-    copies, _ = render_cards([{"card": "JK", "style": "sun-word", "center": (x, 0), "angle": 60 + d, "width": 100}
-                              for x, d in ((-250, 0), (0, 5), (250, -10))], background=(90, 40, 30), tilt_deg=15)
-    look_alone = CardDetector(MODELS, settings=DetectorSettings(look_back_joker=0.7, odd_back_joker=2.0,
-                                                                back_index=2.0))
-    assert [c["card"] for c in look_alone.detect(copies)["cards"]] == ["JK"] * 3
-    assert len(without.detect(copies)["backs"]) >= 2
-    assert reader.detect(copies) == without.detect(copies)
-    # (this joker art has an index: the default reader names all three by their corners)
-    assert [c["card"] for c in CardDetector(MODELS).detect(copies)["cards"]] == ["JK"] * 3
-    # three backs of one held-out design: backs
-    for back in ("rosette-purple", "hex-teal"):
-        table, _ = render_cards([{"card": "BACK", "style": back, "center": (x, 0), "angle": a, "width": 110}
-                                 for x, a in ((-250, 60), (0, 10), (250, -20))],
-                                background=(90, 40, 30), tilt_deg=15)
-        got = reader.detect(table)
-        assert not got["cards"] and len(got["backs"]) == 3, (back, got)
-
-
-def test_a_joker_taken_for_a_back_is_named_by_the_index_its_corner_shows():
-    """A back shows no index. A box the detector calls a back whose corner surely reads a joker's
-    index is a face-up joker (a validation frame of the train styles, a seeded joker art the
-    detector never trained on). The rule adds that joker and changes nothing else in the frame;
-    with it off (``back_index`` above 1) the joker stays a back."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.synth.scene import render_scene
-
-    reader = CardDetector(MODELS)
-    without = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
-    assert reader.settings.back_index <= 1.0          # on by default
-    frame, label = render_scene(1_000_195, "train")
-    joker = next(c for c in label["cards"] if c["card"] == "JK")
-    before, after = without.detect(frame), reader.detect(frame)
-    assert names_on(before, joker) == [] and backs_on(before, joker) == 1
-    assert names_on(after, joker) == ["JK"] and backs_on(after, joker) == 0
-    assert [c for c in after["cards"] if c["card"] != "JK"] == before["cards"]
-    assert len(after["backs"]) == len(before["backs"]) - 1
-
-
-def test_a_court_card_taken_for_a_joker_is_named_by_the_index_its_corner_shows():
-    """The detector takes some court-card art for a joker's (a validation frame of the train
-    styles with a pip drawing never trained on: its Qs, joker score 0.77, face 0.03). One corner
-    reads Qs 0.96 surely, and that outweighs the art: the card is Qs, not JK. With the joker
-    prior as it was (up to 0.98) the same frame names it JK. Every other card keeps its name,
-    the frame's real joker among them."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.geometry import polygon_iou
-
-    frame, queen = validation_card(1_000_720, "fresh-pips-val", "Qs")
-    before = CardDetector(MODELS, settings=DetectorSettings(joker_prior_max=0.98)).detect(frame)
-    after = CardDetector(MODELS).detect(frame)
-    assert names_on(before, queen) == ["JK"]
-    assert names_on(after, queen) == ["Qs"]
-
-    def elsewhere(result):
-        return [c for c in result["cards"] if polygon_iou(c["polygon"], queen["polygon"]) < 0.5]
-
-    assert elsewhere(after) == elsewhere(before) and any(c["card"] == "JK" for c in elsewhere(after))
-
-
-def test_a_card_taken_for_a_back_is_named_by_the_index_its_corner_shows():
-    """The detector's back class also takes some suited cards for backs (a validation frame of
-    the train styles: its Qs and Jd). A back shows no index, so such a box whose corner surely
-    reads one is a face card, named like any other. Every other card of the frame keeps its
-    name, and each of the two leaves the backs."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.synth.scene import render_scene
-
-    reader = CardDetector(MODELS)
-    without = CardDetector(MODELS, settings=DetectorSettings(back_index=2.0))
-    frame, label = render_scene(1_000_150, "train")
-    before, after = without.detect(frame), reader.detect(frame)
-    for name in ("Qs", "Jd"):
-        card = next(c for c in label["cards"] if c["card"] == name)
-        assert names_on(before, card) == [] and backs_on(before, card) == 1, name
-        assert names_on(after, card) == [name] and backs_on(after, card) == 0, name
-    assert [c for c in after["cards"] if c["card"] not in ("Qs", "Jd")] == before["cards"]
-    assert len(after["backs"]) == len(before["backs"]) - 2
-
-
-@needs_look
-def test_a_back_the_detector_calls_a_joker_is_a_back_when_the_look_says_so():
-    """The detector's joker class fires on some back designs. A box it alone names JK (its
-    corners read no index) that the card look surely takes for a back is reported as a back:
-    validation frames of the train styles, where the reader without the rule names a back JK.
-    Every other card of the frame keeps its name."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.geometry import polygon_iou
-    from dealer_assist.vision.synth.scene import render_scene
-
-    reader = CardDetector(MODELS)
-    without = CardDetector(MODELS, settings=DetectorSettings(look_back_not_joker=2.0))
-    assert reader.settings.look_back_not_joker <= 1.0          # on by default
-    for seed in (1_000_514, 1_000_528):
-        frame, label = render_scene(seed, "train")
-        before, after = without.detect(frame), reader.detect(frame)
-
-        def on_a_back(c):
-            return any(polygon_iou(c["polygon"], b["polygon"]) >= 0.5 for b in label["backs"])
-
-        wrong = [c for c in before["cards"] if c["card"] == "JK" and on_a_back(c)]
-        assert len(wrong) == 1, seed
-        assert not any(c["card"] == "JK" and on_a_back(c) for c in after["cards"]), seed
-        assert len(after["backs"]) == len(before["backs"]) + 1
-        assert any(polygon_iou(b["polygon"], wrong[0]["polygon"]) > 0.99 for b in after["backs"])
-        assert [c for c in before["cards"] if c is not wrong[0]] == after["cards"]
-
-
-@needs_look
-def test_the_centre_pips_outweigh_corners_that_read_a_suit_wrongly():
-    """An ace's or a ten's centre shows its suit in large pips; a court card's shows a picture.
-    So the look's suit counts 1.5 for A to 10 and 1.0 for J, Q, K, and the look is asked up to the
-    posterior such a weight can still move (look_sure): validation frames where the old equal
-    weight of 1.0 named an ace of a pip drawing no training frame uses Ac, or left a ten
-    torn between spade and club as ``??``. Every other card of the frame keeps its name."""
-    from dealer_assist.vision.detector import DetectorSettings
-
-    reader = CardDetector(MODELS)
-    assert (reader.settings.look_suit, reader.settings.look_suit_court) == (1.5, 1.0)
-    equal = CardDetector(MODELS, settings=DetectorSettings(look_suit=1.0, look_suit_court=1.0))
-    for seed, recipe, card, before in ((1_000_670, "fresh-pips-val", "As", "Ac"),
-                                       (1_000_728, "fresh-pips-val", "As", "Ac"),
-                                       (1_000_350, "base", "Tc", "??"), (1_000_501, "base", "Ts", "??")):
-        frame, lab = validation_card(seed, recipe, card)
-        old, new = equal.detect(frame), reader.detect(frame)
-        assert names_on(old, lab) == [before] and names_on(new, lab) == [card], seed
-        # every other card of the frame keeps its name
-        assert (Counter(c["card"] for c in old["cards"]) - Counter([before])
-                == Counter(c["card"] for c in new["cards"]) - Counter([card])), seed
-
-
-def test_one_deck_names_the_less_sure_of_two_boxes_read_as_the_same_card_again():
-    """One deck holds each card once. Of two separate boxes read as the same card, the less sure
-    is named again from its own reading without the cards the frame's other boxes bear: a club
-    read as the spade of its rank while that spade lies elsewhere on the table becomes the club,
-    or ``??`` when its reading gives nothing else clearly (validation frames of the train styles).
-    A second card that surely reads the same, from another deck, is no misreading: it stays, for
-    the tracker's duplicate-card alert."""
-    from dealer_assist.vision.detector import DetectorSettings
-    from dealer_assist.vision.synth.scene import render_cards
-
-    reader = CardDetector(MODELS)
-    assert reader.settings.one_deck_alt <= 1.0          # on by default
-    without = CardDetector(MODELS, settings=DetectorSettings(one_deck_alt=2.0))
-    for seed, recipe, card, read, now in ((1_000_144, "base", "Qc", "Qs", "Qc"), (1_000_162, "base", "Ac", "As", "Ac"),
-                                          (1_000_682, "fresh-pips-val", "Qc", "Qs", "Qc"),
-                                          (1_000_115, "base", "9s", "9c", "??")):
-        frame, lab = validation_card(seed, recipe, card)
-        before, after = without.detect(frame), reader.detect(frame)
-        assert names_on(before, lab) == [read] and names_on(after, lab) == [now], seed
-        assert [c["card"] for c in before["cards"]].count(read) == 2          # the name was there twice
-        assert [c["card"] for c in after["cards"]].count(read) == 1, seed
-        # every other card of the frame keeps its name
-        assert (Counter(c["card"] for c in before["cards"]) - Counter([read])
-                == Counter(c["card"] for c in after["cards"]) - Counter([now])), seed
-    # two aces of hearts from two decks: both read surely, both stay
-    table, _ = render_cards([{"card": c, "style": "bicycle-like", "center": xy, "angle": a, "width": 120}
-                             for c, xy, a in (("Ah", (-250, 0), 10), ("Ah", (250, 0), -30), ("Ks", (0, 150), 80))],
-                            background=(40, 110, 30))
-    assert sorted(c["card"] for c in reader.detect(table)["cards"]) == ["Ah", "Ah", "Ks"]
