@@ -14,7 +14,7 @@ rendered validation sets (the model card keeps the figures).
 
 The columns (:class:`Candidates`): ``boxes`` (N, 5) ``cx, cy, w, h, angle`` in frame pixels,
 ``scores`` (N, 3) the detector's face/back/joker scores, ``outlines`` (N, 4, 2) each box's ordered
-outline, ``role``, ``name`` ('' until named), ``confidence``, ``source`` (``detector``,
+outline (NaN for a spare box until the rescue reads it), ``role``, ``name`` ('' until named), ``confidence``, ``source`` (``detector``,
 ``rescue``: a spare box that became a card, ``back-joker``: a back box that is a face-up joker),
 and ``data``: per-row extras the steps share (the corner readings a name rests on, its posterior,
 what the look said), filled by the step that knows them.
@@ -83,10 +83,14 @@ class Candidates:
     @classmethod
     def new(cls, boxes: np.ndarray, scores: np.ndarray, roles: Sequence[str]) -> "Candidates":
         n = len(boxes)
-        outlines = np.array([geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
-                            ).reshape(n, 4, 2)
+        roles = list(roles)
+        # a spare box's outline is worked out only if the rescue reads it (most are not read)
+        outlines = np.full((n, 4, 2), np.nan)
+        for k, b in enumerate(boxes):
+            if roles[k] != SPARE_ROLE:
+                outlines[k] = geometry.order_card_polygon(geometry.polygon_from_obb(b))
         return cls(boxes=np.asarray(boxes, np.float64).reshape(n, 5), scores=np.asarray(scores, np.float64).reshape(n, 3),
-                   outlines=outlines, role=np.array(list(roles), dtype=object).reshape(n),
+                   outlines=outlines, role=np.array(roles, dtype=object).reshape(n),
                    name=np.array([""] * n, dtype=object), confidence=np.zeros(n),
                    source=np.array(["detector"] * n, dtype=object))
 
@@ -330,6 +334,8 @@ def rescue(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidat
     if not len(spare):
         return c[kept]
     spare = spare[nms_rotated(c.boxes[spare], c.scores[spare].max(axis=1), st.rescue_nms)[:st.rescue_max]]
+    for i in spare:
+        c.outlines[i] = geometry.order_card_polygon(geometry.polygon_from_obb(c.boxes[i]))
     polys = list(c.outlines[spare])
     probs, emb = reader._corner_readings(image, polys)
     sure_c = corner_sureness(probs)

@@ -16,9 +16,9 @@ project's own card art and exact labels and changes what is around and behind th
 * **cards**: the busy seeded court art ``rich-N`` (:mod:`courts`) in most frames, court cards
   drawn first in half of them; four layouts: ``table`` (the casino groups of :mod:`scene`),
   ``scatter`` (cards strewn at any angle, overlapping), ``closeup`` (one to three cards, one
-  filling up to about three quarters of the frame's height) and ``empty``; card widths from 60
-  to 330 px;
-* **camera**: white balance, exposure and gamma, vignetting, a photographer's shadow, glossy
+  filling up to most of the frame's height) and ``empty``; card widths from 60 to 430 px;
+* **camera**: white balance, exposure and gamma, washed-out frames (clipped highlights, lifted
+  blacks), vignetting, a photographer's shadow, glossy
   cards, Gaussian, defocus and motion blur, luminance and colour noise, resampling, JPEG at
   quality 20-95 (sometimes twice).
 
@@ -57,8 +57,10 @@ from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_ST
 PHOTO_DIRS = ("/usr/share/backgrounds", "/usr/share/wallpapers", "/usr/share/mypaint/backgrounds",
               "/usr/share/gimp/2.0/patterns")
 WORLD_MODES = ("table", "scatter", "closeup", "empty")
+#: the sign with which the camera's yaw turns a card's angle on the table into its angle in the frame
+YAW_SIGN = 1.0
 #: Card width range (px, the short side) of world frames.
-WORLD_MIN_PX, WORLD_MAX_PX = 58.0, 340.0
+WORLD_MIN_PX, WORLD_MAX_PX = 58.0, 460.0
 #: Seeds of the ``rich-N`` court art of training frames (a validation range would start at 900,000).
 RICH_RANGE = (100_000, 200_000)
 _IMG_EXTS = (".jpg", ".jpeg", ".png", ".webp")
@@ -567,6 +569,11 @@ def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> n
     gains = np.array([1 - 0.22 * temp, 1 + rng.uniform(-0.06, 0.06), 1 + 0.18 * temp], np.float32)
     gains *= np.float32(rng.uniform(0.55, 1.3))
     img *= light[..., None] * gains
+    if rng.random() < 0.15:  # washed out: a webcam's auto exposure on a bright table, highlights
+        # clipped and blacks lifted (white cards on pale wood lose their edges)
+        img = np.minimum(img * np.float32(rng.uniform(1.3, 2.1)), 255.0)
+        haze = np.float32(rng.uniform(0.08, 0.35))
+        img = img * (1.0 - haze) + 255.0 * haze
     if rng.random() < 0.5:
         g = rng.uniform(0.8, 1.25)
         img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** np.float32(g)
@@ -658,7 +665,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     frame, bg_name = world_background(rng, h)
 
     if mode == "closeup":
-        card_w = float(rng.uniform(180, 330))
+        # up to a card filling most of the frame's height, as in a phone photo of one card (the
+        # real photos' close-ups that the first world-trained detector missed)
+        card_w = float(rng.uniform(180, 460))
     elif mode == "scatter":
         card_w = float(np.exp(rng.uniform(math.log(75), math.log(240))))
     else:
@@ -697,8 +706,15 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if mode == "closeup":
         n = int(rng.choice([1, 1, 1, 2, 2, 3]))
         for _ in range(n):
-            mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w * rng.uniform(0.85, 1.1))],
-                                 float(rng.choice([0.0, 0.3])), 40)
+            # a card too big to lie askew inside the frame is photographed about upright: the
+            # random angle folded to within 20 degrees of 0 or 180
+            big = card_w > 300
+
+            def pose(c, a):
+                a = (180.0 if a >= 180.0 else 0.0) + (a % 40.0) - 20.0 - YAW_SIGN * yaw if big else a
+                return [_pose(c[0], c[1], a, card_w * rng.uniform(0.85, 1.1))]
+
+            mats = lay.try_place(pose, float(rng.choice([0.0, 0.3])), 80 if big else 40)
             if mats:
                 add_cards(mats, face_up=rng.random() < 0.95)
     elif mode == "scatter":
