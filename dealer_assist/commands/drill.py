@@ -5,7 +5,9 @@
 * ``drill check [FILE]``: ``{"drill": ..., "answer": ...}`` (or an array of them) in, for each
   ``{"right", "expected", "wrong", "explanation", "explanation_ja"}`` out; exit 0 whether the
   answer is right or wrong, 2 for malformed input;
-* ``drill`` alone: drills in the terminal, Japanese unless ``--lang en``.
+* ``drill`` alone: drills in the terminal, Japanese unless ``--lang en``;
+* ``drill --from-log FILE [--hand SESSION:N] [--json] [--n N]``: the hands of a hand log as drills,
+  their ruling hidden, disputed hands first (:mod:`dealer_assist.trainer.fromlog`).
 """
 from __future__ import annotations
 
@@ -38,6 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the text (default Japanese)")
     p.add_argument("--trainer", metavar="NAME", help="record the answers for this trainee (terminal drills)")
     p.add_argument("--db", default="trainees.sqlite", help="the trainee store (default trainees.sqlite)")
+    p.add_argument("--from-log", metavar="FILE", default=None,
+                   help="drills from the real hands of this hand log (hand-log.sqlite), their ruling hidden: "
+                        "disputed hands first, then the newest (default: every hand that reached a ruling)")
+    p.add_argument("--hand", metavar="SESSION:N", default=None,
+                   help="with --from-log: only this hand, as dealer-assist review names it (2:3)")
     p.set_defaults(func=run, action=None)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     c = actions.add_parser(
@@ -72,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.i18n import _
         raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(args.topic),
                           topics=", ".join(TOPICS)))
+    if args.from_log is not None:
+        return _from_log(args)
+    if args.hand is not None:
+        from dealer_assist.i18n import _
+        raise UserError(_("--hand {hand} goes with --from-log FILE (a hand of the hand log)", hand=args.hand))
     if args.json:
         seed = 0 if args.seed is None else args.seed
         for d in generate(args.n or 10, seed, args.topic, args.level):
@@ -79,6 +91,29 @@ def run(args: argparse.Namespace) -> int:
         return 0
     seed = random.randrange(1 << 30) if args.seed is None else args.seed
     return _terminal(generate(args.n or 5, seed, args.topic, args.level), args)
+
+
+def _from_log(args: argparse.Namespace) -> int:
+    """``drill --from-log FILE [--hand SESSION:N]``: the hand log's hands as drills (docs/trainer.md)."""
+    from dealer_assist.i18n import _, render
+    from dealer_assist.trainer.fromlog import drills_from_log, no_drills
+
+    if args.seed is not None:
+        raise UserError(_("--seed does not go with --from-log: the drills are the hands of the log"))
+    skipped: list = []
+    drills = drills_from_log(args.from_log, args.hand, args.topic, args.level, skipped)
+    for _ref, exc in skipped:
+        note = exc.message_ja if args.lang == "ja" and exc.message_ja else str(exc)
+        print(render(_("dealer-assist drill: skipped: {why}", why=note), args.lang), file=sys.stderr)
+    if not drills:
+        raise no_drills(args.from_log, args.topic)
+    if args.n is not None:
+        drills = drills[:args.n]
+    if args.json:
+        for d in drills:
+            sys.stdout.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
+        return 0
+    return _terminal(iter(drills), args)
 
 
 def _terminal(drills, args) -> int:

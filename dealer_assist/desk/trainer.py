@@ -3,6 +3,9 @@ for a named trainee, answered at the keyboard and timed, judged at once with the
 explanation, every answer kept in the trainee store; and a progress chart (accuracy and speed by
 topic, drawn with QPainter) that names the weakest topics, which the next drills favour.
 
+``drills=`` gives the window fixed drills instead, in turn: the hands of a hand log
+(``desk --trainer NAME --from-log FILE``).
+
 The table is drawn with the desk's card tiles; the answer is typed as the terminal drill reads it
 (:mod:`dealer_assist.trainer.typed`).  Enter judges the answer; Enter again (or N) deals the next
 drill.  The window knows no rule of a game: the drill and the verdict come from
@@ -145,8 +148,11 @@ class TrainerWindow(QMainWindow):
 
     def __init__(self, name: str, store: Store, *, lang: str = "ja", seed: Optional[int] = None,
                  topics: Optional[Sequence[str]] = None, level: Optional[int] = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, drills: Optional[Sequence[Drill]] = None):
+        """``drills``: these drills in turn (the hands of a hand log, :mod:`dealer_assist.trainer.fromlog`)
+        instead of drills the engine deals."""
         super().__init__()
+        self.fixed = list(drills or [])
         self.name = name
         self.store = store
         self.lang = lang
@@ -215,6 +221,13 @@ class TrainerWindow(QMainWindow):
         self.chart.set_progress(rows, self.store.weakest(self.name, 3) if rows else [], history)
 
     def next_drill(self) -> None:
+        if self.fixed:      # the given drills in turn, then again from the first
+            self.drill = self.fixed[self.turn % len(self.fixed)]
+            self.turn += 1
+            self.result = None
+            self.show_drill()
+            self.started = self.clock()
+            return
         weakest = self.store.weakest(self.name, 3, self.topics) if self.store.progress(self.name) else []
         topic = pick_topic(self.rng, weakest, self.turn, self.topics)
         level = self.level or LEVELS[(self.turn // len(self.topics)) % len(LEVELS)]

@@ -407,15 +407,28 @@ class Drill:
     game: str
     table: Mapping[str, Any]
     answer: Mapping[str, Any]
+    #: A drill made from a hand of the hand log (:mod:`dealer_assist.trainer.fromlog`): where it
+    #: comes from (``{"log", "hand", "disputed", "why", "corrected", ...}``); None for an engine drill.
+    source: Optional[Mapping[str, Any]] = None
+    #: Of a drill from the log: where the ruling stored in the log differs from the engine's
+    #: answer worked out again from the same table (``{"field", "stored", "recomputed", "text",
+    #: "text_ja"}`` each); empty when they agree.
+    flagged: tuple[Mapping[str, Any], ...] = ()
+    #: The question, where the topic's own does not fit the drill's game (a hand from the log).
+    ask: Optional[Msg] = None
 
     @property
     def question(self) -> Msg:
-        return TOPICS[self.topic].question
+        return self.ask if self.ask is not None else TOPICS[self.topic].question
 
     def to_json(self) -> dict:
         en, ja = both(self.question)
-        return {"id": self.id, "topic": self.topic, "level": self.level, "game": self.game,
-                "table": self.table, "question": en, "question_ja": ja, "answer": self.answer}
+        out = {"id": self.id, "topic": self.topic, "level": self.level, "game": self.game,
+               "table": self.table, "question": en, "question_ja": ja, "answer": self.answer}
+        if self.source is not None:
+            out["source"] = dict(self.source)
+            out["flagged"] = [dict(f) for f in self.flagged]
+        return out
 
 
 def _game_of(table: Mapping) -> str:
@@ -471,6 +484,13 @@ def drill_from_json(obj: Any) -> Drill:
         raise UserError(_("drill: table: expected the drill's table as a JSON object"))
     ident = obj.get("id")
     answer = TOPICS[topic].answer(table)
+    source = obj.get("source")
+    if isinstance(source, Mapping):      # a hand from the hand log: its question and its flags
+        from dealer_assist.trainer.fromlog import log_question, ruling_flags
+        # the flags are worked out again too: the logged ruling against the engine's answer
+        flagged = ruling_flags(source.get("stored"), answer)
+        return Drill(ident if isinstance(ident, str) else "", topic, level, _game_of(table), table, answer,
+                     source=source, flagged=flagged, ask=log_question(topic, _game_of(table)))
     return Drill(ident if isinstance(ident, str) else "", topic, level, _game_of(table), table, answer)
 
 
@@ -722,6 +742,10 @@ def check(drill: Drill, given: Any) -> CheckResult:
     else:    # daifugo: the reason
         en.append(answer["reason"])
         ja.append(answer["reason_ja"])
+    for f in drill.flagged:      # a hand from the log whose logged ruling the engine no longer gives
+        if isinstance(f.get("text"), str) and isinstance(f.get("text_ja"), str):
+            en.append(f["text"])
+            ja.append(f["text_ja"])
     return CheckResult(drill, not wrong, answer, tuple(wrong), tuple(en), tuple(ja))
 
 

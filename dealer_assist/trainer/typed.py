@@ -41,6 +41,9 @@ def table_parts(drill: Drill, lang: str) -> tuple[list[str], list[tuple[int, str
     out: list[Text] = []
     seats: list[tuple[int, Text]] = []
     tail: list[Text] = []
+    if drill.source is not None:      # a hand from the hand log: which one, and why it is disputed
+        from dealer_assist.trainer.fromlog import source_lines
+        out += source_lines(drill, lang)
     if drill.topic == "burn-swap":
         out.append(_("Stub, top card first: {cards}", cards=_cards(t["stub"])))
     elif drill.topic == "daifugo":
@@ -64,10 +67,11 @@ def table_parts(drill: Drill, lang: str) -> tuple[list[str], list[tuple[int, str
         for s in t["seats"]:
             if s.get("folded"):
                 seats.append((s["seat"], _("{seat}: folded (open {up}), committed {chips}", seat=seat(s["seat"]),
-                                           up=_cards(s["up"]), chips=s["committed"])))
+                                           up=_cards(s.get("up")), chips=s.get("committed", 0))))
             else:
                 seats.append((s["seat"], _("{seat}: down {down}, open {up}, committed {chips}", seat=seat(s["seat"]),
-                                           down=_cards(s["down"]), up=_cards(s["up"]), chips=s["committed"])))
+                                           down=_cards(s.get("down")), up=_cards(s.get("up")),
+                                           chips=s.get("committed", 0))))
     elif drill.topic == "half-texas":
         out.append(_("Board: {cards}; raises: {n}", cards=_cards(t["board"]), n=t.get("raises", 0)))
         for s in t["seats"]:
@@ -79,20 +83,32 @@ def table_parts(drill: Drill, lang: str) -> tuple[list[str], list[tuple[int, str
                          bp=s["bp"], rp=s["rp"])
                 seats.append((s["seat"], line + _(" (raised)") if s.get("raised") else line))
     else:
-        out.append(_("Board: {cards}; button: {seat}", cards=_cards(t["board"]), seat=seat(t["button"])))
-        if t.get("last_aggressor") is not None:
-            out.append(_("Last bet or raise on the river: {seat}", seat=seat(t["last_aggressor"])))
+        board = t.get("board")
+        if not board:         # a draw game from the hand log (lowball): no board, no river
+            if t.get("button") is not None:
+                out.append(_("Button: {seat}", seat=seat(t["button"])))
+            if t.get("last_aggressor") is not None:
+                out.append(_("Last bet or raise in the last round: {seat}", seat=seat(t["last_aggressor"])))
+            else:
+                out.append(_("No bet in the last round: checked around."))
         else:
-            out.append(_("No bet on the river: checked around."))
+            if t.get("button") is not None:
+                out.append(_("Board: {cards}; button: {seat}", cards=_cards(board), seat=seat(t["button"])))
+            else:     # a hand from the log whose button the camera did not see
+                out.append(_("Board: {cards}", cards=_cards(board)))
+            if t.get("last_aggressor") is not None:
+                out.append(_("Last bet or raise on the river: {seat}", seat=seat(t["last_aggressor"])))
+            else:
+                out.append(_("No bet on the river: checked around."))
         if t.get("low_qualifier"):
             out.append(_("Low: {q} or better", q=t["low_qualifier"]))
         for s in t["seats"]:
             if s.get("folded"):
                 seats.append((s["seat"], _("{seat}: folded, committed {chips}", seat=seat(s["seat"]),
-                                           chips=s["committed"])))
+                                           chips=s.get("committed", 0))))
             else:
                 seats.append((s["seat"], _("{seat}: {cards}, committed {chips}", seat=seat(s["seat"]),
-                                           cards=_cards(s["hole"]), chips=s["committed"])))
+                                           cards=_cards(s.get("hole")), chips=s.get("committed", 0))))
     return ([render(x, lang) for x in out], [(n, render(x, lang)) for n, x in seats],
             [render(x, lang) for x in tail])
 
