@@ -28,6 +28,7 @@ COMMANDS = [
     "calibrate",
     "review",
     "desk",
+    "floor",
 ]
 
 

@@ -1,0 +1,395 @@
+"""The floor view: every table of the event at a glance in a browser, pushed live from the central log.
+
+A Starlette application (served by uvicorn, ``dealer-assist floor``). The page lists every table
+(its game, hand number, street, red and amber alerts first, corrections made, disputes opened);
+a click opens a hand as the desk's dispute mode shows it (board, seats, ruling and explanation,
+snapshots, events). The page gets the overview once and then every change as a server-sent event:
+the tables' forwarders ``NOTIFY`` the central log on each commit and this server ``LISTEN``\\ s, so
+a new alert is on the page a few tens of milliseconds after it reached the central log (no reload,
+no polling). Japanese by default, English on a switch; every word from the message catalogues.
+
+Every request needs the event's access token (``?token=``, or the ``X-Floor-Token`` header);
+without it the answer is 401 and nothing of the log. The server listens on 127.0.0.1 unless told
+otherwise. It reads only the central log, which holds no seat's cards before the showdown.
+
+Needs the ``floor`` extra (Starlette, uvicorn) and the ``central`` one (psycopg).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+from dealer_assist.central.schema import connect, describe_error
+from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
+from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
+from dealer_assist.i18n import LANGS, _, render, street
+from dealer_assist.live.words import alert_title, describe
+
+__all__ = ["create_app", "overview", "hand_view", "FLOOR_TEXTS"]
+
+PAGE = Path(__file__).resolve().parent / "static" / "floor.html"
+
+#: Every text of the page; JavaScript fills the ``{name}`` fields.
+FLOOR_TEXTS = {
+    "title": _("Floor: every table"),
+    "this_language": _("English"),   # each language's own name: the switch shows the other one's
+    "connected": _("live"),
+    "disconnected": _("connection lost: reconnecting"),
+    "table": _("table"),
+    "game": _("game"),
+    "hand": _("hand"),
+    "street": _("street"),
+    "alerts": _("alerts"),
+    "corrections": _("corrections"),
+    "disputes": _("disputes"),
+    "no_alerts": _("no alerts"),
+    "no_tables": _("no table has sent anything yet"),
+    "hand_title": _("table {table}, hand {ref}"),
+    "board": _("board"),
+    "seats": _("seats"),
+    "seat": _("seat {seat}"),
+    "button": _("button"),
+    "payout": _("wins {amount}"),
+    "ruling": _("ruling and explanation"),
+    "no_ruling": _("no ruling yet"),
+    "snapshots": _("snapshots"),
+    "events": _("events"),
+    "withheld": _("cards withheld until the showdown"),
+    "record_dispute": _("record a dispute for this hand"),
+    "dispute_recorded": _("dispute recorded"),
+    "close": _("close"),
+    "export_phh": _("hand history (PHH)"),
+    "previous_hand": _("previous hand"),
+    "next_hand": _("next hand"),
+    "session_ended": _("table stopped"),
+    "status_ended": _("hand ended"),
+    "status_open": _("in play"),
+    "status_interrupted": _("interrupted"),
+    "showdown": _("showdown"),
+    "ended": _("between hands"),
+}
+
+
+
+def _game_title(name: Any) -> Any:
+    """A game's name for people (as ``review`` names it), or the name as sent."""
+    return _GAME_NAMES.get(name, name)
+
+
+def _both(msg: Any) -> dict:
+    return {lang: render(msg, lang) for lang in LANGS}
+
+
+def page_texts() -> dict:
+    """``{lang: {key: text}}`` for the page."""
+    return {lang: {k: render(v, lang) for k, v in FLOOR_TEXTS.items()} for lang in LANGS}
+
+
+def _street_words(name: Optional[str]) -> dict:
+    if name in ("showdown", "ended"):
+        return _both(FLOOR_TEXTS[name])
+    return _both(street(name or "preflop"))
+
+
+# -- what the page shows ------------------------------------------------------------------------
+_OVERVIEW = """
+WITH last_s AS (
+    SELECT DISTINCT ON (table_name) id, table_name, number, game, ended
+    FROM sessions ORDER BY table_name, number DESC),
+last_h AS (
+    SELECT DISTINCT ON (h.session_id) h.id, h.session_id, h.hand, h.street, h.status, h.board
+    FROM hands h JOIN last_s ON h.session_id = last_s.id ORDER BY h.session_id, h.hand DESC)
+SELECT ls.id AS session_id, ls.table_name, ls.game, ls.number, ls.ended, lh.id AS hand_id, lh.hand,
+       lh.street, lh.status, lh.board,
+       (SELECT MIN(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_first,
+       (SELECT MAX(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_last,
+       (SELECT COUNT(*) FROM corrections c JOIN sessions s ON s.id = c.session_id
+         WHERE s.table_name = ls.table_name) AS corrections,
+       (SELECT COUNT(*) FROM disputes d JOIN hands h2 ON h2.id = d.hand_id JOIN sessions s ON s.id = h2.session_id
+         WHERE s.table_name = ls.table_name) AS disputes,
+       (SELECT MAX(seq) FROM events e WHERE e.session_id = ls.id) AS last_seq,
+       (SELECT MAX(wall) FROM events e WHERE e.session_id = ls.id) AS last_wall
+FROM last_s ls LEFT JOIN last_h lh ON lh.session_id = ls.id
+"""
+
+_RANK = {"stop": 0, "warn": 1}
+
+
+def overview(con) -> list[dict]:
+    """Every table, the loudest alerts first: one dict per table (JSON-ready, words in both languages)."""
+    from psycopg.rows import dict_row, tuple_row
+
+    cur = con.cursor(row_factory=dict_row)
+    rows = cur.execute(_OVERVIEW).fetchall()
+    # the alerts that matter now: of the hand in play (or, between hands, since the last one ended)
+    sids, starts = [], []
+    for r in rows:
+        sids.append(r["session_id"])
+        if r["hand_id"] is None:
+            starts.append(0)
+        elif r["status"] == "ended":
+            starts.append((r["hand_last"] or 0) + 1)
+        else:
+            starts.append(r["hand_first"] or 0)
+    alerts: dict[int, list[dict]] = {}
+    if sids:
+        for sid, text in con.cursor(row_factory=tuple_row).execute(
+                "SELECT e.session_id, e.json FROM events e JOIN unnest(%s::bigint[], %s::int[]) AS w(sid, start) "
+                "ON e.session_id = w.sid AND e.seq >= w.start WHERE e.type = 'alert' ORDER BY e.session_id, e.seq",
+                (sids, starts)).fetchall():  # tuples: a plain cursor
+            alert = json.loads(text)
+            if isinstance(alert, dict):              # anything else is not an alert the page can show
+                alerts.setdefault(sid, []).append(alert)
+    out = []
+    for r in rows:
+        active: dict[tuple, dict] = {}
+        for a in alerts.get(r["session_id"], ()):
+            code = str(a.get("code"))
+            key = (code, a.get("zone"))
+            if a.get("cleared") or code == "camera_back":
+                active.pop(key, None)
+                if code == "camera_back":
+                    active = {k: v for k, v in active.items() if k[0] != "camera_lost"}
+                continue
+            if SEVERITY.get(code, "info") in _RANK:
+                active[key] = a
+        shown = sorted(active.values(), key=lambda a: _RANK[SEVERITY.get(str(a.get("code")), "warn")])
+        level = SEVERITY.get(str(shown[0].get("code"))) if shown else ""
+        out.append({
+            "table": r["table_name"], "game": r["game"], "game_name": _both(_game_title(r["game"])),
+            "session": r["number"], "hand": r["hand"], "hand_id": r["hand_id"],
+            "street": r["street"] if r["status"] != "ended" else "ended",
+            "street_name": _street_words(r["street"] if r["status"] != "ended" else "ended"),
+            "status": r["status"], "board": json.loads(r["board"]) if r["board"] else [],
+            "stopped": r["ended"] is not None,
+            "alerts": [{"code": a.get("code"), "severity": SEVERITY.get(str(a.get("code")), "warn"),
+                        "title": {lang: alert_title(str(a.get("code")), lang) for lang in LANGS},
+                        "message": {"en": str(a.get("message") or ""), "ja": str(a.get("message_ja") or a.get("message") or "")}}
+                       for a in shown],
+            "level": level or "", "corrections": r["corrections"], "disputes": r["disputes"],
+            "last_seq": r["last_seq"], "last_wall": r["last_wall"],
+        })
+    out.sort(key=lambda t: (_RANK.get(t["level"], 2), t["table"]))
+    return out
+
+
+def hand_view(log, hand_id: int) -> dict:
+    """One hand for the page: what ``review`` tells, with the words in both languages."""
+    hand = log.hand_by_id(hand_id)
+    ruling = hand.get("ruling") or {}
+    holes: dict[int, list] = {}
+    for ev in hand["events"]:
+        if ev.get("type") == "hole" and isinstance(ev.get("seat"), int):
+            holes[ev["seat"]] = ev.get("cards") or []
+    hands = ruling.get("hands") or {}
+    seats = []
+    for s in hand.get("seats") or sorted(holes):
+        h = hands.get(str(s)) or {}
+        seats.append({"seat": s, "cards": holes.get(s, []), "button": s == hand.get("button"),
+                      "payout": (hand.get("payouts") or {}).get(str(s)),
+                      "category": {"en": h.get("category") or "", "ja": h.get("category_ja") or h.get("category") or ""}})
+    order = log.hand_ids(hand["table"])
+    at = order.index(hand["central_id"]) if hand["central_id"] in order else -1
+    return {
+        "prev_id": order[at - 1] if at > 0 else None,
+        "next_id": order[at + 1] if 0 <= at < len(order) - 1 else None,
+        "table": hand["table"], "ref": hand["ref"], "central_id": hand["central_id"], "status": hand["status"],
+        "board": hand["board"], "button": hand.get("button"), "seats": seats,
+        "explanation": {"en": list(ruling.get("explanation") or []), "ja": list(ruling.get("explanation_ja") or [])},
+        "events": [{"t": ev.get("t"), "type": ev.get("type"), "withheld": bool(ev.get("withheld")),
+                    "text": {lang: describe(ev, lang) for lang in LANGS}} for ev in hand["events"]],
+        "snapshots": [{"id": s["id"], "event_type": s["event_type"], "frame": s["frame"]} for s in hand["snapshots"]],
+        "withheld": hand["withheld"],
+    }
+
+
+# -- the application ----------------------------------------------------------------------------
+class _Hub:
+    """The overview, recomputed when the central log says something changed, pushed to every page."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.clients: set[asyncio.Queue] = set()
+        self.last: Optional[str] = None
+        self.changed: Optional[asyncio.Event] = None
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.stop = threading.Event()
+        self._con = None
+        self.error: Optional[str] = None
+        self.latest: Optional[str] = None      # the last overview pushed (a new page starts from it)
+
+    def compute(self) -> str:
+        from psycopg.rows import dict_row
+
+        try:
+            if self._con is None or self._con.closed:
+                self._con = connect(self.url, autocommit=True)
+                self._con.row_factory = dict_row
+            tables = overview(self._con)
+            self.error = None
+        except Exception as exc:     # the central log out of reach: say so on the page, keep going
+            self._con = None
+            self.error = describe_error(exc)
+            tables = None
+        return json.dumps({"tables": tables, "error": self.error, "sent": time.time()}, ensure_ascii=False)
+
+    def poke(self, *_a) -> None:
+        if self.loop is not None and self.changed is not None:
+            try:
+                self.loop.call_soon_threadsafe(self.changed.set)
+            except RuntimeError:          # the server is shutting down
+                self.stop.set()
+
+    def listen(self) -> None:
+        """(thread) LISTEN for the forwarders' NOTIFY; poke on each."""
+        while not self.stop.is_set():
+            try:
+                with connect(self.url, autocommit=True) as con:
+                    con.execute("LISTEN dealer_assist")
+                    self.poke()
+                    while not self.stop.is_set():
+                        for _n in con.notifies(timeout=1.0):
+                            self.poke()
+            except Exception:
+                self.poke()
+                self.stop.wait(1.0)
+
+    async def run(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.changed = asyncio.Event()
+        threading.Thread(target=self.listen, daemon=True, name="floor-listen").start()
+        self.changed.set()
+        while True:
+            await self.changed.wait()
+            self.changed.clear()
+            await asyncio.sleep(0.01)            # one recompute for a burst of commits
+            self.changed.clear()
+            text = await asyncio.to_thread(self.compute)
+            body = json.loads(text)
+            key = json.dumps([body["tables"], body["error"]])
+            if key != self.last:
+                self.last = key
+                self.latest = text
+                for q in list(self.clients):
+                    q.put_nowait(text)
+
+
+def create_app(url: str, token: str):
+    """The floor view's Starlette application for the central log at ``url``."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    from dealer_assist.central.reader import CentralLog
+    from dealer_assist.errors import UserError
+
+    hub = _Hub(url)
+    refused = " / ".join(render(_("floor view: the access token is missing or wrong; open the address "
+                                  "dealer-assist floor printed (with ?token=...)"), lang) for lang in ("ja", "en"))
+
+    def allowed(request: Request) -> bool:
+        given = request.query_params.get("token") or request.headers.get("x-floor-token") or ""
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    def guard(handler):
+        async def wrapped(request: Request):
+            if not allowed(request):
+                return PlainTextResponse(refused, status_code=401)
+            return await handler(request)
+        return wrapped
+
+    async def page(request: Request):
+        html = PAGE.read_text(encoding="utf-8").replace("__TEXTS__", json.dumps(page_texts(), ensure_ascii=False))
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    async def tables(request: Request):
+        return Response(await asyncio.to_thread(hub.compute), media_type="application/json")
+
+    async def stream(request: Request):
+        q: asyncio.Queue = asyncio.Queue()
+        hub.clients.add(q)
+        first = hub.latest or await asyncio.to_thread(hub.compute)
+
+        async def events():
+            try:
+                yield f"data: {first}\n\n"
+                while True:
+                    try:
+                        text = await asyncio.wait_for(q.get(), timeout=15)
+                        yield f"data: {text}\n\n"
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+            finally:
+                hub.clients.discard(q)
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def _with_log(work):
+        try:
+            with CentralLog(url) as log:
+                return work(log)
+        except UserError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+
+    async def hand(request: Request):
+        hid = request.path_params["hid"]
+        got = await asyncio.to_thread(_with_log, lambda log: hand_view(log, hid))
+        return got if isinstance(got, Response) else JSONResponse(got)
+
+    async def dispute(request: Request):
+        hid = request.path_params["hid"]
+
+        def work(log):
+            log.con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s", (hid,))
+            log.con.execute("SELECT pg_notify('dealer_assist', 'dispute')")
+            return {"ok": True}
+        got = await asyncio.to_thread(_with_log, work)
+        return got if isinstance(got, Response) else JSONResponse(got)
+
+    async def phh(request: Request):
+        from dealer_assist.phh import hand_phh, phh_name
+
+        hid = request.path_params["hid"]
+
+        def work(log):
+            hand = log.hand_by_id(hid)
+            return phh_name(hand), hand_phh(hand)
+        got = await asyncio.to_thread(_with_log, work)
+        if isinstance(got, Response):
+            return got
+        name, text = got
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def snapshot(request: Request):
+        hid, sid = request.path_params["hid"], request.path_params["sid"]
+
+        def work(log):
+            return log.load_snapshot({"central_id": hid, "ref": str(hid)}, sid)
+        got = await asyncio.to_thread(_with_log, work)
+        return got if isinstance(got, Response) else Response(got, media_type="image/jpeg")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(hub.run())
+        try:
+            yield
+        finally:
+            hub.stop.set()
+            task.cancel()
+
+    routes = [Route("/", guard(page)), Route("/api/tables", guard(tables)), Route("/api/stream", guard(stream)),
+              Route("/api/hand/{hid:int}", guard(hand)),
+              Route("/api/hand/{hid:int}/dispute", guard(dispute), methods=["POST"]),
+              Route("/api/hand/{hid:int}/phh", guard(phh)),
+              Route("/api/snapshot/{hid:int}/{sid:int}", guard(snapshot))]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app

@@ -1,0 +1,217 @@
+"""Reading the central log back: the hands of every table in the shapes ``review`` reads a table's
+own log in (:func:`dealer_assist.live.handlog.list_hands` / ``load_hand``), plus the floor's
+overview of every table.
+
+A hand is named as the table's own review names it, ``SESSION:HAND`` (its ``id`` is the table's
+own row id too), with the table's name beside it (``table``). What the central log holds is
+what the tables sent: before a hand's showdown no seat's cards (``"withheld": true`` marks an
+event sent without them).
+"""
+from __future__ import annotations
+
+import bisect
+import json
+from typing import Any, Optional
+
+from dealer_assist.central.schema import connect, describe_error, shown_url
+from dealer_assist.errors import UserError
+from dealer_assist.live.handlog import _iso, parse_hand_ref, ruling_winners
+
+__all__ = ["CentralLog", "list_hands", "load_hand", "load_snapshot", "tables"]
+
+_HANDS = """
+SELECT h.*, s.number AS session_number, s.table_name, s.source, s.game, s.calibration, s.models,
+       s.app_version, s.started AS session_started, s.ended AS session_ended,
+       (SELECT MAX(number) FROM sessions s2 WHERE s2.table_name = s.table_name) AS last_session,
+       (SELECT COUNT(*) FROM events e WHERE e.hand_id = h.id) AS n_events,
+       (SELECT COUNT(*) FROM corrections c WHERE c.hand_id = h.id) AS n_corrections
+FROM hands h JOIN sessions s ON s.id = h.session_id
+"""
+
+
+def _loads(text: Optional[str], default: Any = None) -> Any:
+    return default if text is None else json.loads(text)
+
+
+def _status(r: dict) -> str:
+    if r["status"] == "ended":
+        return "ended"
+    if r["session_ended"] is not None:
+        return "interrupted"
+    return "interrupted" if r["last_session"] is not None and r["session_number"] < r["last_session"] else "open"
+
+
+def _summary(r: dict) -> dict:
+    ruling = _loads(r["ruling"])
+    return {
+        "ref": f"{r['session_number']}:{r['hand']}", "table": r["table_name"],
+        "id": r["local_id"], "session": r["session_number"], "hand": r["hand"],
+        "started": _iso(r["started_wall"]), "ended": _iso(r["ended_wall"]), "status": _status(r),
+        "t_start": r["started_t"], "t_end": r["ended_t"],
+        "frame_start": r["started_frame"], "frame_end": r["ended_frame"],
+        "seats": _loads(r["seats"], []), "button": r["button"], "board": _loads(r["board"], []),
+        "winners": ruling_winners(ruling), "payouts": dict((ruling or {}).get("payouts") or {}),
+        "won_without_showdown": r["won_without_showdown"],
+        "events": r["n_events"], "corrections": r["n_corrections"],
+        "source": r["source"], "game": r["game"],
+    }
+
+
+class CentralLog:
+    """A reading connection to the central log (``with CentralLog(url) as log: ...``)."""
+
+    def __init__(self, url: str):
+        import psycopg
+        from psycopg.rows import dict_row
+
+        self.url = url
+        try:
+            self.con = connect(url, autocommit=True)
+        except psycopg.Error as exc:
+            raise UserError(f"cannot read the central log {shown_url(url)}: {describe_error(exc)}") from None
+        self.con.row_factory = dict_row
+        try:
+            ok = self.con.execute("SELECT to_regclass('central_schema_version') AS v").fetchone()["v"]
+        except psycopg.Error as exc:
+            self.con.close()
+            raise UserError(f"cannot read the central log {shown_url(url)}: {describe_error(exc)}") from None
+        if ok is None:
+            self.con.close()
+            raise UserError(f"{shown_url(url)} holds no central log yet (a table run with --central "
+                            f"sets it up)")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> "CentralLog":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _q(self, sql: str, params: tuple = ()) -> list[dict]:
+        import psycopg
+
+        try:
+            return self.con.execute(sql, params).fetchall()
+        except psycopg.Error as exc:
+            raise UserError(f"cannot read the central log {shown_url(self.url)}: {describe_error(exc)}") from None
+
+    # -- tables and hands ---------------------------------------------------------------------
+    def tables(self) -> list[str]:
+        return [r["table_name"] for r in self._q("SELECT DISTINCT table_name FROM sessions ORDER BY table_name")]
+
+    def list_hands(self, table: Optional[str] = None) -> list[dict]:
+        """Every hand (of ``table``, or of every table), by table then in the order played."""
+        where = " WHERE s.table_name = %s" if table is not None else ""
+        rows = self._q(_HANDS + where + " ORDER BY s.table_name, s.number, h.hand", (table,) if table else ())
+        return self._parsed(lambda: [_summary(r) for r in rows])
+
+    def _parsed(self, work):
+        """``work()``, with a row that is not JSON (written by something else than a table) said in one line."""
+        try:
+            return work()
+        except (ValueError, TypeError, KeyError) as exc:
+            raise UserError(f"the central log {shown_url(self.url)} holds a row dealer-assist did not write "
+                            f"(not its JSON: {str(exc)[:80]})") from None
+
+    def hand_ids(self, table: str) -> list[int]:
+        """The central ids of ``table``'s hands, in the order played."""
+        return [r["id"] for r in self._q("SELECT h.id FROM hands h JOIN sessions s ON s.id = h.session_id "
+                                         "WHERE s.table_name = %s ORDER BY s.number, h.hand", (table,))]
+
+    def _find(self, table: Optional[str], ref: Any) -> dict:
+        session, number = parse_hand_ref(ref)
+        if session is None:
+            raise UserError("in the central log a hand is SESSION:HAND as review --central lists it (such as 2:3)")
+        params: tuple = (session, number)
+        where = " WHERE s.number = %s AND h.hand = %s"
+        if table is not None:
+            where += " AND s.table_name = %s"
+            params += (table,)
+        rows = self._q(_HANDS + where + " ORDER BY s.table_name", params)
+        if not rows:
+            where_t = f" of table {table}" if table else ""
+            raise UserError(f"no hand {session}:{number}{where_t} in the central log "
+                            f"(dealer-assist review --central URL lists them)")
+        if len(rows) > 1:
+            names = ", ".join(r["table_name"] for r in rows)
+            raise UserError(f"tables {names} each have a hand {session}:{number}: give --table NAME")
+        return rows[0]
+
+    def load_hand(self, ref: Any, table: Optional[str] = None) -> dict:
+        """One hand for a dispute, as :func:`dealer_assist.live.handlog.load_hand` gives a local one."""
+        row = self._find(table, ref)
+        return self._hand(row)
+
+    def hand_by_id(self, hand_id: int) -> dict:
+        rows = self._q(_HANDS + " WHERE h.id = %s", (hand_id,))
+        if not rows:
+            raise UserError(f"no hand with central id {hand_id}")
+        return self._hand(rows[0])
+
+    def _hand(self, row: dict) -> dict:
+        return self._parsed(lambda: self._hand_of(row))
+
+    def _hand_of(self, row: dict) -> dict:
+        out = _summary(row)
+        out["central_id"] = row["id"]
+        evs = self._q("SELECT seq, json, withheld FROM events WHERE hand_id = %s ORDER BY seq", (row["id"],))
+        out["events"] = [json.loads(r["json"]) for r in evs]
+        seqs = [r["seq"] for r in evs]
+        index = {r["seq"]: i for i, r in enumerate(evs)}
+        out["corrections"] = [
+            {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
+             "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
+             "before_event": bisect.bisect_right(seqs, r["after_seq"])}
+            for r in self._q("SELECT * FROM corrections WHERE hand_id = %s ORDER BY local_id", (row["id"],))]
+        out["confirmations"] = [
+            {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
+             "event_index": i}
+            for i, ev in enumerate(out["events"]) if ev.get("type") == "confirm"
+            for c in ev.get("cards") or () if isinstance(c, dict)]
+        snaps = []
+        for r in self._q("SELECT local_id, frame, t, event_seq FROM snapshots WHERE session_id = %s AND event_seq "
+                         "= ANY(%s) ORDER BY event_seq, local_id", (row["session_id"], seqs)):
+            i = index[r["event_seq"]]
+            snaps.append({"id": r["local_id"], "frame": r["frame"], "t": r["t"], "event_seq": r["event_seq"],
+                          "event_index": i, "event_type": out["events"][i].get("type")})
+        out["snapshots"] = snaps
+        out["ruling"] = _loads(row["ruling"])
+        out["withheld"] = sum(1 for r in evs if r["withheld"])
+        out["session"] = {"id": row["session_number"], "started": _iso(row["session_started"]),
+                          "ended": _iso(row["session_ended"]), "source": row["source"], "game": row["game"],
+                          "calibration": row["calibration"], "models": _loads(row["models"], {}),
+                          "app_version": row["app_version"], "table": row["table_name"]}
+        return out
+
+    def load_snapshot(self, hand: dict, snapshot_id: int) -> bytes:
+        """The JPEG of one snapshot of ``hand`` (as :meth:`load_hand` returned it)."""
+        sid = self._q("SELECT session_id FROM hands WHERE id = %s", (hand["central_id"],))[0]["session_id"]
+        row = self._q("SELECT jpeg, same_as FROM snapshots WHERE session_id = %s AND local_id = %s", (sid, snapshot_id))
+        if row and row[0]["jpeg"] is None and row[0]["same_as"] is not None:
+            row = self._q("SELECT jpeg, same_as FROM snapshots WHERE session_id = %s AND local_id = %s",
+                          (sid, row[0]["same_as"]))
+        if not row or row[0]["jpeg"] is None:
+            raise UserError(f"no snapshot {snapshot_id} of hand {hand['ref']} in the central log")
+        return bytes(row[0]["jpeg"])
+
+
+def tables(url: str) -> list[str]:
+    with CentralLog(url) as log:
+        return log.tables()
+
+
+def list_hands(url: str, table: Optional[str] = None) -> list[dict]:
+    with CentralLog(url) as log:
+        return log.list_hands(table)
+
+
+def load_hand(url: str, ref: Any, table: Optional[str] = None) -> dict:
+    with CentralLog(url) as log:
+        return log.load_hand(ref, table)
+
+
+def load_snapshot(url: str, hand: dict, snapshot_id: int) -> bytes:
+    with CentralLog(url) as log:
+        return log.load_snapshot(hand, snapshot_id)

@@ -1,0 +1,216 @@
+"""The floor view in a real headless browser (Debian's chromium driven by Playwright) against a
+throwaway PostgreSQL: it lists the tables, shows a new alert within a second, opens a hand,
+switches to English, and refuses a request without the token. Without /usr/bin/chromium the
+browser test is skipped (it says why); the token and hole-card checks run without a browser."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("psycopg", reason="the central log needs the test extra (psycopg)")
+pytest.importorskip("pgserver", reason="the throwaway PostgreSQL needs the test extra (pgserver)")
+uvicorn = pytest.importorskip("uvicorn", reason="the floor view needs the test extra (uvicorn)")
+
+from dealer_assist.central.floor import create_app  # noqa: E402
+from dealer_assist.central.forward import sync_log  # noqa: E402
+from dealer_assist.central.throwaway import new_database  # noqa: E402
+from dealer_assist.live.handlog import HandLog  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+TOKEN = "floor-test-token"
+#: the events of one ``dealer-assist run`` of the sample clip (recorded: tests/data/README.md)
+EVENTS = [json.loads(x) for x in (ROOT / "tests" / "data" / "clip-run-events.jsonl").read_text().splitlines()
+          if x.strip()]
+
+
+def _first(kind: str, hand: int) -> int:
+    return next(i for i, e in enumerate(EVENTS) if e["type"] == kind and e.get("hand") == hand)
+
+
+@pytest.fixture(scope="module")
+def floor(tmp_path_factory, pg_server):
+    """Three tables in the central log (t1 done, t2 at hand 2's river, t3 at hand 2's first shown
+    cards) and the floor server on a free port."""
+    tmp = tmp_path_factory.mktemp("floor")
+    url = new_database(pg_server)
+    cut = {"t1": len(EVENTS), "t2": _first("hole", 2), "t3": _first("hole", 2) + 1}
+    logs = {}
+    for name, n in cut.items():
+        db = tmp / f"{name}.sqlite"
+        log = HandLog(db, source="camera", game="joker-holdem")
+        for ev in EVENTS[:n]:
+            log.record(ev)
+        if name == "t1":
+            log.close()
+        logs[name] = (db, log)
+        sync_log(str(db), url, name)
+    app = create_app(url, TOKEN)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
+    srv = uvicorn.Server(config)
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield {"url": url, "base": f"http://127.0.0.1:{port}", "logs": logs}
+    finally:
+        srv.should_exit = True
+        th.join(timeout=10)
+        for name, (db, log) in logs.items():
+            if name != "t1":
+                log.close()
+
+
+def get(url: str, token: str | None = TOKEN):
+    if token is not None:
+        url += ("&" if "?" in url else "?") + "token=" + token
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def test_every_request_without_the_token_is_refused(floor):
+    base = floor["base"]
+    for path in ("/", "/api/tables", "/api/stream", "/api/hand/1", "/api/snapshot/1/1"):
+        for token in (None, "wrong-token"):
+            status, body = get(base + path, token)
+            assert status == 401, (path, token)
+            assert b"t1" not in body and b"joker" not in body
+            assert "アクセストークン".encode() in body or b"access token" in body
+    status, body = get(base + "/api/tables")
+    assert status == 200 and {t["table"] for t in json.loads(body)["tables"]} == {"t1", "t2", "t3"}
+
+
+def test_no_page_of_the_floor_holds_a_seats_cards_before_its_showdown(floor):
+    base = floor["base"]
+    tables = {t["table"]: t for t in json.loads(get(base + "/api/tables")[1])["tables"]}
+    t3 = tables["t3"]                       # hand 2: seat 4's cards seen, no showdown yet
+    status, body = get(f"{base}/api/hand/{t3['hand_id']}")
+    assert status == 200
+    hand = json.loads(body)
+    seat4 = next(s for s in hand["seats"] if s["seat"] == 4)
+    assert seat4["cards"] == ["??", "??"] and hand["withheld"] == 1
+    shown = EVENTS[_first("hole", 2)]["cards"]
+    for card in shown:
+        assert f'"{card}"' not in body.decode(), card
+    assert get(base + "/")[1].count(shown[0].encode()) == 0
+    # a hand as a hand history file, for other poker tools (pokerkit reads it)
+    from pokerkit import HandHistory
+
+    status, text = get(f"{base}/api/hand/{t3['hand_id']}/phh")
+    assert status == 200 and HandHistory.loads(text.decode()).players == ["seat 2", "seat 3", "seat 4", "seat 6"]
+    assert b"d dh p3 ????" in text                # seat 4's cards: still withheld before the showdown
+    assert get(f"{base}/api/hand/{t3['hand_id']}/phh", None)[0] == 401
+    # t1's hands have ended: their cards are there
+    t1 = tables["t1"]
+    hands = json.loads(get(f"{base}/api/hand/{t1['hand_id'] - 1}")[1])
+    assert any(c != "??" for s in hands["seats"] for c in s["cards"])
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no {CHROMIUM} (Debian: apt-get install chromium); "
+                    "the floor page's browser test needs it")
+def test_the_floor_page_in_a_browser(floor):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (test extra)")
+    base = floor["base"]
+    shots = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 860})
+            # without the token: refused, nothing of the log
+            resp = page.goto(base + "/")
+            assert resp.status == 401 and "t1" not in page.content()
+
+            page.goto(f"{base}/?token={TOKEN}")
+            page.wait_for_selector("tr.row >> nth=2")
+            names = page.locator("tr.row td.name").all_inner_texts()
+            assert sorted(n.split()[0] for n in names) == ["t1", "t2", "t3"]
+            assert page.locator("h1").inner_text() == "フロア: 全テーブル"        # Japanese by default
+            assert page.locator("tr.row.stop").count() == 0
+
+            # a new alert at table t2: on the page, red and first, within a second
+            db, log = floor["logs"]["t2"]
+            log.record({"t": 9.5, "frame": 143, "type": "alert", "hand": 2, "code": "duplicate_card",
+                        "zone": "board5", "card": "5h", "message": "5h seen twice: board 5 and the muck",
+                        "message_ja": "5hが2か所に: ボード5とマック", "cleared": False})
+            start = time.monotonic()
+            sync_log(str(db), floor["url"], "t2")
+            page.wait_for_selector("tr.row.stop[data-table='t2'] .badge.stop", timeout=1000)
+            lag = time.monotonic() - start
+            assert lag < 1.0
+            assert page.locator("tr.row").first.get_attribute("data-table") == "t2"
+            assert "同じカード" in page.locator("tr.row.stop .badge.stop").first.inner_text()
+
+            # open a hand: board, seats, ruling and its explanation, snapshots, events
+            page.locator("tr.row[data-table='t1']").click()
+            page.wait_for_selector("#hand.open #explanation div")
+            text = page.locator("#hand").inner_text()
+            assert "Ah" in page.locator("#board").inner_text()
+            assert "シート1" in page.locator("#seats").inner_text()
+            assert "配当" in page.locator("#explanation").inner_text()
+            assert page.locator("#events div").count() >= 3
+            assert "フロップ" in text
+            # the hand before it, as in the desk's dispute mode: hand 2, the joker's side pot
+            page.locator("#prev").click()
+            page.wait_for_function("document.querySelector('#hand h2 span').innerText.includes('1:2')", timeout=2000)
+            assert "JOKER" in page.locator("#explanation").inner_text()
+            page.locator("#next").click()
+            page.wait_for_function("document.querySelector('#hand h2 span').innerText.includes('1:3')", timeout=2000)
+            # a dispute recorded from the hand: counted on the table's row, pushed to the page
+            assert page.locator("tr.row[data-table='t1'] td").nth(6).inner_text() == "0"
+            page.locator("#dispute").click()
+            page.wait_for_function("document.querySelector(\"tr.row[data-table='t1']\").cells[6].innerText == '1'",
+                                   timeout=2000)
+            if shots:
+                page.locator("tr.row[data-table='t3']").click()
+                page.wait_for_selector("#hand.open .withheld")
+                page.screenshot(path=os.path.join(shots, "floor-ja.png"))
+
+            # the English switch
+            page.locator("#lang").click()
+            assert page.locator("h1").inner_text() == "Floor: every table"
+            assert page.locator("#conn").inner_text() == "live"
+            assert "DUPLICATE" in page.locator("tr.row.stop .badge.stop").first.inner_text().upper() or \
+                "SAME CARD" in page.locator("tr.row.stop .badge.stop").first.inner_text()
+            if shots:
+                page.screenshot(path=os.path.join(shots, "floor-en.png"))
+        finally:
+            browser.close()
+
+
+def test_the_floor_pages_words_are_japanese_by_default_and_english_on_the_switch():
+    from dealer_assist.central.floor import page_texts
+    from test_japanese import assert_japanese
+
+    texts = page_texts()
+    assert set(texts["ja"]) == set(texts["en"])
+    sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450"}   # the page fills these in
+    assert_japanese([(f"floor {k}", re.sub(r"\{(\w+)\}", lambda m: sample[m.group(1)], v))
+                     for k, v in texts["ja"].items()])
+    assert texts["en"]["title"] == "Floor: every table" and texts["ja"]["title"] == "フロア: 全テーブル"
+
+
+def test_a_central_log_out_of_reach_is_said_on_the_page_and_in_one_line(capsys):
+    from dealer_assist.central.floor import _Hub
+    from dealer_assist.cli import main
+
+    body = json.loads(_Hub("postgresql://nobody@127.0.0.1:9/none").compute())
+    assert body["tables"] is None and "refused" in body["error"].lower()   # the page shows "connection lost"
+    assert main(["floor", "--central", "postgresql://nobody@127.0.0.1:9/none", "--token", "long-enough"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot read the central log" in err
+    assert main(["floor", "--central", "postgresql://nobody@127.0.0.1:9/none", "--token", "short"]) == 2
+    assert "at least 8" in capsys.readouterr().err
