@@ -221,7 +221,10 @@ def zone(name: Optional[str]) -> Text:
 
 
 _STREETS = {"preflop": _p("street", "preflop"), "flop": _p("street", "flop"),
-            "turn": _p("street", "turn"), "river": _p("street", "river")}
+            "turn": _p("street", "turn"), "river": _p("street", "river"),
+            # seven-card stud (seed 003): the two deals
+            "dealing": _p("street", "dealing"), "deal1": _p("street", "deal 1"),
+            "deal2": _p("street", "deal 2")}
 
 
 def street(name: str) -> Text:

@@ -54,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trainees", metavar="FILE", default="trainees.sqlite",
                    help="with --trainer: the trainee store (default trainees.sqlite)")
     p.add_argument("--seed", type=int, default=None, help="with --trainer: the drills' seed (default random)")
+    p.add_argument("--from-log", metavar="FILE", default=None,
+                   help="with --trainer: drills from the hands of this hand log, disputed first (docs/trainer.md)")
     p.set_defaults(func=run)
 
 
@@ -190,10 +192,17 @@ def _wait(app, window, *, until, timeout_s: float) -> bool:
 
 
 def run(args) -> int:
+    if getattr(args, "game", None) == "list":
+        from dealer_assist.commands.run import print_games
+
+        return print_games(args.lang)
     _need_display(args)
     size = parse_size(args.size) if args.size else ((1280, 800) if args.screenshot else None)
     if args.hand is not None and args.review is None:
         raise UserError("--hand needs --review (dispute mode)")
+    if args.from_log is not None and args.trainer is None:
+        from dealer_assist.i18n import _
+        raise UserError(_("--from-log {path} goes with --trainer NAME", path=args.from_log))
     app = _qt_app()
     font_ok = pick_font(app)
     lang = args.lang if font_ok else "en"
@@ -221,6 +230,7 @@ def run(args) -> int:
     if not args.screenshot:
         code = app.exec()
         window.shutdown()
+        parts.close_forwarder()
         return int(code)
     try:
         done = _wait(app, window, until=lambda: window.ended or (args.stop_at is not None and window.is_paused),
@@ -231,6 +241,7 @@ def run(args) -> int:
     finally:
         window.shutdown()
         window.close()
+        parts.close_forwarder()
     return 0
 
 
@@ -238,7 +249,11 @@ def _trainer(app, args, size, lang) -> int:
     from dealer_assist.desk.trainer import TrainerWindow
     from dealer_assist.trainer.store import Store
 
-    window = TrainerWindow(args.trainer, Store(args.trainees), lang=lang, seed=args.seed)
+    drills = None
+    if args.from_log is not None:       # the hands of a hand log, disputed first
+        from dealer_assist.trainer.fromlog import trainer_drills
+        drills = trainer_drills(args.from_log)
+    window = TrainerWindow(args.trainer, Store(args.trainees), lang=lang, seed=args.seed, drills=drills)
     window.resize(*(size or (1280, 800)))
     window.show()
     if args.screenshot:

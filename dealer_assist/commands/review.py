@@ -17,6 +17,7 @@ import unicodedata
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
+from dealer_assist.games import GAMES
 from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
 from dealer_assist.live.words import cards_text, pays_text, describe, describe_correction, placed_cards
 
@@ -43,6 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--salvage", nargs=2, metavar=("DAMAGED", "NEW"),
                    help="copy every hand, event and snapshot SQLite can still read out of the damaged "
                         "log DAMAGED into the new log NEW (DAMAGED is only read)")
+    from dealer_assist.commands.run import _arg_check
+    p.add_argument("--central", metavar="URL", type=_arg_check("check_url"),
+                   help="read the central log of a casino event (PostgreSQL) instead of --db")
+    p.add_argument("--table", metavar="NAME", type=_arg_check("check_table_name"),
+                   help="with --central: only this table's hands")
+    p.add_argument("--export-phh", metavar="DIR",
+                   help="write each hand (or HAND) as a Poker Hand History file (.phh) into DIR")
     p.set_defaults(func=run)
 
 
@@ -53,8 +61,8 @@ STATUS_WORDS = {"ended": _p("hand status", "ended"), "open": _p("hand status", "
 STATUS_LONG = {"ended": _p("hand status", "ended"),
                "open": _p("hand status", "in progress (still being played)"),
                "interrupted": _p("hand status", "interrupted (never ended: the run stopped during the hand)")}
-#: the games' names (a session's game)
-GAME_NAMES = {"joker-holdem": _("Joker NLH (joker-holdem)"), "holdem": _("Texas hold'em (holdem)")}
+#: the games' names (a session's game), from the registry
+GAME_NAMES = {g.name: g.title for g in GAMES}
 
 
 def status_text(status: str, lang: str = "en", long: bool = False) -> str:
@@ -255,6 +263,14 @@ def format_salvage(report: dict, lang: str = "en") -> str:
 def run(args) -> int:
     from dealer_assist.live.handlog import list_hands, load_hand, load_snapshot, salvage
 
+    if args.export_phh:
+        from dealer_assist.phh import export_command
+        return export_command(args)
+    if args.central:
+        from dealer_assist.central.review import run_central
+        return run_central(args)
+    if args.table:
+        raise UserError("--table goes with --central (a table's own log is --db)")
     if args.salvage:
         if args.hand is not None or args.export or args.snapshots:
             raise UserError("--salvage DAMAGED NEW works on its own: give no HAND, --export or --snapshots")

@@ -3,8 +3,9 @@
 ``dealer-assist run [--source SRC] [--calibration FILE] [--game joker-holdem] [--headless]
 [--events FILE|-] [--overwrite] [--db FILE] [--actions FILE] [--give-up-after SECONDS]``
 
-With no ``--source`` it plays the bundled sample clip (``sample_frames/clip/``) with its
-calibration and its dealer inputs. Events go out as JSON lines (``--events``, default standard
+With no ``--source`` it plays the game's bundled sample clip (the registry's ``clip``, e.g.
+``sample_frames/clip/`` for Joker NLH) with its calibration and its dealer inputs;
+``--game list`` lists the games (:mod:`dealer_assist.games`). Events go out as JSON lines (``--events``, default standard
 output); every event is also committed to the hand log (``--db``, default ``hand-log.sqlite``)
 with a snapshot of its frame. The rulings and alerts are also told in plain words on standard
 error (on standard output when the events go to a file), ``--lang ja`` in Japanese.
@@ -23,15 +24,17 @@ from pathlib import Path
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
 
-GAMES = ("joker-holdem", "holdem")
-
 
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def sample_clip_dir() -> Path:
-    return repo_root() / "sample_frames" / "clip"
+def sample_clip_dir(game: str = "joker-holdem") -> Path:
+    """The folder of ``game``'s bundled sample clip (the registry's ``clip``)."""
+    from dealer_assist.games import find_game
+
+    clip = find_game(game).clip
+    return repo_root() / "sample_frames" / (clip[0] if clip else "clip")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run the live table: camera -> cards -> rulings (default: the bundled sample clip)",
         description="Watch a table through a camera, a stream, a video file or a folder of frames; "
                     "print events as JSON lines and log every hand. With no --source, plays the "
-                    "bundled sample clip of three Joker NLH hands.",
+                    "game's bundled sample clip (three Joker NLH hands by default).",
     )
     add_live_arguments(p)
     p.add_argument("--headless", action="store_true",
@@ -64,7 +67,8 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
                    help="camera index (0), rtsp:// or http:// stream, video file or folder of frames "
                         "(default: the bundled sample clip)")
     p.add_argument("--calibration", metavar="FILE", help="table calibration YAML (dealer-assist calibrate)")
-    p.add_argument("--game", default="joker-holdem", choices=GAMES)
+    p.add_argument("--game", default="joker-holdem", type=live_game_arg, metavar="GAME",
+                   help="the game at the table (default joker-holdem); 'list' lists the games")
     p.add_argument("--db", metavar="FILE", default="hand-log.sqlite", help="hand log (SQLite)")
     p.add_argument("--no-db", action="store_true", help="keep no hand log")
     p.add_argument("--actions", metavar="FILE",
@@ -83,6 +87,59 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
                    help="a camera or stream that is not there (at start-up or lost mid-run) is retried "
                         "with backoff and a camera_lost alert; stop after it has been gone this many "
                         "seconds (default: never; 0: do not retry)")
+    # the central event log of a casino event (dealer_assist/central/, docs/central.md)
+    p.add_argument("--central", metavar="URL", type=_arg_check("check_url"), default=None,
+                   help="also send every event, correction and ruling to this PostgreSQL central log "
+                        "(postgresql://...); the hand log stays the record and catches the central log "
+                        "up after an outage")
+    p.add_argument("--table", metavar="NAME", type=_arg_check("check_table_name"), default=None,
+                   help="this table's name in the central log (needed with --central)")
+
+
+def _arg_check(name: str):
+    """An argparse type from a check of dealer_assist.central.schema (its UserError as a usage error)."""
+    def check(text: str):
+        from dealer_assist.central import schema
+
+        try:
+            return getattr(schema, name)(text)
+        except UserError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    check.__name__ = name
+    return check
+
+
+def live_game_arg(text: str) -> str:
+    """``--game``: a game of the registry that the live table follows, or ``list``.
+
+    >>> live_game_arg("stud7"), live_game_arg("list")
+    ('stud7', 'list')
+    >>> live_game_arg("go-fish")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown game 'go-fish'; the games are holdem, joker-holdem, half-texas, stud7, holdem-hilo, lowball-a5, lowball-27, daifugo
+    """
+    from dealer_assist.games import find_game
+
+    if text == "list":
+        return text
+    try:
+        game = find_game(text)
+        game.live_flow()
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return game.name
+
+
+def print_games(lang: str = "ja", out=None) -> int:
+    """``--game list``: every game of the registry, whether the live table follows it, its clip."""
+    from dealer_assist.games import GAMES
+
+    out = out or sys.stdout
+    for g in GAMES:
+        how = _("live table, sample clip") if g.clip else _("live table") if g.live else _("rules only")
+        out.write(f"{g.name:14} {g.title.render(lang)}  [{how.render(lang)}]\n")
+    return 0
 
 
 def give_up_seconds(text: str) -> float | None:
@@ -118,12 +175,17 @@ def look_warning(detector, lang: str = "en") -> str | None:
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:
     """(source, calibration, actions) with the sample clip's defaults filled in."""
-    clip = sample_clip_dir()
+    from dealer_assist.games import find_game
+
+    game = find_game(getattr(args, "game", "joker-holdem"))
+    clip = sample_clip_dir(game.name)
     source = args.source
     calibration = args.calibration
     actions = args.actions
     if source is None:
-        video = clip / "joker-nlh.mp4"
+        if game.clip is None:
+            raise UserError(f"there is no bundled sample clip of {game.name}; give --source and --calibration")
+        video = clip / game.clip[1]
         if not video.is_file():
             raise UserError(f"the bundled sample clip is missing ({video}); give --source")
         source = str(video)
@@ -155,6 +217,7 @@ class LiveParts:
         no file; ``on_source_open()`` runs once both are open (``run`` opens its events file
         there: a hand log that cannot be opened leaves no events file either)."""
         from dealer_assist.commands.detect import model_dir
+        from dealer_assist.games import find_game
         from dealer_assist.live.calibration import load_calibration
         from dealer_assist.live.pipeline import Pipeline, read_actions
         from dealer_assist.live.sources import open_source, quiet_native_logs
@@ -166,7 +229,8 @@ class LiveParts:
         quiet_native_logs()
 
         self.source_spec, self.calibration_path, actions_path = resolve_inputs(args)
-        self.calibration = load_calibration(self.calibration_path)
+        flow = find_game(args.game).live_flow()
+        self.calibration = load_calibration(self.calibration_path, board=flow.board_slots)
         actions = read_actions(actions_path) if actions_path else []
         detector = CardDetector(model_dir(args.models), deck=args.deck,
                                 settings=switched(bool(getattr(args, "search", True)),
@@ -177,6 +241,10 @@ class LiveParts:
             print(self.look_warning, file=sys.stderr, flush=True)
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
+        self.forwarder = None
+        if getattr(args, "central", None) and (args.no_db or not getattr(args, "table", None)):
+            raise UserError("--central needs --table NAME and a hand log (no --no-db): the hand log is "
+                            "what is sent, and what is kept while the central log is out of reach")
         # the source first: no log file is created for a source that does not open
         self.source = open_source(self.source_spec, fps=args.fps, realtime=args.realtime,
                                   give_up_after=getattr(args, "give_up_after", None))
@@ -187,6 +255,11 @@ class LiveParts:
                                    calibration=self.calibration_path,
                                    models=model_versions(model_dir(args.models), args.deck),
                                    check_same_thread=not log_thread_free)
+                if getattr(args, "central", None):
+                    from dealer_assist.central.forward import Forwarder
+                    self.forwarder = Forwarder(args.db, args.central, args.table,
+                                               lang=getattr(args, "lang", "ja")).start()
+                    sink = _poking(sink, self.forwarder)
             if on_source_open is not None:
                 on_source_open()
         except BaseException:
@@ -199,8 +272,26 @@ class LiveParts:
         try:
             self.source.close()
         finally:
-            if self.log is not None:
-                self.log.close()
+            try:
+                if self.log is not None:
+                    self.log.close()
+            finally:
+                self.close_forwarder()
+
+    def close_forwarder(self) -> None:
+        """Send what the central log still lacks (a few seconds at most) and stop the forwarder;
+        after the hand log's close, so the session's end goes too."""
+        forwarder, self.forwarder = self.forwarder, None
+        if forwarder is not None:
+            forwarder.close()
+
+
+def _poking(sink, forwarder):
+    """``sink`` that also wakes the central log's forwarder (the event is in the hand log by then)."""
+    def poking_sink(ev: dict) -> None:
+        sink(ev)
+        forwarder.poke()
+    return poking_sink
 
 
 def _check_events_path(path: str) -> None:
@@ -252,6 +343,8 @@ def run(args) -> int:
     from dealer_assist.live.words import line as describe_event
 
     ja = args.lang == "ja"
+    if args.game == "list":
+        return print_games(args.lang)
     files: dict = {}
     if args.events == "-":
         events_stream = sys.stdout

@@ -39,6 +39,14 @@ TEXTS: dict[str, str] = {
     "street.river": N_("river"),
     "street.showdown": N_("showdown"),
     "street.won": N_("won without showdown"),
+    "street.dealing": N_("dealing"),
+    "street.deal1": N_("deal 1"),
+    "street.deal2": N_("deal 2"),
+    "acts": N_("acts first"),
+    "up_cards": N_("up {cards}"),
+    "street.predraw": N_("before the draw"),
+    "street.draw": N_("after the draw"),
+    "draws": N_("draws {n}"),
     "button": N_("button seat {n}"),
     "seat": N_("Seat {n}"),
     "btn": N_("BTN"),
@@ -150,7 +158,7 @@ ALERT_TITLES = WORDS_ALERT_TITLES
 SEVERITY: dict[str, str] = {
     "joker_on_board": "stop", "duplicate_card": "stop", "unreadable_card": "stop",
     "sixth_board_card": "stop", "wrong_street": "stop", "ruling_error": "stop", "camera_lost": "stop",
-    "pipeline_stopped": "stop", "falling_behind": "stop",
+    "pipeline_stopped": "stop", "falling_behind": "stop", "wrong_card_count": "stop",
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
@@ -163,6 +171,7 @@ EVENT_NAMES: dict[str, Msg] = {
     "hole": _p("event", "cards shown"), "alert": _p("event", "alert"),
     "showdown": _p("event", "showdown"), "hand_end": _p("event", "hand end"),
     "confirm": _p("event", "cards confirmed"),
+    "up": _p("event", "up cards"), "draw": _p("event", "draw"),
 }
 
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

@@ -66,6 +66,9 @@ class SeatView:
     ante: Optional[int] = None        # the part of ``committed`` posted as an ante (dead money)
     reason: str = ""                  # why a seat that showed takes nothing, in one line
     corrected: tuple[tuple[str, str], ...] = ()   # (card now, card as read) set by a correction
+    up: tuple[tuple[str, ...], ...] = ()   # stud: the seat's up cards, one tuple per deal
+    acts: bool = False                     # stud: the seat acts first on this deal (the owner)
+    draws: tuple[int, ...] = ()            # lowball: the cards the seat drew, one number a draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,8 @@ class _HandRecord:
     street: str = "preflop"
     corrections: list = field(default_factory=list)   # [(zone, card, to)] standing in the hand
     unsure: list = field(default_factory=list)        # [(zone, card)] not sure, as last seen
+    up: dict = field(default_factory=dict)            # stud: seat -> up cards by deal
+    acts_first: Optional[int] = None                  # stud: the owner of the last deal
 
 
 def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
@@ -185,6 +190,8 @@ class DeskState:
         self.source_alerts: dict[str, dict] = {}        # camera_lost while the camera is away
         self.notices: list[dict] = []                   # acknowledged by the dealer
         self.frame: Optional[int] = None
+        #: the board slots of the table's game (the last state's ``board_slots``; 0 in stud)
+        self.board_n = 5
 
     # ------------------------------------------------------------------ input
     def feed(self, events: Sequence[Mapping[str, Any]], state: Optional[Mapping[str, Any]]) -> None:
@@ -199,6 +206,8 @@ class DeskState:
             self._event(ev)
         if state is not None:
             self.state = dict(state)
+            if isinstance(state.get("board_slots"), list):
+                self.board_n = len(state["board_slots"])
             self._absorb(self.state)
         active = {(a.get("code"), a.get("message")) for a in (self.state or {}).get("alerts", ())}
         for ev in events:
@@ -253,6 +262,14 @@ class DeskState:
             return
         if kind == "board":
             rec.board = list(ev.get("cards") or [])
+        elif kind == "up":       # stud: a deal's up cards; keep each seat's cards by deal
+            for key, cards in (ev.get("seats") or {}).items():
+                n = int(key)
+                known = [c for deal in rec.up.get(n, ()) for c in deal]
+                new = [c for c in cards or () if c not in known]
+                if new:
+                    rec.up[n] = list(rec.up.get(n, ())) + [new]
+            rec.acts_first = ev.get("acts_first")
         elif kind == "hole":
             rec.shown[int(ev["seat"])] = list(ev.get("cards") or [])
         elif kind == "showdown":
@@ -307,9 +324,15 @@ class DeskState:
         seats = tuple(SeatView(n, False, False, False, None, tuple(self._seat_cards(st, n)))
                       for n in range(1, self.seats + 1))
         return DeskSnapshot(lang, None, False, "waiting", t("waiting", lang), None,
-                            tuple(st.get("board_slots") or [None] * 5), tuple(st.get("burn") or ()),
+                            self._slots(st), tuple(st.get("burn") or ()),
                             seats, (), (), {}, True, self._alerts(st, lang), self._log(lang),
                             tuple(st.get("tracks") or ()))
+
+    def _slots(self, st: Mapping[str, Any]) -> tuple:
+        """The board slots of a state (none for a game without a board), else its board padded."""
+        if isinstance(st.get("board_slots"), list):
+            return tuple(st["board_slots"])
+        return tuple((list(st.get("board") or []) + [None] * self.board_n)[:self.board_n])
 
     @staticmethod
     def _seat_cards(st: Mapping[str, Any], n: int) -> list[str]:
@@ -326,12 +349,16 @@ class DeskState:
         seats = []
         for n in range(1, self.seats + 1):
             s = (st.get("seats") or {}).get(str(n)) or {}
-            seats.append(self._seat_view(n, bool(s.get("dealt")), bool(s.get("folded")), st.get("button"),
-                                         s.get("committed"), self._seat_cards(st, n), ruling, lang,
-                                         s.get("ante")))
+            view = self._seat_view(n, bool(s.get("dealt")), bool(s.get("folded")), st.get("button"),
+                                   s.get("committed"), self._seat_cards(st, n), ruling, lang, s.get("ante"))
+            if s.get("up"):
+                view = replace(view, up=tuple(tuple(d) for d in s["up"]), acts=bool(s.get("acts")))
+            if s.get("draws"):
+                view = replace(view, draws=tuple(s["draws"]))
+            seats.append(view)
         title = f"{t('hand', lang, n=st.get('hand'))} {t('street.' + street, lang)}"
         return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
-                                 tuple(st.get("board_slots") or (list(st.get("board") or []) + [None] * 5)[:5]),
+                                 self._slots(st),
                                  tuple(st.get("burn") or ()), tuple(seats), ruling, st,
                                  tuple(rec.corrections), tuple(_placed(st.get("unsure"))))
 
@@ -346,9 +373,11 @@ class DeskState:
                 cards = list(rec.shown[n])
             else:
                 cards = [c for c in rec.cards.get(n, []) if c == "BACK"] or ["BACK", "BACK"]
-            seats.append(self._seat_view(n, dealt, folded, rec.button, rec.committed.get(n), cards,
-                                         rec.ruling, lang))
-        board = tuple((list(rec.board) + [None] * 5)[:5])
+            view = self._seat_view(n, dealt, folded, rec.button, rec.committed.get(n), cards, rec.ruling, lang)
+            if rec.up.get(n):
+                view = replace(view, up=tuple(tuple(d) for d in rec.up[n]), acts=rec.acts_first == n)
+            seats.append(view)
+        board = tuple((list(rec.board) + [None] * self.board_n)[:self.board_n])
         title = f"{t('hand_over', lang, n=rec.hand)}"
         street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
         # a hand over keeps the doubt its ruling ended with (none once confirmed)
@@ -378,6 +407,9 @@ class DeskState:
         if hand:
             name = (hand.get("description_ja") or hand.get("category_ja") or "") if lang == "ja" else (
                 hand.get("description") or hand.get("category") or "")
+            low = hand.get("low")
+            if isinstance(low, Mapping):      # hi/lo: the low half's hand too ("7-4-3-2-A low")
+                name += "\n" + str(low.get("description_ja" if lang == "ja" else "description") or "")
         reason = lose_reason(n, ruling, lang) if ruling and hand and not winner and not folded else ""
         return SeatView(n, dealt, folded, button == n and dealt,
                         committed if isinstance(committed, int) else None, tuple(cards), name,
@@ -481,7 +513,14 @@ def _corrections(st: Mapping[str, Any]) -> list[tuple[str, str, Optional[str]]]:
 
 
 def _hand_words(hand: Mapping[str, Any], lang: str) -> str:
-    """A hand's category in words: ``フルハウス`` / ``full house``."""
+    """A hand's category in words: ``フルハウス`` / ``full house``; a lowball hand (its
+    ``low_rule`` given) by its low, since its category is its high hand's.
+
+    >>> _hand_words({"category": "high_card", "description": "8-6-4-3-2 low", "low_rule": "27"}, "en")
+    '8-6-4-3-2 low'
+    """
+    if hand.get("low_rule"):
+        return str(hand.get("description_ja" if lang == "ja" else "description") or "")
     if lang == "ja":
         return str(hand.get("category_ja") or hand.get("description_ja") or "")
     return str(hand.get("category") or hand.get("description") or "").replace("_", " ")

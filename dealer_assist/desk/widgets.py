@@ -502,6 +502,7 @@ class BoardPanel(Panel):
                           clickable=snap.live and code is not None, corrected=read,
                           note=(t("corrected_tip", lang, card=card_label(read)) if read
                                 else t("doubtful_tip", lang) if doubt else ""), doubtful=doubt)
+            tile.setVisible(i < len(snap.board))     # a game without a board (stud) shows none
 
 
 class SeatPanel(Panel):
@@ -586,6 +587,14 @@ class SeatPanel(Panel):
                 status = t("with_ante", lang, text=status, n=sv.ante)
         else:
             status = t("committed_none", lang)
+        if sv.up:
+            # stud: the up cards deal by deal, and who acts first on the last one
+            status += "\n" + t("up_cards", lang, cards=" | ".join(
+                " ".join(card_label(c) for c in deal) for deal in sv.up))
+            if sv.acts and not sv.folded:
+                status += "  ▶ " + t("acts", lang)
+        if sv.draws:
+            status += "\n" + t("draws", lang, n=" / ".join(str(n) for n in sv.draws))
         self.status.setText(status)
         faces = [c for c in sv.cards if c != "BACK"]
         shown = list(sv.cards[:2]) if len(sv.cards) <= 2 else (faces[:2] if len(faces) >= 2 else list(sv.cards[:2]))

@@ -47,13 +47,16 @@ MARKER_IDS = (0, 1, 2, 3)
 _NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
-def required_zones(seats: int) -> list[str]:
-    """The zones every calibration must have for a table of ``seats`` seats.
+def required_zones(seats: int, board: tuple[str, ...] = BOARD_ZONES) -> list[str]:
+    """The zones every calibration must have for a table of ``seats`` seats; ``board``: the
+    game's board slots (a stud table has none).
 
     >>> required_zones(3)
     ['board1', 'board2', 'board3', 'board4', 'board5', 'burn', 'muck', 'seat1', 'seat2', 'seat3']
+    >>> required_zones(2, board=())
+    ['burn', 'muck', 'seat1', 'seat2']
     """
-    return [*BOARD_ZONES, "burn", "muck", *(f"seat{i}" for i in range(1, seats + 1))]
+    return [*board, "burn", "muck", *(f"seat{i}" for i in range(1, seats + 1))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,10 +290,12 @@ def _whole(value: Any, what: str, where: str, lo: int, hi: int) -> int:
 
 
 def calibration_from_dict(d: Any, *, source: str | None = None,
-                          image_size: tuple[int, int] | None = None) -> Calibration:
+                          image_size: tuple[int, int] | None = None,
+                          board: tuple[str, ...] = BOARD_ZONES) -> Calibration:
     """Check a calibration dict (format 1) and build the :class:`Calibration`.
 
-    ``source`` names the file in error messages; ``image_size`` (w, h), if given, must match.
+    ``source`` names the file in error messages; ``image_size`` (w, h), if given, must match;
+    ``board``: the board slots the game needs (:func:`required_zones`).
     """
     where = _where(source)
     if not isinstance(d, Mapping):
@@ -341,10 +346,11 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
         if polygon_area(p) <= 1e-9 * max(1.0, float(np.ptp(p, axis=0).max()) ** 2):
             raise UserError(f"{where}zone {zname} has no area (its points lie on one line)")
         zones[zname] = p
-    missing = [z for z in required_zones(seats) if z not in zones]
+    missing = [z for z in required_zones(seats, board) if z not in zones]
     if missing:
+        needs = "board1..board5, burn" if board else "burn"
         raise UserError(f"{where}missing zones: {', '.join(missing)} "
-                        f"(every calibration needs board1..board5, burn, muck and seat1..seat{seats})")
+                        f"(every calibration needs {needs}, muck and seat1..seat{seats})")
     cal_probe = _apply_h(np.linalg.inv(hom), np.vstack(list(zones.values())))
     if not np.isfinite(cal_probe).all():
         raise UserError(f"{where}some zones lie beyond the camera's horizon: the table points are wrong")
@@ -375,10 +381,12 @@ def _read_yaml(path: str | os.PathLike, what: str) -> Any:
         raise UserError(f"{what} {path}: not valid YAML{at} ({problem})") from None
 
 
-def load_calibration(path: str | os.PathLike, image_size: tuple[int, int] | None = None) -> Calibration:
-    """Read and check a calibration file; ``image_size`` (w, h) of the frames, if known, must match."""
+def load_calibration(path: str | os.PathLike, image_size: tuple[int, int] | None = None,
+                     board: tuple[str, ...] = BOARD_ZONES) -> Calibration:
+    """Read and check a calibration file; ``image_size`` (w, h) of the frames, if known, must match;
+    ``board``: the board slots the game needs (none for stud)."""
     data = _read_yaml(path, "calibration")
-    return calibration_from_dict(data, source=str(path), image_size=image_size)
+    return calibration_from_dict(data, source=str(path), image_size=image_size, board=board)
 
 
 def _num(v: float) -> str:

@@ -38,18 +38,21 @@ on a table half seen.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Optional
 
-from dealer_assist.cards import CardError
+from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, zone
+from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
 from dealer_assist.rules.holdem import BURN_SWAP_MSG
 from dealer_assist.rules.errors import MAX_CHIPS
 from dealer_assist.rules.pots import clockwise_from
+from dealer_assist.rules.showdown import SeatInput, Table
 
-__all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "FLOWS", "BOARD_SLOTS", "STREETS"]
+__all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "BOARD_SLOTS", "STREETS"]
 
 BOARD_SLOTS = ("board1", "board2", "board3", "board4", "board5")
 #: street name -> how many board cards the board has once it is out
@@ -58,7 +61,7 @@ _STREET_OF_SLOT = {1: "flop", 2: "flop", 3: "flop", 4: "turn", 5: "river"}
 
 #: alerts that follow the cards on the table (re-checked every frame)
 CARD_CODES = frozenset({"duplicate_card", "sixth_board_card", "wrong_street", "unreadable_card",
-                        "joker_on_board"})
+                        "joker_on_board", "wrong_card_count"})
 #: alerts about the hand (raised by the flow, closed with the hand)
 HAND_CODES = frozenset({"chips_missing", "ruling_error", "no_showdown_seen"})
 
@@ -66,14 +69,98 @@ HAND_CODES = frozenset({"chips_missing", "ruling_error", "no_showdown_seen"})
 class JokerHoldemFlow:
     """Joker NLH (seed 000): the game-specific hooks of the hand flow.
 
+    Every game's live flow is this class or a subclass that overrides some of its hooks (the
+    registry, :mod:`dealer_assist.games`, names each game's class and its rules; a flow does not
+    name its game, and two games may share one flow, as hold'em and hold'em hi/lo do):
+
+    ======================  =====================================================================
+    hook                    what it decides
+    ======================  =====================================================================
+    ``board_slots``         the zones it deals common cards to (none in stud)
+    ``deal_count``          face-down cards each seat holds once the deal is over
+    ``hole_count``          face-up cards a seat lays down to show its hand
+    ``new_hand``            the game's own record of one hand (stud: the up cards by street)
+    ``dealing``             whether a seat getting cards now still joins the hand
+    ``read_streets``        what a street is: reading the table for the next one
+    ``showdown_ready``      what ends the hand at a showdown
+    ``rules_table``         the table the rules rule on (how the showdown is shown)
+    ``entry_cards``         the cards a seat of that table shows
+    ``corrected``           what a dealer's correction changes in the game's own record
+    ``actions``             the game's own dealer inputs (lowball: the cards each seat draws)
+    ``card_alerts``         the game's own alerts on the cards (lowball: a wrong card count)
+    ``street_name``         the street the desk names
+    ``seat_state``,         what the desk shows per seat and for the table (who acts)
+    ``table_state``
+    ======================  =====================================================================
+
     >>> en, ja = both(JokerHoldemFlow().joker_on_board(4))
     >>> en.split(": ")[0], "the next burn card" in en, "次のバーンカード" in ja
     ('the joker is in board 4 (the turn)', True, True)
     """
 
-    game = "joker-holdem"   # the rules engine's game name (settle)
     jokers = 1              # jokers in the deck
     hole_count = 2          # hole cards per seat
+    deal_count = 2          # face-down cards per seat once dealt
+    board_slots: tuple[str, ...] = BOARD_SLOTS
+
+    # ------------------------------------------------------------------ the hand's shape
+    def new_hand(self) -> Any:
+        """The game's own record of a new hand (kept on the table as ``game_hand``)."""
+        return None
+
+    def dealing(self, table: "LiveTable") -> bool:
+        """Whether the deal is still open: a seat given cards now joins the hand (before the flop)."""
+        return table.board_out == 0
+
+    def read_streets(self, table: "LiveTable", out: list) -> None:
+        """Read the table for the next street and announce it (hold'em: the board's cards)."""
+        table._streets(out)
+
+    def showdown_ready(self, table: "LiveTable", live: list[int]) -> bool:
+        """Whether the showdown can be ruled: the river is out and every live seat has shown."""
+        return table.board_out == 5 and all(s in table.hole_rec for s in live)
+
+    def street_name(self, table: "LiveTable") -> str:
+        return {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[table.board_out]
+
+    def rules_table(self, table: "LiveTable", chips: bool) -> Table:
+        """The table the rules engine rules on, as its objects (``to_json()`` gives what
+        ``dealer-assist settle`` reads, which the ``showdown`` event carries)."""
+        live = table._live()
+        antes = table._seat_antes() if chips else {}
+        seats = []
+        for s in table.dealt:
+            shown = s in live and s in table.hole_rec and table.won is None
+            seats.append(SeatInput(
+                s, tuple(parse_card(c) for c in table.hole_rec[s]) if shown else None,
+                # a seat whose chips were not entered put in its ante at least
+                table.committed.get(s, antes.get(s, 0)) if chips else 1,
+                s not in live, antes.get(s, 0)))
+        return Table(table.game_rules.name, tuple(parse_card(c) for c in table.board_emitted),
+                     table._table_button(), tuple(seats), table.last_aggressor)
+
+    def entry_cards(self, entry: Mapping[str, Any]) -> list[str]:
+        """The cards a seat entry of :meth:`rules_table`'s JSON shows."""
+        return list(entry.get("hole") or ())
+
+    def actions(self) -> dict:
+        """The game's own dealer inputs: kind -> (handler(table, action), its fields)."""
+        return {}
+
+    def card_alerts(self, table: "LiveTable") -> dict:
+        """The game's own alerts on the cards lying there now: key -> (code, message, extra)."""
+        return {}
+
+    def corrected(self, table: "LiveTable", zone: str, card: str, to: Optional[str]) -> None:
+        """The dealer corrected ``card`` in ``zone`` to ``to``: the game's own record follows."""
+
+    def seat_state(self, table: "LiveTable", seat: int) -> dict:
+        """The game's own fields of one seat in :meth:`LiveTable.state` (none in hold'em)."""
+        return {}
+
+    def table_state(self, table: "LiveTable") -> dict:
+        """The game's own fields of :meth:`LiveTable.state` (none in hold'em)."""
+        return {}
 
     def blocks_board(self, card: str) -> bool:
         """A card that may not stay in a board slot (the street waits for its replacement)."""
@@ -93,13 +180,10 @@ class JokerHoldemFlow:
 
 
 class HoldemFlow(JokerHoldemFlow):
-    """Texas hold'em: Joker NLH without the joker (a joker read anywhere is a misread)."""
+    """Texas hold'em: Joker NLH without the joker (a joker read anywhere is a misread); hold'em
+    hi/lo too (its rules split the pot; its flow is hold'em's)."""
 
-    game = "holdem"
     jokers = 0
-
-
-FLOWS: dict[str, type] = {"joker-holdem": JokerHoldemFlow, "holdem": HoldemFlow}
 
 
 def _seat_no(zone: Optional[str]) -> Optional[int]:
@@ -114,7 +198,7 @@ def _dealt_list(seats) -> Msg:
 
 _ACTIONS = {"button": _("button"), "committed": _("committed"), "ante": _("ante"), "antes": _("antes"),
             "fold": _("fold"), "last_aggressor": _("last_aggressor"), "correct": _("correct"),
-            "confirm": _("confirm")}
+            "confirm": _("confirm"), "draw": _("draw")}
 
 
 def _action(kind: str):
@@ -153,16 +237,22 @@ class LiveTable:
                  settings: Optional[TrackerSettings] = None):
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 12:
             raise UserError(_("a live table has 2 to 12 seats, got {seats}", seats=repr(seats)))
-        if game not in FLOWS:
+        from dealer_assist.games import find_game, live_games
+
+        found = find_game(game) if isinstance(game, str) and game else None
+        if found is None or not found.live:
             raise UserError(_("the live table knows the games {games}, not {game}",
-                              games=", ".join(FLOWS), game=repr(game)))
+                              games=", ".join(g.name for g in live_games()), game=repr(game)))
         self.seats = seats
         self.game = game
-        self.rules = FLOWS[game]()
+        #: the game in the registry: its rules (``game_rules``) and its live hooks (``rules``)
+        self.game_rules = found.rules
+        self.rules = found.live_flow()
         self.settings = settings or TrackerSettings()
         self.tracker = Tracker(self.settings)
-        self.zones = frozenset(BOARD_SLOTS + ("burn", "muck") + tuple(f"seat{s}" for s in range(1, seats + 1)))
-        self._active: dict[tuple, dict] = {}
+        self.zones = frozenset(self.rules.board_slots + ("burn", "muck")
+                               + tuple(f"seat{s}" for s in range(1, seats + 1)))
+        self._active: dict[tuple, Alert] = {}
         self._hands = 0
         self._prev_button: Optional[int] = None
         self._next_button: Optional[int] = None
@@ -194,10 +284,15 @@ class LiveTable:
         self.won: Optional[int] = None
         self.showdown_done = False
         self.ruling: Optional[dict] = None
+        #: the rules engine's ruling as its object (:class:`~dealer_assist.rules.showdown.Ruling`);
+        #: :attr:`ruling` is its JSON with the flow's marks (provisional, chips entered)
+        self.ruled = None
         self._settle_input: Optional[dict] = None
         self._doubt_input: Optional[list] = None
         self._showdown_ruling: Optional[dict] = None
         self.corrections = 0
+        #: the game's own record of the hand (its flow's ``new_hand``)
+        self.game_hand = self.rules.new_hand()
         #: (zone, card) the dealer confirmed as read, in order (``confirm``); and the cards the
         #: dealer set by a correction: both are sure for the rest of the hand
         self.confirmed: list[tuple[str, str]] = []
@@ -210,7 +305,11 @@ class LiveTable:
 
     # ===================================================================== public interface
     def step(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
-        """One frame's observations; returns the events it causes, in order."""
+        """One frame's observations; returns the events it causes, in order (their JSON)."""
+        return [ev.to_json() for ev in self.read(frame, t, observations)]
+
+    def read(self, frame: int, t: float, observations: list[Observation]) -> list[TableEvent]:
+        """:meth:`step` with the events as objects (:mod:`dealer_assist.live.events`)."""
         self._frame, self._t = frame, float(t)
         self.tracker.update(frame, t, observations)
         return self._keep_pace(frame) + self._evaluate()
@@ -259,7 +358,7 @@ class LiveTable:
         return ("falling_behind",) in self._active
 
     def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list[dict]:
-        """A dealer's input (see docs/live.md); returns the events it causes.
+        """A dealer's input (see docs/live.md); returns the events it causes (their JSON).
 
         >>> LiveTable().apply({"type": "fold", "seat": 2}, 0, 0.0)
         Traceback (most recent call last):
@@ -270,21 +369,30 @@ class LiveTable:
         ...
         dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm
         """
+        return [ev.to_json() for ev in self.act(action, frame, t)]
+
+    def act(self, action: Mapping[str, Any], frame: int, t: float) -> list[TableEvent]:
+        """:meth:`apply` with the events as objects (:mod:`dealer_assist.live.events`)."""
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise UserError(_("a dealer action is an object with a \"type\""))
         kind = action["type"]
-        handler = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
-                   "antes": self._act_antes, "fold": self._act_fold,
-                   "last_aggressor": self._act_last_aggressor, "correct": self._act_correct,
-                   "confirm": self._act_confirm}.get(kind)
+        handlers = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
+                    "antes": self._act_antes, "fold": self._act_fold,
+                    "last_aggressor": self._act_last_aggressor, "correct": self._act_correct,
+                    "confirm": self._act_confirm}
+        fields = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
+                  "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
+                  "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"},
+                  "confirm": {"zone", "card"}}
+        for name, (act, names) in self.rules.actions().items():
+            handlers[name] = functools.partial(act, self)
+            fields[name] = set(names)
+        handler = handlers.get(kind)
         if handler is None:
             raise UserError(_("unknown dealer action {kind}; known: {known}", kind=repr(kind),
-                              known="button, committed, ante, antes, fold, last_aggressor, correct, confirm"))
-        allowed = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
-                   "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
-                   "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"},
-                   "confirm": {"zone", "card"}}[kind]
+                              known=", ".join(handlers)))
+        allowed = fields[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
         if extra:
             raise UserError(_("{action}: unknown field(s) {fields}", action=_action(kind),
@@ -298,7 +406,7 @@ class LiveTable:
         """A JSON-ready snapshot of the table (for the desk display and the pipeline)."""
         tr = self.tracker
         slots: list[Optional[str]] = []
-        for i, slot in enumerate(BOARD_SLOTS):
+        for i, slot in enumerate(self.rules.board_slots):     # none for a game without a board
             card = self._slot_card(slot)
             if card is None and self.hand is not None and i < self.board_out:
                 card = self.board_rec[i]
@@ -309,7 +417,7 @@ class LiveTable:
             cards = [c for c in (tr.identity(t) for t in self._zone_tracks(f"seat{s}")) if c is not None]
             seats[str(s)] = {"cards": cards, "folded": s in self.folded,
                              "dealt": s in self.dealt, "committed": self.committed.get(s),
-                             "ante": self._seat_antes().get(s)}
+                             "ante": self._seat_antes().get(s), **self.rules.seat_state(self, s)}
         if self.hand is None:
             street = "waiting"
         elif self.won is not None:
@@ -317,18 +425,20 @@ class LiveTable:
         elif self.showdown_done:
             street = "showdown"
         else:
-            street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[self.board_out]
-        return {
+            street = self.rules.street_name(self)
+        out = {
             "hand": self.hand, "street": street, "button": self.button, "board": board,
             "antes": dict(self.ante_structure) if self.ante_structure else None,
             "board_slots": slots, "seats": seats,
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
             "muck": len(self._zone_tracks("muck")),
-            "alerts": [dict(a) for a in self._active.values()],
+            "alerts": [a.to_json() for a in self._active.values()],
             "ruling": self.ruling, "tracks": tr.snapshot(),
             "unsure": [{"zone": z, "card": c} for z, c in self.unsure()],
             "confirmed": [{"zone": z, "card": c} for z, c in self.confirmed],
         }
+        out.update(self.rules.table_state(self))
+        return out
 
     # ===================================================================== dealer actions
     def _seat_arg(self, action: Mapping[str, Any], kind: str) -> int:
@@ -541,6 +651,7 @@ class LiveTable:
             self._restate.add(seat)
         if to is not None:
             self._dealer_set.add((zone, to))
+        self.rules.corrected(self, zone, card, to)
         self.corrections += 1
 
     # ----------------------------------------------------------------------- doubt and confirmation
@@ -624,7 +735,7 @@ class LiveTable:
         for zc in cards:
             if zc not in self.confirmed:
                 self.confirmed.append(zc)
-        self._pending.append(self._event("confirm", cards=[{"zone": z, "card": c} for z, c in cards]))
+        self._pending.append(self._event("confirm", cards=tuple(cards)))
 
     # ===================================================================== reading the table
     def _zone_tracks(self, zone: str) -> list:
@@ -649,30 +760,27 @@ class LiveTable:
         return not any(t.zone in BOARD_SLOTS or _seat_no(t.zone) is not None for t in self.tracker.stable())
 
     # ===================================================================== alerts
-    def _event(self, kind: str, **fields: Any) -> dict:
-        ev = {"t": round(self._t, 3), "frame": self._frame, "type": kind, "hand": self.hand}
-        ev.update(fields)
-        return ev
+    def _event(self, kind: str, **fields: Any) -> TableEvent:
+        """An event of this frame and hand (``kind``: its type in :data:`EVENT_TYPES`)."""
+        return EVENT_TYPES[kind](round(self._t, 3), self._frame, self.hand, **fields)
 
     def _raise(self, out: list, key: tuple, code: str, message: Msg,
                keep: bool = True, **extra: Any) -> None:
         en, ja = both(message)
-        ev = self._event("alert", code=code, message=en, message_ja=ja, **extra)
-        ev["cleared"] = False
+        ev = self._event("alert", code=code, message=en, message_ja=ja, extra=tuple(extra.items()))
         if keep:
             self._active[key] = ev
         out.append(ev)
 
     def _clear(self, out: list, key: tuple) -> None:
         old = self._active.pop(key)
-        fields = {k: v for k, v in old.items() if k not in ("t", "frame", "type", "hand", "cleared")}
-        if old.get("code") == "joker_on_board" and isinstance(old.get("zone"), str):
+        message, message_ja = old.message, old.message_ja
+        if old.code == "joker_on_board" and isinstance(old.get("zone"), str):
             # say what resolved it, not the instruction again
-            now = self._slot_card(old["zone"])
-            fields["message"], fields["message_ja"] = both(self.rules.joker_swapped(old["zone"], now))
-        ev = self._event("alert", **fields)
-        ev["cleared"] = True
-        out.append(ev)
+            now = self._slot_card(old.get("zone"))
+            message, message_ja = both(self.rules.joker_swapped(old.get("zone"), now))
+        out.append(self._event("alert", code=old.code, message=message, message_ja=message_ja,
+                               extra=old.extra, cleared=True))
 
     def _card_alerts(self) -> dict[tuple, tuple]:
         """The alerts the cards on the table call for now: key -> (code, message, ja, extra)."""
@@ -731,6 +839,7 @@ class LiveTable:
             if self._slot_card(slot) == "JK" and self.rules.blocks_board("JK"):
                 want[("joker_on_board", slot)] = ("joker_on_board", self.rules.joker_on_board(i),
                                                   {"zone": slot, "card": "JK"})
+        want.update(self.rules.card_alerts(self))
         for t in tr.stable():
             if t.zone is not None and self._long_unreadable(t):
                 want[("unreadable_card", t.id)] = (
@@ -782,7 +891,7 @@ class LiveTable:
         sig = tuple(sorted(backs.items()))
         if sig != self._deal_sig:
             self._deal_sig, self._deal_since = sig, tr.now
-        dealt_done = all(n >= self.rules.hole_count for n in backs.values()) and not pending
+        dealt_done = all(n >= self.rules.deal_count for n in backs.values()) and not pending
         if not dealt_done and tr.now - self._deal_since < self.settings.deal_wait_s:
             return
         self._deal_sig = None
@@ -799,7 +908,7 @@ class LiveTable:
         self._next_button = None
         self._started = tr.now
         extra = {"antes": dict(self.ante_structure)} if self.ante_structure else {}
-        out.append(self._event("hand_start", seats=list(self.dealt), button=self.button, **extra))
+        out.append(self._event("hand_start", seats=tuple(self.dealt), button=self.button, **extra))
 
     def _live(self) -> list[int]:
         return [s for s in self.dealt if s not in self.folded]
@@ -815,7 +924,7 @@ class LiveTable:
             elif s in self._emptied and not any(t.born > self._emptied[s] for t in self.tracker.stable(f"seat{s}")):
                 del self._emptied[s]     # its own cards seen again
         empty_since = dict(self._emptied)
-        if self.board_out or self.won is not None or self.showdown_done:
+        if not self.rules.dealing(self) or self.won is not None or self.showdown_done:
             # seats not in this hand, once its board is out (before it, they are late seats)
             empty_since.update({s: self._started for s in range(1, self.seats + 1) if s not in self.dealt})
         gap = self.settings.new_deal_gap_s
@@ -834,15 +943,15 @@ class LiveTable:
             self.tracker.retire(keep=new_deal)
             return
         # board slots: remember each slot's card; an announced card stays while the table is cleared
-        for i, slot in enumerate(BOARD_SLOTS):
+        for i, slot in enumerate(self.rules.board_slots):
             card = self._slot_card(slot)
             if card is not None:
                 self.board_rec[i] = card
             elif i >= self.board_out:
                 self.board_rec[i] = None
-        board_on_table = any(self.tracker.stable(slot) for slot in BOARD_SLOTS)
+        board_on_table = any(self.tracker.stable(slot) for slot in self.rules.board_slots)
         # late seats: cards dealt to a seat after the hand started, before any board card
-        if not decided and self.board_out == 0 and not board_on_table:
+        if not decided and self.rules.dealing(self) and not board_on_table:
             for s, h in has.items():
                 if h and s not in self.dealt and any(not t.face for t in self.tracker.stable(f"seat{s}")):
                     self.dealt = sorted(self.dealt + [s])
@@ -857,7 +966,7 @@ class LiveTable:
         live = self._live()
         # streets
         if self.won is None:
-            self._streets(out)
+            self.rules.read_streets(self, out)
         # face-up hole cards
         for s in live:
             cards = [self.tracker.identity(t) for t in self._zone_tracks(f"seat{s}") if t.face]
@@ -877,21 +986,20 @@ class LiveTable:
             self.won = live[0]
         if self.won is not None:
             self._rule_won(out, final=False)
-        elif (self.board_out == 5 and len(live) >= 2 and all(s in self.hole_rec for s in live)
-              and not self.falling_behind):
+        elif len(live) >= 2 and self.rules.showdown_ready(self, live) and not self.falling_behind:
             self._rule_showdown(out)
         # the table cleared: the hand is over
         if self._table_empty():
             self._end(out)
 
-    def _hole_event(self, s: int) -> dict:
-        cards = list(self.hole_rec[s])
-        return self._event("hole", seat=s, cards=cards, sure=[self.card_sure(f"seat{s}", c) for c in cards])
+    def _hole_event(self, s: int) -> TableEvent:
+        cards = tuple(self.hole_rec[s])
+        return self._event("hole", seat=s, cards=cards, sure=tuple(self.card_sure(f"seat{s}", c) for c in cards))
 
-    def _board_event(self, street: str) -> dict:
-        cards = list(self.board_emitted)
+    def _board_event(self, street: str) -> TableEvent:
+        cards = tuple(self.board_emitted)
         return self._event("board", street=street, cards=cards,
-                           sure=[self.card_sure(BOARD_SLOTS[i], c) for i, c in enumerate(cards)])
+                           sure=tuple(self.card_sure(BOARD_SLOTS[i], c) for i, c in enumerate(cards)))
 
     def _streets(self, out: list) -> None:
         rec = self.board_rec
@@ -943,37 +1051,20 @@ class LiveTable:
         out.update(self.antes)
         return {s: min(a, self.committed[s]) if s in self.committed else a for s, a in out.items() if a}
 
-    def _settle_table(self, chips: bool) -> dict:
-        live = self._live()
-        button = self._table_button()
-        antes = self._seat_antes() if chips else {}
-        seats = []
-        for s in self.dealt:
-            entry: dict[str, Any] = {"seat": s}
-            if s in live and s in self.hole_rec and self.won is None:
-                entry["hole"] = list(self.hole_rec[s])
-            # a seat whose chips were not entered put in its ante at least
-            entry["committed"] = self.committed.get(s, antes.get(s, 0)) if chips else 1
-            if antes.get(s):
-                entry["ante"] = antes[s]
-            entry["folded"] = s not in live
-            seats.append(entry)
-        table: dict[str, Any] = {"game": self.rules.game, "board": list(self.board_emitted),
-                                 "button": button, "seats": seats}
-        if self.last_aggressor is not None:
-            table["last_aggressor"] = self.last_aggressor
-        return table
+    def _settle_table(self, chips: bool) -> Table:
+        return self.rules.rules_table(self, chips)
 
-    def _settle(self, out: list, table: dict, chips: bool) -> Optional[dict]:
-        from dealer_assist.rules.settle import settle
-
+    def _settle(self, out: list, table: Table, chips: bool) -> Optional[dict]:
+        """The rules engine's ruling on ``table`` (its JSON), or None with a ``ruling_error`` alert
+        saying why there is none; the typed ruling is kept as :attr:`ruled`."""
         key = ("ruling_error",)
         try:
-            ruling = settle(table)
+            self.ruled = self.game_rules.rule(self.game_rules.check(table))
+            ruling = self.ruled.to_json()
         except (UserError, CardError) as exc:
             text = str(exc)
             old = self._active.get(key)
-            if old is not None and old["message"] != text:
+            if old is not None and old.message != text:
                 self._clear(out, key)
             if key not in self._active:
                 self._raise(out, key, "ruling_error", _rule_error(exc))
@@ -992,8 +1083,8 @@ class LiveTable:
         cards of the seats still in the hand."""
         cards = [(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())]
         for seat in table.get("seats") or ():
-            if not seat.get("folded") and seat.get("hole"):
-                cards += [(f"seat{seat['seat']}", c) for c in seat["hole"]]
+            if not seat.get("folded"):
+                cards += [(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)]
         return [(z, c) for z, c in cards if not self.card_sure(z, c)]
 
     def _mark_doubt(self, ruling: dict, table: Mapping[str, Any], doubt: list) -> None:
@@ -1001,14 +1092,15 @@ class LiveTable:
         names them), and which of its cards the dealer confirmed."""
         ruled = {(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())}
         for seat in table.get("seats") or ():
-            ruled |= {(f"seat{seat['seat']}", c) for c in seat.get("hole") or ()}
+            ruled |= {(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)}
         ruling["provisional"] = bool(doubt)
         ruling["unsure"] = [{"zone": z, "card": c} for z, c in doubt]
         ruling["confirmed"] = [{"zone": z, "card": c} for z, c in self.confirmed if (z, c) in ruled]
 
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()
-        table = self._settle_table(chips)
+        ruled = self._settle_table(chips)
+        table = ruled.to_json()
         doubt = self._doubt_in(table)
         if table == self._settle_input and doubt == self._doubt_input:
             return
@@ -1020,7 +1112,7 @@ class LiveTable:
         self._settle_input, self._doubt_input = table, doubt
         key = ("chips_missing",)
         if ruling is None:
-            ruling = self._settle(out, table, chips)
+            ruling = self._settle(out, ruled, chips)
         if ruling is None:
             self.ruling = None
             return
@@ -1044,11 +1136,12 @@ class LiveTable:
 
     def _rule_won(self, out: list, final: bool) -> None:
         chips = bool(self.committed)
-        table = self._settle_table(chips)
+        ruled = self._settle_table(chips)
+        table = ruled.to_json()
         if table == self._settle_input and not final:
             return
         self._settle_input = table
-        ruling = self._settle(out, table, chips)
+        ruling = self._settle(out, ruled, chips)
         self.ruling = ruling
         if final and ruling is not None and not chips:
             self._raise(out, ("chips_missing",), "chips_missing",
@@ -1066,10 +1159,10 @@ class LiveTable:
                           "ruling for hand {hand}; settle it from the hand log if it is disputed",
                           seats=seat_list(live), hand=self.hand),
                         keep=False)
-        out.append(self._event("hand_end", ruling=self.ruling, board=list(self.board_emitted),
+        out.append(self._event("hand_end", ruling=self.ruling, board=tuple(self.board_emitted),
                                won_without_showdown=self.won, corrections=self.corrections,
                                provisional=bool(self.ruling and self.ruling.get("provisional")),
-                               confirmed=[{"zone": z, "card": c} for z, c in self.confirmed]))
+                               confirmed=tuple(self.confirmed)))
         for key in [k for k in self._active if k[0] in HAND_CODES]:
             del self._active[key]     # they belong to the hand that is over
         self._prev_button = self.button

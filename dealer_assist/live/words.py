@@ -37,6 +37,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "font_missing": _("NO JAPANESE FONT"),
     "falling_behind": _("FALLING BEHIND: RULING WAITS"),
     "provisional_ruling": _("PROVISIONAL RULING: CONFIRM THE MARKED CARDS"),
+    "wrong_card_count": _("WRONG NUMBER OF CARDS"),
 }
 
 
@@ -118,6 +119,18 @@ def _describe(ev: dict, lang: str) -> Any:
                  cards=cards_text(ev.get("cards")))
     if kind == "hole":
         return _("seat {seat} shows {cards}", seat=ev.get("seat"), cards=cards_text(ev.get("cards")))
+    if kind == "draw":
+        n = ev.get("cards")
+        if n == 0:
+            return _("seat {seat} stands pat (draw {round})", seat=ev.get("seat"), round=ev.get("round"))
+        return _n("seat {seat} draws {n} card (draw {round})", "seat {seat} draws {n} cards (draw {round})",
+                  n if isinstance(n, int) else 0, seat=ev.get("seat"), n=n, round=ev.get("round"))
+    if kind == "up":
+        ups = [_("{seat} {cards}", seat=seat(s), cards=cards_text(c))
+               for s, c in (ev.get("seats") or {}).items()]
+        return _("{street}: up cards {cards}; {acts}", street=street(str(ev.get("street", ""))),
+                 cards=join(ups, _p("up cards", "; ")),
+                 acts=(ev.get("message_ja") if ja else ev.get("message")) or "-")
     if kind == "alert":
         msg = (ev.get("message_ja") if ja else ev.get("message")) or ""
         title = alert_title(str(ev.get("code")), lang)

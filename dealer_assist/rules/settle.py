@@ -17,26 +17,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from dealer_assist.cards import CardError
+from dealer_assist.games import GAMES as _REGISTRY
 from dealer_assist.rules.errors import RuleError
-from dealer_assist.rules.half_texas import HalfTexas
-from dealer_assist.rules.hilo import HoldemHiLo
-from dealer_assist.rules.holdem import JokerHoldem
-from dealer_assist.rules.lowball import Lowball27, LowballA5
-from dealer_assist.rules.stud import Stud7
-from dealer_assist.rules.wild import WildHoldem
 
 __all__ = ["GAMES", "settle", "settle_batch", "game_for"]
 
-#: Game name (the input's ``"game"``) -> the object that rules on it.
-GAMES: dict[str, Any] = {
-    "holdem": WildHoldem(),          # plain hold'em unless the table names "wild" cards
-    "joker-holdem": JokerHoldem(),
-    "half-texas": HalfTexas(),
-    "stud7": Stud7(),
-    "holdem-hilo": HoldemHiLo(),
-    "lowball-a5": LowballA5(),
-    "lowball-27": Lowball27(),
-}
+#: Game name (the input's ``"game"``) -> the object that rules on it: the games of the registry
+#: (:mod:`dealer_assist.games`) that ``settle`` rules on.
+GAMES: dict[str, Any] = {g.name: g.rules for g in _REGISTRY if g.settles}
 
 
 def game_for(obj: Any):

@@ -13,6 +13,7 @@ hook                       what it decides
 ``board_count``
 ``deck_for``               the deck of one table (e.g. ``"wild": ["JK"]`` adds the joker)
 ``check_table``            extra validation (e.g. a joker on the board)
+``check_hole``             a shown hand's card count (stud: 3 down and 4 up)
 ``seat_hand``              a seat's best hand (a :class:`SeatHand`)
 ``pot_winners``            who wins one pot (e.g. the joker holder loses ties)
 ``award_pot``              how a pot is divided (e.g. hi/lo halves)
@@ -21,7 +22,8 @@ hook                       what it decides
 ``explain_showdown``       the ruling's lines on the showing (stud: who opens, who mucks)
 =========================  ==================================================================
 
-The input is a mapping as ``dealer-assist settle`` reads it (see README); the result is a
+The input is a mapping as ``dealer-assist settle`` reads it (see README), or a :class:`Table`
+built in code and checked by :meth:`ShowdownGame.check` (the live table's way); the result is a
 :class:`Ruling`, whose :meth:`Ruling.to_json` is the command's output.
 """
 from __future__ import annotations
@@ -46,6 +48,24 @@ class SeatInput:
     ante: int = 0            # the part of ``committed`` posted as an ante (dead money)
 
 
+def seat_json(seat: SeatInput) -> dict:
+    """A seat as ``settle`` reads it: ``hole`` (if shown), ``committed``, ``ante`` (if any),
+    ``folded``; a stud seat gives ``down`` and ``up`` instead of ``hole``."""
+    out: dict[str, Any] = {"seat": seat.seat}
+    down, up = getattr(seat, "down", None), getattr(seat, "up", None)
+    if down is None and seat.hole is not None:
+        out["hole"] = [str(c) for c in seat.hole]
+    out["committed"] = seat.committed
+    if seat.ante:
+        out["ante"] = seat.ante
+    out["folded"] = seat.folded
+    if down:
+        out["down"] = [str(c) for c in down]
+    if up:
+        out["up"] = [str(c) for c in up]
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """A checked showdown table.  ``extra`` keeps game-specific input fields."""
@@ -60,6 +80,15 @@ class Table:
     @property
     def live(self) -> tuple[SeatInput, ...]:
         return tuple(s for s in self.seats if not s.folded)
+
+    def to_json(self) -> dict:
+        """The table as ``dealer-assist settle`` reads it (seat fields as the seat types give them)."""
+        out: dict[str, Any] = {"game": self.game, "board": [str(c) for c in self.board],
+                               "button": self.button, "seats": [seat_json(s) for s in self.seats]}
+        if self.last_aggressor is not None:
+            out["last_aggressor"] = self.last_aggressor
+        out.update(self.extra)
+        return out
 
     def seat(self, number: int) -> SeatInput:
         for s in self.seats:
@@ -245,6 +274,13 @@ class ShowdownGame:
                                 field="last_aggressor")
         extra = {k: obj[k] for k in self.extra_fields if k in obj}
         table = Table(self.name, board, button, tuple(sorted(seats, key=lambda s: s.seat)), last, extra)
+        return self.check(table)
+
+    def check(self, table: Table) -> Table:
+        """Check a :class:`Table` as :meth:`read_table` checks one it reads (the live table builds
+        its tables as objects, not JSON): a seat left, the board, the shown cards, the deck; returns
+        it. :class:`RuleError` names field and seat."""
+        board = table.board
         if not table.live:
             raise RuleError("every seat has folded: one seat must still be in the hand", field="folded")
         if len(board) > self.board_count or (len(table.live) > 1 and len(board) != self.board_count):
@@ -256,9 +292,17 @@ class ShowdownGame:
                 if s.hole is None:
                     raise RuleError("a seat still in the hand at showdown must show its hole cards",
                                     field="hole", seat=s.seat)
+                self.check_hole(s)
         self.check_cards(table)
         self.check_table(table)
         return table
+
+    def check_hole(self, seat: SeatInput) -> None:
+        """The cards a seat shows at the showdown are as many as the game deals (hook: stud counts
+        its face-down and face-up cards apart)."""
+        if len(seat.hole) != self.hole_count:
+            raise RuleError(f"expected {self.hole_count} cards, got {len(seat.hole)}: {format_cards(seat.hole)}",
+                            field="hole", seat=seat.seat)
 
     def read_int(self, value: Any, field: str, seat: Optional[int], minimum: int = 0) -> int:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -213,6 +213,15 @@ class Stud7(WildCards, _StudHigh):
         cards = down[:2] + up + down[2:]
         return StudSeat(number, cards or None, committed, folded, ante, down, up)
 
+    def check_hole(self, seat: SeatInput) -> None:
+        down, up = getattr(seat, "down", ()), getattr(seat, "up", ())
+        if len(down) != 3:
+            raise RuleError(f"expected 3 face-down cards (2 first, 1 last), got {len(down)}: "
+                            f"{format_cards(down)}", field="down", seat=seat.seat)
+        if len(up) != 4:
+            raise RuleError(f"expected 4 face-up cards, got {len(up)}: {format_cards(up)}",
+                            field="up", seat=seat.seat)
+
     def check_table(self, table: Table) -> None:
         wild_of(table)
         given = table.extra.get("owner")
