@@ -85,7 +85,8 @@ GAMES: tuple[Game, ...] = (
          flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4")),
     Game("joker-holdem", _("Joker NLH (joker-holdem)"), JokerHoldem(),
          flow="dealer_assist.live.handflow:JokerHoldemFlow", clip=("clip", "joker-nlh.mp4")),
-    Game("half-texas", _("Half Texas hold'em (half-texas)"), HalfTexas()),
+    Game("half-texas", _("Half Texas hold'em (half-texas)"), HalfTexas(),
+         flow="dealer_assist.live.half_texas:HalfTexasFlow", clip=("clips/half-texas", "half-texas.mp4")),
     Game("stud7", _("Seven-card stud (stud7)"), Stud7(),
          flow="dealer_assist.live.stud:StudFlow", clip=("clips/stud7", "stud7.mp4")),
     Game("holdem-hilo", _("Hold'em hi/lo (holdem-hilo)"), HoldemHiLo(),
@@ -94,7 +95,8 @@ GAMES: tuple[Game, ...] = (
          flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4")),
     Game("lowball-27", _("Lowball 2-7 (lowball-27)"), Lowball27(),
          flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4")),
-    Game("daifugo", _("Daifugo (daifugo)"), CASINO_QUEST, settles=False),
+    Game("daifugo", _("Daifugo (daifugo)"), CASINO_QUEST, settles=False,
+         flow="dealer_assist.live.daifugo:DaifugoFlow", clip=("clips/daifugo", "daifugo.mp4")),
 )
 
 _BY_NAME = {g.name: g for g in GAMES}

@@ -54,7 +54,17 @@ def key(ev: dict) -> tuple:
         k += (ev["code"], bool(ev.get("cleared", False)))
     elif ev["type"] == "hand_start":
         k += (tuple(ev["seats"]), ev["button"])
+    elif ev["type"] == "raise":         # Half Texas: a raise entered and the points' multiplier
+        k += (ev["seat"], ev["raises"], ev["multiplier"])
+    elif ev["type"] == "ledger":        # Half Texas: the session's points after a game
+        k += (ev["games"], json.dumps(ev["seats"], sort_keys=True), tuple(ev["dropouts"]), ev["button"], ev["over"])
+    elif ev["type"] == "play":          # Daifugo: a play or a pass and whether it is legal
+        k += (ev["seat"], ev["pass"], tuple(sorted(ev["cards"])), tuple(ev["jokers"]), ev["legal"], ev["turn"])
     return k
+
+
+#: the fields of a Daifugo play's state compared where the expected event gives them
+PLAY_STATE = ("direction", "revolution", "lock")
 
 
 def ruling_key(ruling: dict, want: dict) -> dict:
@@ -82,7 +92,7 @@ def clip_run(request, tmp_path_factory):
 
 
 def test_there_is_a_clip_beyond_joker_nlh():
-    assert [g.name for g in CLIP_GAMES] == ["holdem", "stud7", "holdem-hilo", "lowball-a5", "lowball-27"]
+    assert [g.name for g in CLIP_GAMES] == ["holdem", "half-texas", "stud7", "holdem-hilo", "lowball-a5", "lowball-27", "daifugo"]
     assert {g.name for g in GAMES if g.live} == {g.name for g in GAMES if g.clip}     # every live game has one
 
 
@@ -95,6 +105,9 @@ def test_the_clip_gives_the_expected_events(clip_run):
         assert e["frame"] <= g["frame"] <= e["frame"] + LATENCY_FRAMES, (e, g)
         if e.get("ruling") is not None:
             assert ruling_key(g["ruling"], e["ruling"]) == e["ruling"], (e, g)
+        for name in PLAY_STATE:       # a Daifugo play's state after it, where the expected gives it
+            if name in e:
+                assert g[name] == e[name], (name, e, g)
 
 
 def test_review_reads_the_clip_s_hand_log(clip_run, capsys):

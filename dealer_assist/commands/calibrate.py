@@ -97,7 +97,10 @@ def _scale_note(cal) -> str:
     """How big a card (63 x 88 mm) looks at the board, as a hint on whether it can be read."""
     if cal.units != "mm":
         return ""
-    b = cal.zones["board3"].mean(axis=0)
+    middle = "board3" if "board3" in cal.zones else "play" if "play" in cal.zones else None
+    if middle is None:
+        return ""
+    b = cal.zones[middle].mean(axis=0)
     pts = cal.to_image([[b[0] - 31.5, b[1]], [b[0] + 31.5, b[1]]])
     w = float(((pts[1] - pts[0]) ** 2).sum() ** 0.5)
     if not w == w:

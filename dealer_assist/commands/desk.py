@@ -56,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="with --trainer: the drills' seed (default random)")
     p.add_argument("--from-log", metavar="FILE", default=None,
                    help="with --trainer: drills from the hands of this hand log, disputed first (docs/trainer.md)")
+    p.add_argument("--shadow", action="store_true",
+                   help="with --trainer: shadow the live table: the trainee rules on each showdown in a window "
+                        "of their own before seeing the ruling; the dealer's screen is not held up (docs/trainer.md)")
     p.set_defaults(func=run)
 
 
@@ -203,6 +206,9 @@ def run(args) -> int:
     if args.from_log is not None and args.trainer is None:
         from dealer_assist.i18n import _
         raise UserError(_("--from-log {path} goes with --trainer NAME", path=args.from_log))
+    if args.shadow:
+        from dealer_assist.trainer.shadow import shadow_usage
+        shadow_usage(args)
     app = _qt_app()
     font_ok = pick_font(app)
     lang = args.lang if font_ok else "en"
@@ -212,7 +218,7 @@ def run(args) -> int:
 
     if args.review is not None:
         return _review(app, args, size, lang)
-    if args.trainer is not None:
+    if args.trainer is not None and not args.shadow:
         return _trainer(app, args, size, lang)
 
     from dealer_assist.desk.session import LiveSession
@@ -226,10 +232,19 @@ def run(args) -> int:
     window = DeskWindow(session, calibration=parts.calibration, lang=lang,
                         db=None if args.no_db else args.db, source_name=parts.source_spec, font_ok=font_ok)
     window.open_on_screen(size)
+    shadow = None
+    if args.shadow:         # the trainee's own window, fed the same live ticks (docs/trainer.md)
+        from dealer_assist.desk.shadow import attach
+        shadow = attach(window, args.trainer, args.trainees, lang=lang,
+                        session=parts.log.session if parts.log is not None else None)
+        shadow.resize(*(size or (900, 760)))
+        shadow.show()
     window.start()
     if not args.screenshot:
         code = app.exec()
         window.shutdown()
+        if shadow is not None:
+            shadow.finish()
         parts.close_forwarder()
         return int(code)
     try:
@@ -240,6 +255,9 @@ def run(args) -> int:
         _save(window, args.screenshot)
     finally:
         window.shutdown()
+        if shadow is not None:
+            shadow.finish()
+            shadow.close()
         window.close()
         parts.close_forwarder()
     return 0

@@ -46,6 +46,7 @@ TEXTS: dict[str, str] = {
     "up_cards": N_("up {cards}"),
     "street.predraw": N_("before the draw"),
     "street.draw": N_("after the draw"),
+    "street.play": N_("game in play"),          # Daifugo: a game being refereed
     "draws": N_("draws {n}"),
     "button": N_("button seat {n}"),
     "seat": N_("Seat {n}"),
@@ -158,11 +159,12 @@ ALERT_TITLES = WORDS_ALERT_TITLES
 SEVERITY: dict[str, str] = {
     "joker_on_board": "stop", "duplicate_card": "stop", "unreadable_card": "stop",
     "sixth_board_card": "stop", "wrong_street": "stop", "ruling_error": "stop", "camera_lost": "stop",
-    "pipeline_stopped": "stop", "falling_behind": "stop", "wrong_card_count": "stop",
+    "pipeline_stopped": "stop", "falling_behind": "stop", "wrong_card_count": "stop", "not_in_deck": "stop",
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
     "provisional_ruling": "warn",
+    "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
 }
 
 #: event type -> its name, for the dispute timeline
@@ -172,6 +174,7 @@ EVENT_NAMES: dict[str, Msg] = {
     "showdown": _p("event", "showdown"), "hand_end": _p("event", "hand end"),
     "confirm": _p("event", "cards confirmed"),
     "up": _p("event", "up cards"), "draw": _p("event", "draw"),
+    "play": _p("event", "play"),
 }
 
 SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

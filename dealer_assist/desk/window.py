@@ -200,6 +200,21 @@ class DeskWindow(QMainWindow):
             grid.addWidget(panel, (n - 1) // per_row, (n - 1) % per_row)
             self.seats[n] = panel
         outer.addWidget(seats)
+        # a game with a panel of its own (Daifugo's referee: the field, the lock, the revolution,
+        # each seat's cards left, the payout) shows it in place of the ruling and the seat panels
+        from dealer_assist.desk.daifugo_view import game_panel
+        self.game_panel = game_panel(table)
+        if self.game_panel is not None:
+            rl.addWidget(self.game_panel, 1)
+            self.ruling.hide()
+            seats.hide()
+        # Half Texas (points, not chips): the game's explanation and the session's ledger of BP
+        # and RP in place of the ruling's pots
+        from dealer_assist.desk.half_texas_view import ledger_panel
+        self.ledger_panel = ledger_panel(table)
+        if self.ledger_panel is not None:
+            rl.addWidget(self.ledger_panel, 1)
+            self.ruling.hide()
         self.setCentralWidget(central)
 
         self.status = QLabel()
@@ -346,9 +361,16 @@ class DeskWindow(QMainWindow):
         self.banner.set_alerts(snap.alerts, self.lang)
         self.board.show_snapshot(snap)
         self.ruling.show_snapshot(snap)
+        if getattr(self, "game_panel", None) is not None:
+            self.game_panel.show_state(self.desk.state, self.lang)
+        if getattr(self, "ledger_panel", None) is not None:
+            self.ledger_panel.show_state(self.desk.state, self.lang, snap.explanation,
+                                         tuple(sv.hand_name for sv in snap.seats if sv.hand_name))
         self.log.set_lines(snap.log)
         for sv in snap.seats:
             self.seats[sv.seat].show_seat(sv, self.lang, snap.live, snap.unsure)
+        if getattr(self, "ledger_panel", None) is not None:       # Half Texas: points, not chips
+            self.ledger_panel.label_seats(self.seats, self.desk.state, self.lang)
         alert_zones = {a.zone for a in snap.alerts if a.zone and a.severity == "stop"}
         self.video.set_overlay(snap.tracks if snap.live or snap.hand is None else (), alert_zones, self.lang)
         bits = [t("ended" if self.ended else "paused" if self.is_paused else "playing", self.lang)]

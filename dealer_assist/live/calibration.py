@@ -346,9 +346,13 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
         if polygon_area(p) <= 1e-9 * max(1.0, float(np.ptp(p, axis=0).max()) ** 2):
             raise UserError(f"{where}zone {zname} has no area (its points lie on one line)")
         zones[zname] = p
+    if board is BOARD_ZONES and isinstance(d.get("board"), list):
+        # a table whose game lays its cards elsewhere names those zones (Daifugo: board: [play])
+        board = tuple(str(z) for z in d["board"])
     missing = [z for z in required_zones(seats, board) if z not in zones]
     if missing:
-        needs = "board1..board5, burn" if board else "burn"
+        needs = ("board1..board5, burn" if board == BOARD_ZONES else
+                 f"{', '.join(board)}, burn" if board else "burn")
         raise UserError(f"{where}missing zones: {', '.join(missing)} "
                         f"(every calibration needs {needs}, muck and seat1..seat{seats})")
     cal_probe = _apply_h(np.linalg.inv(hom), np.vstack(list(zones.values())))
@@ -468,6 +472,8 @@ def load_layout(path: str | os.PathLike) -> dict:
     probe = {"version": 1, "name": "probe", "image_size": [100, 100], "units": d.get("units", "mm"),
              "seats": d["seats"], "zones": d["zones"],
              "table_points": {"image": d["reference_points"], "table": d["reference_points"]}}
+    if "board" in d:
+        probe["board"] = d["board"]
     calibration_from_dict(probe, source=str(path))
     out = dict(d)
     out.setdefault("name", Path(path).stem)
@@ -498,6 +504,8 @@ def calibration_dict(layout: Mapping, image_points: Any, image_size: tuple[int, 
          "seats": n, "zones": zones}
     if "outline" in layout:
         d["outline"] = layout["outline"]
+    if "board" in layout:          # the zones its game lays cards in, when not board1..board5
+        d["board"] = list(layout["board"])
     calibration_from_dict(d)
     return d
 

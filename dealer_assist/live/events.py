@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
-           "Alert", "EVENT_TYPES"]
+           "Alert", "Raise", "Change", "Ledger", "EVENT_TYPES"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +175,56 @@ class Alert(TableEvent):
                 *self.extra, ("cleared", self.cleared)]
 
 
+@dataclass(frozen=True, slots=True)
+class Raise(TableEvent):
+    """Half Texas: a seat raised, as the dealer entered it; ``raises`` so far in the game and the
+    ``multiplier`` of its points (raises + 1)."""
+
+    type: ClassVar[str] = "raise"
+    seat: int = 0
+    raises: int = 1
+    multiplier: int = 2
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("seat", self.seat), ("raises", self.raises), ("multiplier", self.multiplier)]
+
+
+@dataclass(frozen=True, slots=True)
+class Change(TableEvent):
+    """Half Texas: ``seat`` swapped its hand with the swap hand on the dropped seat ``with_seat``."""
+
+    type: ClassVar[str] = "change"
+    seat: int = 0
+    with_seat: int = 0
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("seat", self.seat), ("with", self.with_seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger(TableEvent):
+    """Half Texas: the session's points after a game: ``seats`` (seat -> ``bp``, ``rp``, ``final``
+    = BP x RP, ``dropped``), this game's ``changes`` (seat -> ``bp``, ``rp``), the seats that
+    dropped out in it, the games played, the next button, and whether the session is ``over``
+    (``reason``: why, in English and Japanese)."""
+
+    type: ClassVar[str] = "ledger"
+    games: int = 0
+    seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    changes: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    dropouts: tuple[int, ...] = ()
+    button: Optional[int] = None
+    over: bool = False
+    reason: str = ""
+    reason_ja: str = ""
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("games", self.games), ("seats", {str(s): dict(v) for s, v in self.seats.items()}),
+                ("changes", {str(s): dict(v) for s, v in self.changes.items()}),
+                ("dropouts", list(self.dropouts)), ("button", self.button), ("over", self.over),
+                ("reason", self.reason), ("reason_ja", self.reason_ja)]
+
+
 #: event type -> its class
 EVENT_TYPES: dict[str, type] = {c.type: c for c in (HandStart, Board, Hole, Up, Draw, Confirm, Showdown,
-                                                      HandEnd, Alert)}
+                                                      HandEnd, Alert, Raise, Change, Ledger)}

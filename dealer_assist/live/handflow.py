@@ -61,7 +61,7 @@ _STREET_OF_SLOT = {1: "flop", 2: "flop", 3: "flop", 4: "turn", 5: "river"}
 
 #: alerts that follow the cards on the table (re-checked every frame)
 CARD_CODES = frozenset({"duplicate_card", "sixth_board_card", "wrong_street", "unreadable_card",
-                        "joker_on_board", "wrong_card_count"})
+                        "joker_on_board", "wrong_card_count", "not_in_deck"})
 #: alerts about the hand (raised by the flow, closed with the hand)
 HAND_CODES = frozenset({"chips_missing", "ruling_error", "no_showdown_seen"})
 
@@ -91,6 +91,12 @@ class JokerHoldemFlow:
     ``street_name``         the street the desk names
     ``seat_state``,         what the desk shows per seat and for the table (who acts)
     ``table_state``
+    ``board_in_order``      whether a board card before its street is out is an alert (Half
+                            Texas opens any card the players call)
+    ``hand_ended``          what the game keeps when a hand is over (Half Texas: the session's
+                            points)
+    ``chips``               whether the game is played for chips (a seat's committed chips
+                            missing at the showdown is an alert)
     ======================  =====================================================================
 
     >>> en, ja = both(JokerHoldemFlow().joker_on_board(4))
@@ -102,6 +108,8 @@ class JokerHoldemFlow:
     hole_count = 2          # hole cards per seat
     deal_count = 2          # face-down cards per seat once dealt
     board_slots: tuple[str, ...] = BOARD_SLOTS
+    board_in_order = True   # a turn or river card before the street before it is an alert
+    chips = True            # the pot is chips the dealer enters (Half Texas plays for points)
 
     # ------------------------------------------------------------------ the hand's shape
     def new_hand(self) -> Any:
@@ -162,6 +170,10 @@ class JokerHoldemFlow:
         """The game's own fields of :meth:`LiveTable.state` (none in hold'em)."""
         return {}
 
+    def hand_ended(self, table: "LiveTable", out: list) -> None:
+        """The hand is over (its ``hand_end`` is in ``out``): what the game keeps from it (none
+        in hold'em)."""
+
     def blocks_board(self, card: str) -> bool:
         """A card that may not stay in a board slot (the street waits for its replacement)."""
         return card == "JK" and self.jokers > 0
@@ -190,6 +202,26 @@ def _seat_no(zone: Optional[str]) -> Optional[int]:
     if zone and zone.startswith("seat") and zone[4:].isdigit():
         return int(zone[4:])
     return None
+
+
+def _own_table(game: Any) -> Optional[type]:
+    """The table class a game's live flow names (its ``table``), or None (the hand flow's own)."""
+    from dealer_assist.games import find_game
+
+    try:
+        found = find_game(game)
+    except UserError:
+        return None
+    if not found.flow:
+        return None
+    module, cls = found.flow.split(":")
+    import importlib
+
+    name = getattr(getattr(importlib.import_module(module), cls), "table", None)
+    if not name:
+        return None
+    module, cls = name.split(":")
+    return getattr(importlib.import_module(module), cls)
 
 
 def _dealt_list(seats) -> Msg:
@@ -232,6 +264,16 @@ class LiveTable:
     Both return the events they cause (dicts, see docs/live.md); :meth:`state` is a JSON-ready
     snapshot for the desk display.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        """A game whose flow names its own table class (``table = "module:Class"``: Daifugo's
+        referee, where nothing is dealt to the seats) gets that class from ``LiveTable(game=...)``."""
+        if cls is LiveTable:
+            game = kwargs.get("game", args[1] if len(args) > 1 else None)
+            own = _own_table(game)
+            if own is not None:
+                return object.__new__(own)
+        return object.__new__(cls)
 
     def __init__(self, seats: int = 6, game: str = "joker-holdem",
                  settings: Optional[TrackerSettings] = None):
@@ -827,7 +869,7 @@ class LiveTable:
             filled = [self._slot_card(slot) is not None for slot in BOARD_SLOTS]
             # a slot with a card still being accepted is coming: the whole board turned at once
             coming = [f or any(t.face for t in tr.pending(slot)) for f, slot in zip(filled, BOARD_SLOTS)]
-            for k in (4, 5):
+            for k in ((4, 5) if self.rules.board_in_order else ()):
                 if filled[k - 1] and self.board_out < k and not all(coming[:k - 1]):
                     want[("wrong_street", f"board{k}")] = (
                         "wrong_street",
@@ -1075,6 +1117,8 @@ class LiveTable:
         return ruling
 
     def _chips_ok(self) -> tuple[bool, list[int]]:
+        if not self.rules.chips:
+            return True, []
         missing = [s for s in self._live() if s not in self.committed]
         return not missing, missing
 
@@ -1143,7 +1187,7 @@ class LiveTable:
         self._settle_input = table
         ruling = self._settle(out, ruled, chips)
         self.ruling = ruling
-        if final and ruling is not None and not chips:
+        if final and ruling is not None and not chips and self.rules.chips:
             self._raise(out, ("chips_missing",), "chips_missing",
                         _("no committed chips were entered: seat {seat} wins without a showdown; "
                           "the payouts are shown as if each seat put in 1 chip", seat=self.won),
@@ -1163,6 +1207,7 @@ class LiveTable:
                                won_without_showdown=self.won, corrections=self.corrections,
                                provisional=bool(self.ruling and self.ruling.get("provisional")),
                                confirmed=tuple(self.confirmed)))
+        self.rules.hand_ended(self, out)
         for key in [k for k in self._active if k[0] in HAND_CODES]:
             del self._active[key]     # they belong to the hand that is over
         self._prev_button = self.button

@@ -501,6 +501,8 @@ def ruling_winners(ruling: Optional[Mapping[str, Any]]) -> list[int]:
     seats: set[int] = set()
     if isinstance(ruling.get("winners"), list):
         seats.update(int(s) for s in ruling["winners"])
+    elif isinstance(ruling.get("winner"), int) and not isinstance(ruling.get("winner"), bool):
+        seats.add(ruling["winner"])          # Daifugo's payout: the seat that went out
     for pot in ruling.get("pots") or []:
         seats.update(int(s) for s in pot.get("winners") or [])
     return sorted(seats)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
-from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, street, zone
+from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
 
 #: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
 ALERT_TITLES: dict[str, Msg] = {
@@ -38,6 +38,11 @@ ALERT_TITLES: dict[str, Msg] = {
     "falling_behind": _("FALLING BEHIND: RULING WAITS"),
     "provisional_ruling": _("PROVISIONAL RULING: CONFIRM THE MARKED CARDS"),
     "wrong_card_count": _("WRONG NUMBER OF CARDS"),
+    "not_in_deck": _("CARD NOT IN THE 26-CARD DECK"),
+    "illegal_play": _("ILLEGAL PLAY"),
+    "joker_declaration": _("DECLARE THE JOKER"),
+    "no_game": _("NO GAME STARTED"),
+    "play_error": _("PLAY CANNOT BE RULED"),
 }
 
 
@@ -93,6 +98,34 @@ def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:
     return join(parts, _p("hands shown", "; ")) if parts else None
 
 
+def _colour_points(points: Optional[dict]) -> Optional[Msg]:
+    """Half Texas: each seat's BP and RP change (``seat 1 +20 BP +0 RP, seat 2 -0 BP -8 RP``)."""
+    if not isinstance(points, dict) or not points:
+        return None
+    parts = [_("seat {seat} {bp} BP {rp} RP", seat=s, bp=f"{int(p.get('bp', 0)):+d}", rp=f"{int(p.get('rp', 0)):+d}")
+             for s, p in points.items() if isinstance(p, dict) and (p.get("bp") or p.get("rp"))]
+    return _("points {list}", list=join(parts, _p("payouts", ", "))) if parts else None
+
+
+def _ledger(ev: dict) -> Msg:
+    """Half Texas: the session's ledger after a game."""
+    rows = []
+    for s, r in (ev.get("seats") or {}).items():
+        if r.get("dropped"):
+            rows.append(_("seat {seat} out ({bp} BP {rp} RP)", seat=s, bp=r.get("bp"), rp=r.get("rp")))
+        else:
+            rows.append(_("seat {seat} {bp} BP {rp} RP = {final}", seat=s, bp=r.get("bp"), rp=r.get("rp"),
+                          final=r.get("final")))
+    text = _("ledger after game {n}: {rows}", n=ev.get("games"), rows=join(rows, _p("payouts", ", ")))
+    if ev.get("dropouts"):
+        text = _("{ledger}; dropped out: {seats}", ledger=text, seats=seat_list(ev["dropouts"]))
+    if ev.get("over"):
+        return _("{ledger}; the session is over ({why})", ledger=text, why=ev.get("reason") or "-")
+    if ev.get("button") is not None:
+        return _("{ledger}; next button seat {seat}", ledger=text, seat=ev["button"])
+    return text
+
+
 def describe(ev: dict, lang: str = "en") -> str:
     """What one logged event means, in plain words.
 
@@ -125,6 +158,15 @@ def _describe(ev: dict, lang: str) -> Any:
             return _("seat {seat} stands pat (draw {round})", seat=ev.get("seat"), round=ev.get("round"))
         return _n("seat {seat} draws {n} card (draw {round})", "seat {seat} draws {n} cards (draw {round})",
                   n if isinstance(n, int) else 0, seat=ev.get("seat"), n=n, round=ev.get("round"))
+    if kind == "raise":
+        return _("seat {seat} raises: raise {n}, points x{m}", seat=ev.get("seat"), n=ev.get("raises"),
+                 m=ev.get("multiplier"))
+    if kind == "change":
+        return _("seat {seat} changes hands with the swap hand of seat {other}", seat=ev.get("seat"),
+                 other=ev.get("with"))
+    if kind == "ledger":
+        reason = ev.get("reason_ja") if ja else ev.get("reason")
+        return _ledger(dict(ev, reason=reason))
     if kind == "up":
         ups = [_("{seat} {cards}", seat=seat(s), cards=cards_text(c))
                for s, c in (ev.get("seats") or {}).items()]
@@ -140,7 +182,8 @@ def _describe(ev: dict, lang: str) -> Any:
         return _("ALERT {title}: {message}", title=title, message=msg) if msg else _("ALERT {title}", title=title)
     if kind == "showdown":
         ruling = ev.get("ruling") or {}
-        parts = [p for p in (_hands_shown(ruling, lang), _pays(ruling.get("payouts"))) if p]
+        parts = [p for p in (_hands_shown(ruling, lang), _pays(ruling.get("payouts")),
+                             _colour_points(ruling.get("points"))) if p]
         if ruling.get("provisional"):
             what = join(parts, _p("showdown parts", "; ")) if parts else "-"
             return _("PROVISIONAL showdown (the dealer confirms {cards}): {what}",
@@ -150,6 +193,13 @@ def _describe(ev: dict, lang: str) -> Any:
         return _("showdown: {what}", what=join(parts, _p("showdown parts", "; ")))
     if kind == "confirm":
         return _("the dealer confirmed {cards} as read", cards=placed_cards(ev.get("cards")))
+    if kind == "play":          # Daifugo: a play or a pass ruled (the rules engine's own words)
+        ruling = ev.get("ruling") or {}
+        why = (ruling.get("reason_ja") if ja else ruling.get("reason")) or "-"
+        if ev.get("legal"):
+            return why
+        return _("ILLEGAL: seat {seat} ({cards}): {why}", seat=ev.get("seat"),
+                 cards=cards_text(ev.get("cards")) if ev.get("cards") else _("pass"), why=why)
     if kind == "hand_end":
         ruling = ev.get("ruling")
         wws = ev.get("won_without_showdown")

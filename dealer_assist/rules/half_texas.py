@@ -41,7 +41,8 @@ __all__ = [
     "Colors", "Category", "Hand", "rank_five", "best_hand", "parse_call",
     "Points", "GameScore", "score_game", "illegal",
     "Role", "Status", "Phase", "Location", "SeatState", "Event", "Game",
-    "Player", "Session", "Standing", "Standings", "casino_war", "HalfTexas",
+    "Player", "Session", "Standing", "Standings", "casino_war", "HalfTexas", "LiveGame", "LiveRuling",
+    "TableSeat",
     "DEFAULT_POINTS", "TABLE_SEATS", "SLIDE_MAX", "BURNS_TO_SHOW",
 ]
 
@@ -1153,6 +1154,57 @@ def _read_cards(value: Any, colors: Colors, field: str, seat: Optional[int], cou
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """One player's seat of a game as the live table read it: its two cards (None: not shown,
+    allowed for a folded seat), whether it folded or raised, and its points before the game."""
+
+    seat: int
+    hole: Optional[tuple[str, ...]]
+    folded: bool
+    raised: bool
+    bp: int
+    rp: int
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "hole": None if self.hole is None else list(self.hole),
+                "folded": self.folded, "raised": self.raised, "bp": self.bp, "rp": self.rp}
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """One finished game as the live table read it (:mod:`dealer_assist.live.half_texas`);
+    ``to_json()`` is what ``dealer-assist settle`` reads."""
+
+    board: tuple[str, ...]
+    raises: int
+    seats: tuple[TableSeat, ...]
+    button: Optional[int] = None
+    table_seats: int = TABLE_SEATS
+    colors: Optional[Mapping[str, str]] = None
+
+    def to_json(self) -> dict:
+        out: dict = {"game": "half-texas", "board": list(self.board), "raises": self.raises}
+        if self.button is not None:
+            out["button"] = self.button
+        out["table_seats"] = self.table_seats
+        if self.colors:
+            out["colors"] = dict(self.colors)
+        out["seats"] = [s.to_json() for s in self.seats]
+        return out
+
+
+@dataclass(frozen=True)
+class LiveRuling:
+    """The ruling on a :class:`LiveGame`: ``settle``'s output (``to_json()`` gives a copy)."""
+
+    data: Mapping[str, Any]
+
+    def to_json(self) -> dict:
+        import copy
+        return copy.deepcopy(dict(self.data))
+
+
 class HalfTexas:
     """``settle`` for one finished game of Half Texas: BP and RP changes, standings, hands, why.
 
@@ -1166,6 +1218,24 @@ class HalfTexas:
     name: ClassVar[str] = "half-texas"
     fields: ClassVar[frozenset] = frozenset({"game", "board", "raises", "seats", "colors", "button", "table_seats"})
     seat_fields: ClassVar[frozenset] = frozenset({"seat", "hole", "folded", "raised", "bp", "rp"})
+
+    def check(self, game: LiveGame) -> LiveGame:
+        """A game read at the live table, refused with the reason (in both languages) while the
+        cards the points need are not all open: the five board cards and the two cards of every
+        seat still in the game."""
+        from dealer_assist.errors import UserError
+
+        if len(game.board) != 5:
+            raise UserError(_("the colour points need the five board cards open: {n} of 5 are open",
+                              n=len(game.board)))
+        hidden = [s.seat for s in game.seats if not s.folded and (s.hole is None or len(s.hole) != 2)]
+        if hidden:
+            raise UserError(_("the colour points need the two cards of {seats} open", seats=_seats(hidden)))
+        return game
+
+    def rule(self, game: LiveGame) -> LiveRuling:
+        """The ruling on a game read at the live table (as ``settle`` rules on its JSON)."""
+        return LiveRuling(self.settle(game.to_json()))
 
     def settle(self, obj: Mapping) -> dict:
         if not isinstance(obj, Mapping):
