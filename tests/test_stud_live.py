@@ -44,8 +44,8 @@ CHIPS_A = {40: [{"type": "committed", "seat": s, "amount": 40} for s in (1, 2, 4
 def test_stud_is_one_game_of_the_registry():
     assert "stud7" in game_names(live=True)
     assert find_game("stud7").clip is not None
-    with pytest.raises(UserError, match="knows the games"):
-        LiveTable(game="daifugo")       # in the registry, but not followed by the camera
+    with pytest.raises(UserError, match="unknown game 'bridge'; the games are .*stud7"):
+        LiveTable(game="bridge")        # not in the registry: the error names the games there are
 
 
 def test_up_cards_by_deal_and_who_acts_first():
