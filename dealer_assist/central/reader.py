@@ -9,13 +9,12 @@ event sent without them).
 """
 from __future__ import annotations
 
-import bisect
 import json
 from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error, shown_url
 from dealer_assist.errors import UserError
-from dealer_assist.live.handlog import _iso, parse_hand_ref, ruling_winners
+from dealer_assist.live.handlog import _confirmations, _corrections, _iso, parse_hand_ref, ruling_winners
 
 __all__ = ["CentralLog", "list_hands", "load_hand", "load_snapshot", "tables"]
 
@@ -160,16 +159,9 @@ class CentralLog:
         out["events"] = [json.loads(r["json"]) for r in evs]
         seqs = [r["seq"] for r in evs]
         index = {r["seq"]: i for i, r in enumerate(evs)}
-        out["corrections"] = [
-            {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
-             "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
-             "before_event": bisect.bisect_right(seqs, r["after_seq"])}
-            for r in self._q("SELECT * FROM corrections WHERE hand_id = %s ORDER BY local_id", (row["id"],))]
-        out["confirmations"] = [
-            {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
-             "event_index": i}
-            for i, ev in enumerate(out["events"]) if ev.get("type") == "confirm"
-            for c in ev.get("cards") or () if isinstance(c, dict)]
+        out["corrections"] = _corrections(
+            self._q("SELECT * FROM corrections WHERE hand_id = %s ORDER BY local_id", (row["id"],)), seqs)
+        out["confirmations"] = _confirmations(out["events"])
         snaps = []
         for r in self._q("SELECT local_id, frame, t, event_seq FROM snapshots WHERE session_id = %s AND event_seq "
                          "= ANY(%s) ORDER BY event_seq, local_id", (row["session_id"], seqs)):

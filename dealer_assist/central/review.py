@@ -4,18 +4,16 @@ reads a table's own log (the same list and the same telling of a hand, by
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, _n
+from dealer_assist.i18n import _
 
 __all__ = ["run_central"]
 
 
 def run_central(args) -> int:
     from dealer_assist.central.reader import CentralLog
-    from dealer_assist.commands.review import format_hand, format_list, snapshot_names
+    from dealer_assist.commands.review import format_list, show_hand
 
     if args.salvage:
         raise UserError("--salvage works on a table's own log (--db), not on --central")
@@ -47,28 +45,5 @@ def run_central(args) -> int:
             return 0
 
         hand = log.load_hand(args.hand, args.table)
-        text = json.dumps(hand, ensure_ascii=False, indent=2)
-        talk = sys.stderr if args.json else sys.stdout
-        if args.json:
-            print(text)
-        elif not (args.export or args.snapshots):
-            print(format_hand(hand, lang))
-        if args.export:
-            try:
-                with open(args.export, "w", encoding="utf-8") as fh:
-                    fh.write(text + "\n")
-            except OSError as exc:
-                raise UserError(f"cannot write {args.export}: {exc.strerror or exc}") from None
-            print(_("wrote hand {ref} to {path}", ref=hand["ref"], path=args.export).render(lang), file=talk)
-        if args.snapshots:
-            names = snapshot_names(hand["snapshots"])
-            try:
-                os.makedirs(args.snapshots, exist_ok=True)
-                for snap, name in zip(hand["snapshots"], names):
-                    with open(os.path.join(args.snapshots, name), "wb") as fh:
-                        fh.write(log.load_snapshot(hand, snap["id"]))
-            except OSError as exc:
-                raise UserError(f"cannot write snapshots to {args.snapshots}: {exc.strerror or exc}") from None
-            print(_n("wrote {n} snapshot of hand {ref} to {path}", "wrote {n} snapshots of hand {ref} to {path}",
-                     len(names), n=len(names), ref=hand["ref"], path=args.snapshots).render(lang), file=talk)
+        show_hand(hand, args, lambda snap_id: log.load_snapshot(hand, snap_id))
     return 0

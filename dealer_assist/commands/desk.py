@@ -263,6 +263,16 @@ def run(args) -> int:
     return 0
 
 
+def _run_window(app, window, screenshot) -> int:
+    """The shown ``window`` until it is closed; with ``screenshot``, saved there once drawn instead."""
+    if screenshot:
+        app.processEvents()
+        _save(window, screenshot)
+        window.close()
+        return 0
+    return int(app.exec())
+
+
 def _trainer(app, args, size, lang) -> int:
     from dealer_assist.desk.trainer import TrainerWindow
     from dealer_assist.trainer.store import Store
@@ -274,12 +284,7 @@ def _trainer(app, args, size, lang) -> int:
     window = TrainerWindow(args.trainer, Store(args.trainees), lang=lang, seed=args.seed, drills=drills)
     window.resize(*(size or (1280, 800)))
     window.show()
-    if args.screenshot:
-        app.processEvents()
-        _save(window, args.screenshot)
-        window.close()
-        return 0
-    return int(app.exec())
+    return _run_window(app, window, args.screenshot)
 
 
 def _review(app, args, size, lang) -> int:
@@ -296,12 +301,7 @@ def _review(app, args, size, lang) -> int:
     else:
         window.resize(*size)
         window.show()
-    if args.screenshot:
-        app.processEvents()
-        _save(window, args.screenshot)
-        window.close()
-        return 0
-    return int(app.exec())
+    return _run_window(app, window, args.screenshot)
 
 
 __all__ = ["register", "run", "parse_size", "pick_font"]

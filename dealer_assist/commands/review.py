@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import unicodedata
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
@@ -294,6 +294,14 @@ def run(args) -> int:
         return 0
 
     hand = load_hand(args.db, _hand_ref(args.hand))
+    show_hand(hand, args, lambda snap_id: load_snapshot(args.db, snap_id))
+    return 0
+
+
+def show_hand(hand: dict, args, snapshot: Callable[[Any], bytes]) -> None:
+    """One hand as ``review HAND`` gives it (a table's own log or the central one): told, or as
+    JSON (``--json``), written to ``--export`` and its snapshots to ``--snapshots`` (``snapshot``
+    reads one snapshot's bytes by its id)."""
     text = json.dumps(hand, ensure_ascii=False, indent=2)
     talk = sys.stderr if args.json else sys.stdout
     if args.json:
@@ -313,9 +321,8 @@ def run(args) -> int:
             names = snapshot_names(hand["snapshots"])
             for snap, name in zip(hand["snapshots"], names):
                 with open(os.path.join(args.snapshots, name), "wb") as fh:
-                    fh.write(load_snapshot(args.db, snap["id"]))
+                    fh.write(snapshot(snap["id"]))
         except OSError as exc:
             raise UserError(f"cannot write snapshots to {args.snapshots}: {exc.strerror or exc}") from None
         print(_n("wrote {n} snapshot of hand {ref} to {path}", "wrote {n} snapshots of hand {ref} to {path}",
                  len(names), n=len(names), ref=hand["ref"], path=args.snapshots).render(args.lang), file=talk)
-    return 0

@@ -13,17 +13,16 @@ import time
 from typing import Callable, Optional
 
 from PySide6.QtCore import QEvent, QObject, Slot
-from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
-from dealer_assist.desk.trainer import WRONG, _cards_of, deciding_line
-from dealer_assist.desk.widgets import APP_STYLE, DECIDING, MUTED, TEXT, WIN, CardTile, Panel, font, label, vbox
+from dealer_assist.desk.trainer import WRONG, build_drill_panel, deciding_line, draw_drill_table, show_explanation
+from dealer_assist.desk.widgets import DECIDING, MUTED, WIN, CardTile, label
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, render, seat
+from dealer_assist.i18n import _, render
 from dealer_assist.trainer.drills import TOPICS
 from dealer_assist.trainer.shadow import Shadow
 from dealer_assist.trainer.store import Store
-from dealer_assist.trainer.typed import reply_help, table_parts
+from dealer_assist.trainer.typed import reply_help
 
 __all__ = ["ShadowWindow", "attach"]
 
@@ -40,40 +39,9 @@ class ShadowWindow(QMainWindow):
         self._shown = None           # the drill drawn now (redrawn only when it changes)
         self._entry_hand = None
         self._refused = None         # (drill, why) of an answer that could not be read
-        self.setStyleSheet(APP_STYLE)
-        self.setWindowTitle(self.words(_("Shadowing: {name}", name=self.shadow.name)))
-        central = QWidget()
-        central.setObjectName("central")
-        self.setCentralWidget(central)
-        outer = QHBoxLayout(central)
-        box = Panel()
-        lay = vbox(box, (12, 12, 12, 12), 8)
-        self.heading = label("", 15, True, TEXT, wrap=True)
         self.status = label("", 11, False, MUTED, wrap=True)
-        self.common = QHBoxLayout()
-        self.common.setSpacing(4)
-        self.seats_widget = QWidget()
-        self.seats_grid = QGridLayout(self.seats_widget)
-        self.seats_grid.setContentsMargins(0, 0, 0, 0)
-        self.seats_grid.setSpacing(3)
-        self.lines = label("", 11, False, MUTED, wrap=True)
-        self.question = label("", 13, True, TEXT, wrap=True)
-        self.help = label("", 10, False, MUTED, wrap=True)
-        self.entry = QLineEdit()
-        self.entry.setFont(font(14))
-        self.entry.setStyleSheet(f"color: {TEXT}; background: #2a3038; padding: 6px;")
-        self.entry.returnPressed.connect(self.enter)
-        self.verdict = label("", 15, True, TEXT, wrap=True)
-        self.explanation = QListWidget()
-        self.explanation.setFont(font(11))
-        self.explanation.setStyleSheet(f"color: {TEXT}; background: #161a1e;")
-        self.explanation.setWordWrap(True)
-        for w in (self.heading, self.status):
-            lay.addWidget(w)
-        lay.addLayout(self.common)
-        for w in (self.lines, self.seats_widget, self.question, self.help, self.entry, self.verdict):
-            lay.addWidget(w)
-        lay.addWidget(self.explanation, 1)
+        outer, box = build_drill_panel(self, self.words(_("Shadowing: {name}", name=self.shadow.name)),
+                                       heading_wrap=True, under_heading=(self.status,))
         outer.addWidget(box)
         self.render()
 
@@ -111,42 +79,8 @@ class ShadowWindow(QMainWindow):
     # ------------------------------------------------------------------ drawing
 
     def _draw_table(self) -> None:
-        d = self.shadow.drill
-        for layout in (self.common, self.seats_grid):
-            while layout.count():
-                w = layout.takeAt(0).widget()
-                if w is not None:
-                    w.hide()
-                    w.setParent(None)
-                    w.deleteLater()
-        self.tiles = []
-        self._shown = d
-        if d is None:
-            self.lines.setText("")
-            return
-        common, rows = _cards_of(d)
-        head, seat_lines, tail = table_parts(d, self.lang)
-        texts = dict(seat_lines)
-        for code in common:
-            tile = CardTile(56)
-            tile.set_card(code)
-            self.common.addWidget(tile)
-            self.tiles.append(tile)
-        self.common.addStretch(1)
-        columns = 2 if len(rows) > 4 else 1
-        for i, (number, cards) in enumerate(rows):
-            cell = QWidget()
-            h = QHBoxLayout(cell)
-            h.setContentsMargins(0, 0, 0, 0)
-            h.setSpacing(3)
-            for code in cards:
-                tile = CardTile(36)
-                tile.set_card(code)
-                h.addWidget(tile)
-                self.tiles.append(tile)
-            h.addWidget(label(texts.get(number, self.words(seat(number))), 10, False, TEXT, wrap=True), 1)
-            self.seats_grid.addWidget(cell, i // columns, i % columns)
-        self.lines.setText("\n".join(head + tail))
+        self._shown = self.shadow.drill
+        draw_drill_table(self, self._shown, 56, 36)
 
     def render(self) -> None:
         sh = self.shadow
@@ -210,15 +144,7 @@ class ShadowWindow(QMainWindow):
             self.verdict.setText(self.words(_("Not answered: the hand ended first. The ruling: {answer}",
                                               answer=sh.expected_text())))
             deciding = None
-        for i, line in enumerate(sh.ruling_lines(self.lang)):
-            item = QListWidgetItem(line)
-            if i == deciding:
-                item.setBackground(QColor(DECIDING))
-                item.setForeground(QColor("#111111"))
-                f = QFont(self.explanation.font())
-                f.setBold(True)
-                item.setFont(f)
-            self.explanation.addItem(item)
+        show_explanation(self.explanation, sh.ruling_lines(self.lang), deciding)
 
     def ruling_visible(self) -> bool:
         """Does this window show any part of the ruling now (the verdict or the engine's lines)?"""

@@ -31,7 +31,8 @@ from dealer_assist.trainer.drills import LEVELS, TOPICS, CheckResult, Drill, che
 from dealer_assist.trainer.store import Store, TopicProgress
 from dealer_assist.trainer.typed import read_reply, reply_help, table_parts
 
-__all__ = ["TrainerWindow", "ProgressChart", "pick_topic", "deciding_line"]
+__all__ = ["TrainerWindow", "ProgressChart", "pick_topic", "deciding_line", "build_drill_panel", "draw_drill_table",
+           "show_explanation"]
 
 WRONG = "#c62828"
 #: How often the next drill is on one of the weakest topics (the rest: every topic in turn).
@@ -65,6 +66,103 @@ def _cards_of(drill: Drill) -> tuple[list[str], list[tuple[int, list[str]]]]:
         cards = (list(s.get("down") or []) + list(s.get("up") or [])) if drill.topic == "stud" else list(s.get("hole") or [])
         rows.append((s["seat"], cards))
     return list(t.get("board") or []), rows
+
+
+def build_drill_panel(owner: QMainWindow, title: str, *, heading_wrap: bool = False,
+                      under_heading: Sequence[QWidget] = ()) -> tuple[QHBoxLayout, Panel]:
+    """Window ``owner`` (the trainer screen, the trainee's shadow window), titled ``title``, and a
+    drill's panel, its widgets set on ``owner``: ``heading`` (``under_heading`` below it), the common
+    cards row ``common``, the table's ``lines``, the seats grid ``seats_grid`` (in ``seats_widget``),
+    ``question``, ``help``, the answer ``entry`` (Enter calls ``owner.enter``), ``verdict`` and the
+    ``explanation`` list.  Returns the window's row and the panel, which the caller puts in it."""
+    owner.setStyleSheet(APP_STYLE)
+    owner.setWindowTitle(title)
+    central = QWidget()
+    central.setObjectName("central")
+    owner.setCentralWidget(central)
+    outer = QHBoxLayout(central)
+    panel = Panel()
+    lay = vbox(panel, (12, 12, 12, 12), 8)
+    owner.heading = label("", 15, True, TEXT, wrap=heading_wrap)
+    owner.common = QHBoxLayout()
+    owner.common.setSpacing(4)
+    owner.seats_widget = QWidget()
+    owner.seats_grid = QGridLayout(owner.seats_widget)
+    owner.seats_grid.setContentsMargins(0, 0, 0, 0)
+    owner.seats_grid.setSpacing(3)
+    owner.lines = label("", 11, False, MUTED, wrap=True)
+    owner.question = label("", 13, True, TEXT, wrap=True)
+    owner.help = label("", 10, False, MUTED, wrap=True)
+    owner.entry = QLineEdit()
+    owner.entry.setFont(font(14))
+    owner.entry.setStyleSheet(f"color: {TEXT}; background: #2a3038; padding: 6px;")
+    owner.entry.returnPressed.connect(owner.enter)
+    owner.verdict = label("", 15, True, TEXT, wrap=True)
+    owner.explanation = QListWidget()
+    owner.explanation.setFont(font(11))
+    owner.explanation.setStyleSheet(f"color: {TEXT}; background: #161a1e;")
+    owner.explanation.setWordWrap(True)
+    for w in (owner.heading, *under_heading):
+        lay.addWidget(w)
+    lay.addLayout(owner.common)
+    for w in (owner.lines, owner.seats_widget, owner.question, owner.help, owner.entry, owner.verdict):
+        lay.addWidget(w)
+    lay.addWidget(owner.explanation, 1)
+    return outer, panel
+
+
+def draw_drill_table(owner, drill: Optional[Drill], common_size: int, seat_size: int) -> None:
+    """Draw ``drill``'s table in ``owner``'s panel (:func:`build_drill_panel`): the common cards
+    (``common_size`` tiles), each seat's cards (``seat_size`` tiles) and words, the table's lines;
+    the tiles drawn are ``owner.tiles``.  ``None``: an empty table."""
+    for layout in (owner.common, owner.seats_grid):
+        while layout.count():
+            w = layout.takeAt(0).widget()
+            if w is not None:      # gone at once, not at the next turn of the event loop
+                w.hide()
+                w.setParent(None)
+                w.deleteLater()
+    owner.tiles = []
+    if drill is None:
+        owner.lines.setText("")
+        return
+    common, rows = _cards_of(drill)
+    head, seat_lines, tail = table_parts(drill, owner.lang)
+    words = dict(seat_lines)
+    for code in common:
+        tile = CardTile(common_size)
+        tile.set_card(code)
+        owner.common.addWidget(tile)
+        owner.tiles.append(tile)
+    owner.common.addStretch(1)
+    columns = 2 if len(rows) > 4 else 1
+    for i, (number, cards) in enumerate(rows):
+        cell = QWidget()
+        h = QHBoxLayout(cell)
+        h.setContentsMargins(0, 0, 0, 0)
+        h.setSpacing(3)
+        for code in cards:
+            tile = CardTile(seat_size)
+            tile.set_card(code)
+            h.addWidget(tile)
+            owner.tiles.append(tile)
+        text = label(words.get(number, render(seat(number), owner.lang)), 10, False, TEXT, wrap=True)
+        h.addWidget(text, 1)
+        owner.seats_grid.addWidget(cell, i // columns, i % columns)
+    owner.lines.setText("\n".join(head + tail))
+
+
+def show_explanation(explanation: QListWidget, lines: Sequence[str], deciding: Optional[int]) -> None:
+    """The engine's ``lines`` added to ``explanation``, the ``deciding`` one marked."""
+    for i, line in enumerate(lines):
+        item = QListWidgetItem(line)
+        if i == deciding:
+            item.setBackground(QColor(DECIDING))
+            item.setForeground(QColor("#111111"))
+            f = QFont(explanation.font())
+            f.setBold(True)
+            item.setFont(f)
+        explanation.addItem(item)
 
 
 class ProgressChart(QWidget):
@@ -166,42 +264,8 @@ class TrainerWindow(QMainWindow):
         self.result: Optional[CheckResult] = None
         self.started = 0.0
         self.seconds = 0.0
-        self.setStyleSheet(APP_STYLE)
-        self.setWindowTitle(self.words(_("Trainer: {name}", name=name)))
-        central = QWidget()
-        central.setObjectName("central")
-        self.setCentralWidget(central)
-        outer = QHBoxLayout(central)
-        left = Panel()
-        lay = vbox(left, (12, 12, 12, 12), 8)
-        self.heading = label("", 15, True, TEXT)
-        self.common = QHBoxLayout()
-        self.common.setSpacing(4)
-        self.seats_widget = QWidget()
-        self.seats_grid = QGridLayout(self.seats_widget)
-        self.seats_grid.setContentsMargins(0, 0, 0, 0)
-        self.seats_grid.setSpacing(3)
-        self.lines = label("", 11, False, MUTED, wrap=True)
-        self.question = label("", 13, True, TEXT, wrap=True)
-        self.help = label("", 10, False, MUTED, wrap=True)
-        self.entry = QLineEdit()
-        self.entry.setFont(font(14))
-        self.entry.setStyleSheet(f"color: {TEXT}; background: #2a3038; padding: 6px;")
-        self.entry.returnPressed.connect(self.enter)
-        self.verdict = label("", 15, True, TEXT, wrap=True)
-        self.explanation = QListWidget()
-        self.explanation.setFont(font(11))
-        self.explanation.setStyleSheet(f"color: {TEXT}; background: #161a1e;")
-        self.explanation.setWordWrap(True)
-        lay.addWidget(self.heading)
-        lay.addLayout(self.common)
-        lay.addWidget(self.lines)
-        lay.addWidget(self.seats_widget)
-        lay.addWidget(self.question)
-        lay.addWidget(self.help)
-        lay.addWidget(self.entry)
-        lay.addWidget(self.verdict)
-        lay.addWidget(self.explanation, 1)
+        self.tiles: list[CardTile] = []
+        outer, left = build_drill_panel(self, self.words(_("Trainer: {name}", name=name)))
         self.chart = ProgressChart(lang)
         outer.addWidget(left, 3)
         outer.addWidget(self.chart, 2)
@@ -241,38 +305,7 @@ class TrainerWindow(QMainWindow):
         d = self.drill
         self.heading.setText(self.words(_("{name}: drill {i}: {topic} (level {level})", name=self.name,
                                           i=self.turn, topic=TOPICS[d.topic].title, level=d.level)))
-        for layout in (self.common, self.seats_grid):
-            while layout.count():
-                w = layout.takeAt(0).widget()
-                if w is not None:      # gone at once, not at the next turn of the event loop
-                    w.hide()
-                    w.setParent(None)
-                    w.deleteLater()
-        common, rows = _cards_of(d)
-        head, seat_lines, tail = table_parts(d, self.lang)
-        words = dict(seat_lines)
-        self.tiles: list[CardTile] = []
-        for code in common:
-            tile = CardTile(64)
-            tile.set_card(code)
-            self.common.addWidget(tile)
-            self.tiles.append(tile)
-        self.common.addStretch(1)
-        columns = 2 if len(rows) > 4 else 1
-        for i, (number, cards) in enumerate(rows):
-            cell = QWidget()
-            h = QHBoxLayout(cell)
-            h.setContentsMargins(0, 0, 0, 0)
-            h.setSpacing(3)
-            for code in cards:
-                tile = CardTile(40)
-                tile.set_card(code)
-                h.addWidget(tile)
-                self.tiles.append(tile)
-            text = label(words.get(number, self.words(seat(number))), 10, False, TEXT, wrap=True)
-            h.addWidget(text, 1)
-            self.seats_grid.addWidget(cell, i // columns, i % columns)
-        self.lines.setText("\n".join(head + tail))
+        draw_drill_table(self, d, 64, 40)
         self.question.setText(self.words(d.question))
         self.help.setText(self.words(reply_help(d)))
         self.entry.clear()
@@ -314,16 +347,7 @@ class TrainerWindow(QMainWindow):
         self.verdict.setStyleSheet(f"color: {WIN if result.right else WRONG};")
         self.verdict.setText(self.words(head) + "  " + self.words(_("Enter: next drill")))
         lines = result.explanation_ja if self.lang == "ja" else result.explanation
-        deciding = self.deciding_line(result)
-        for i, line in enumerate(lines):
-            item = QListWidgetItem(line)
-            if i == deciding:
-                item.setBackground(QColor(DECIDING))
-                item.setForeground(QColor("#111111"))
-                f = QFont(self.explanation.font())
-                f.setBold(True)
-                item.setFont(f)
-            self.explanation.addItem(item)
+        show_explanation(self.explanation, lines, self.deciding_line(result))
         self.refresh_chart()
         return result
 

@@ -43,7 +43,7 @@ import socket
 import sqlite3
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
@@ -582,6 +582,25 @@ def _ref(session: Any, hand: Any) -> str:
     return f"{session}:{hand}"
 
 
+def _corrections(rows: Iterable, seqs: Sequence[int]) -> list[dict]:
+    """A hand's corrections as :func:`load_hand` gives them, from their rows (``corrections`` columns,
+    in order) and the seqs of the hand's events, in order."""
+    return [
+        {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
+         "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
+         "before_event": bisect.bisect_right(seqs, r["after_seq"])}
+        for r in rows]
+
+
+def _confirmations(events: Sequence[dict]) -> list[dict]:
+    """The cards the dealer confirmed as read (``confirm`` events), in order."""
+    return [
+        {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
+         "event_index": i}
+        for i, ev in enumerate(events) if ev.get("type") == "confirm"
+        for c in ev.get("cards") or () if isinstance(c, dict)]
+
+
 def _summary(row: sqlite3.Row) -> dict:
     ruling = _loads(row["ruling"])
     payouts = dict((ruling or {}).get("payouts") or {})
@@ -698,17 +717,9 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
         seqs = [r["seq"] for r in ev_rows]
         # "before_event": index in "events" of the first event recorded after the correction
         # (len(events) if none), so a reader can put it in the hand's timeline.
-        out["corrections"] = [
-            {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
-             "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
-             "before_event": bisect.bisect_right(seqs, r["after_seq"])}
-            for r in con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id_,))]
-        # the cards the dealer confirmed as read (``confirm`` events), in order
-        out["confirmations"] = [
-            {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
-             "event_index": i}
-            for i, ev in enumerate(out["events"]) if ev.get("type") == "confirm"
-            for c in ev.get("cards") or () if isinstance(c, dict)]
+        out["corrections"] = _corrections(
+            con.execute("SELECT * FROM corrections WHERE hand = ? ORDER BY id", (hand_id_,)), seqs)
+        out["confirmations"] = _confirmations(out["events"])
         snaps = []
         for r in con.execute(
                 "SELECT sn.id, sn.event, sn.frame, sn.t FROM snapshots sn JOIN events e ON e.id = sn.event "
