@@ -441,3 +441,10 @@ def test_world_recipe_writes_a_dataset(tmp_path, monkeypatch):
     assert write_dataset(out, 2, "train", seed0=3, recipe="world") == 2
     meta = json.load(open(os.path.join(out, "meta", "train", "000004.json")))
     assert meta["meta"]["recipe"] == "world" and "world" in meta["meta"]
+
+
+def test_the_synth_command_offers_every_data_recipe():
+    from dealer_assist.commands.synth import RECIPE_NAMES
+    from dealer_assist.vision.synth.dataset import RECIPES
+
+    assert set(RECIPE_NAMES) == set(RECIPES)

@@ -11,6 +11,10 @@ import time
 
 from dealer_assist.errors import UserError
 
+#: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
+#: renderer to start: tests/test_synth.py checks the two agree)
+RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -26,10 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", choices=("train", "test"), default="train")
     p.add_argument("--seed", type=int, default=0, help="first seed (frame i has seed S+i)")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    p.add_argument("--recipe", choices=("base", "joker-rich", "fresh-pips", "fresh-pips-val"), default="base",
+    p.add_argument("--recipe", choices=RECIPE_NAMES, default="base",
                    help="base; joker-rich: a joker in 9 frames of 10 (the look classifier's data); "
                         "fresh-pips: each frame's deck with a pip drawing of its own; fresh-pips-val: the "
-                        "same from drawings fresh-pips never uses (validation); the last two: train split")
+                        "same from drawings fresh-pips never uses (validation), these two: train split; "
+                        "world: the cards among photographic surfaces, clutter and close-ups (docs/synth.md)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
                    "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
