@@ -57,10 +57,10 @@ from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
 from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
-from dealer_assist.vision.steps import (BACK_ROLE, COURT_RANKS, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS,  # noqa: F401
-                                        OPTIONAL_STEPS, SPARE_ROLE, STEP_NAMES, STEPS, Candidates, card_dicts,
-                                        corner_sureness, gaussian_iou, look_sure, nms_rotated, one_deck_names,
-                                        pipeline)
+from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS, SPARE_ROLE, Candidates,
+                                        card_dicts, corner_sureness, nms_rotated, pipeline)
+# named here too for the callers that know them from this module
+from dealer_assist.vision.steps import COURT_RANKS, OPTIONAL_STEPS, gaussian_iou, look_sure  # noqa: F401
 
 #: Detector classes (YOLO label ids).
 CLASS_NAMES = ("face", "back", "joker")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from dealer_assist.cards import HIDDEN, Card
+from dealer_assist.cards import HIDDEN
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JK, NONE, READABLE, card_posterior, class_of, name_from_posterior
 from dealer_assist.vision.look import BACK as LOOK_BACK
@@ -167,7 +167,7 @@ def read_corners(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Ca
         return c
     p, e = reader._corner_readings(image, list(c.outlines[idx]))
     for key, val in (("corners", p), ("embedding", e), ("corners_box", p), ("embedding_box", e)):
-        c.column(key, val.shape[1:], 0.0, np.float64 if val.dtype.kind == "f" else val.dtype)[idx] = val
+        c.column(key, val.shape[1:], 0.0, np.float64)[idx] = val
     return c
 
 
@@ -622,8 +622,3 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
 
 def round_poly(poly: np.ndarray) -> list[list[float]]:
     return [[round(float(x), 1), round(float(y), 1)] for x, y in poly]
-
-
-def card_name_suit(name_: str) -> int:
-    """The suit index (0..3) of a card name, as the look's suit columns are ordered."""
-    return Card.parse(name_).index % 4

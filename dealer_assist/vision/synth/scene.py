@@ -413,6 +413,55 @@ def _place_groups(layout: list, lay, add_cards, card_w: float, rng: np.random.Ge
                 add_cards(mats, face_up=rng.random() < single_up_p)
 
 
+def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int, int]) -> str:
+    """The deck style ``deck_name`` with the seeded pip drawing ``var-N`` of the ``fresh-pips``
+    recipes (N in ``fresh_pips`` = lo..hi-1, by the seed alone); training frames only.
+
+    >>> fresh_pips_name("bicycle-like", 3, "train", (100, 200)).split(PIPS_SEP)[1]
+    'var-160'
+    """
+    if split != "train":
+        raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
+    lo, hi = fresh_pips
+    return f"{deck_name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
+
+
+def joker_and_back(rng: np.random.Generator, split: str):
+    """The frame's joker art and back design, drawn from the split's styles."""
+    jokers = styles_for(split, JOKER_STYLES)
+    js = jokers[rng.integers(len(jokers))]
+    backs = styles_for(split, BACK_STYLES)
+    return js, backs[rng.integers(len(backs))]
+
+
+def deal_pool(rng: np.random.Generator, joker_p: float, joker2_p: float, order=None) -> list[str]:
+    """The names of a shuffled deck in the order its face-up cards are dealt, with a joker near
+    the top in a share ``joker_p`` of frames (a second in ``joker2_p`` of those); ``order(pool)``,
+    when given, re-orders the shuffled 52 before the jokers go in."""
+    pool = [str(c) for c in DECK_52]
+    rng.shuffle(pool)
+    if order is not None:
+        pool = order(pool)
+    if rng.random() < joker_p:
+        pool.insert(int(rng.integers(0, 6)), "JK")
+        if rng.random() < joker2_p:
+            pool.insert(int(rng.integers(0, 12)), "JK")
+    return pool
+
+
+def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_style: str):
+    """``add_cards(mats, face_up=True)``: one card object per placement matrix onto ``objs``, face
+    up from the top of ``pool`` (a back when face down or when the pool is empty)."""
+    def add_cards(mats, face_up: bool = True):
+        for m in mats:
+            if face_up and pool:
+                name = pool.pop(0)
+                objs.append(Obj("face", name, joker_style if name == "JK" else deck, m))
+            else:
+                objs.append(Obj("back", "BACK", back_style, m))
+    return add_cards
+
+
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  world: bool = False) -> tuple[np.ndarray, dict]:
@@ -436,14 +485,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]
     if fresh_pips is not None:
-        if split != "train":
-            raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
-        lo, hi = fresh_pips
-        deck = deck_style(f"{deck.name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}")
-    jokers = styles_for(split, JOKER_STYLES)
-    js = jokers[rng.integers(len(jokers))]
-    backs = styles_for(split, BACK_STYLES)
-    bs = backs[rng.integers(len(backs))]
+        deck = deck_style(fresh_pips_name(deck.name, seed, split, fresh_pips))
+    js, bs = joker_and_back(rng, split)
 
     tilt = float(rng.uniform(0, 35)) if rng.random() > 0.2 else float(rng.uniform(0, 4))
     yaw = float(rng.uniform(0, 360))
@@ -453,21 +496,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
 
     card_w = float(rng.uniform(66, 185))
     lay = _Layout(rng, h, card_w)
-    pool = [str(c) for c in DECK_52]
-    rng.shuffle(pool)
-    if rng.random() < joker_p:
-        pool.insert(int(rng.integers(0, 6)), "JK")
-        if rng.random() < joker2_p:
-            pool.insert(int(rng.integers(0, 12)), "JK")
     objs: list[Obj] = []
-
-    def add_cards(mats, face_up: bool = True):
-        for m in mats:
-            if face_up and pool:
-                name = pool.pop(0)
-                objs.append(Obj("face", name, js.name if name == "JK" else deck.name, m))
-            else:
-                objs.append(Obj("back", "BACK", bs.name, m))
+    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p), deck.name, js.name, bs.name)
 
     layout = []
     if rng.random() < 0.75:

@@ -42,14 +42,12 @@ import struct
 import cv2
 import numpy as np
 
-from dealer_assist.cards import DECK_52
 from dealer_assist.vision.synth.draw import HERSHEY, circle, ellipse, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, card_canvas
 from dealer_assist.vision.synth.scene import FELTS, FRAME_H, FRAME_W, MIN_ASPECT, SPLIT_CODE, Obj, _Layout, \
     _button_sprite, _chip_sprite, _draw_hand, _labels, _noise_bank, _place_groups, _pose, _smooth_noise, _warp_sprite, \
-    apply_h, camera_homography, sprite_corners
-from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, deck_style, \
-    styles_for
+    apply_h, camera_homography, card_dealer, deal_pool, fresh_pips_name, joker_and_back, sprite_corners
+from dealer_assist.vision.synth.styles import DECK_STYLES, PIPS_SEP, deck_style, styles_for
 
 #: Folders searched for photographs and texture scans (JPEG, PNG, WebP) and GIMP patterns
 #: (``.pat``). ``DEALER_ASSIST_PHOTO_DIRS`` (folders joined by ``os.pathsep``; ``none`` for none)
@@ -641,21 +639,13 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
     decks = styles_for(split, DECK_STYLES)
     deck = decks[rng.integers(len(decks))]
-    name = deck.name
-    if fresh_pips is not None:
-        if split != "train":
-            raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
-        lo, hi = fresh_pips
-        name += f"{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
+    name = deck.name if fresh_pips is None else fresh_pips_name(deck.name, seed, split, fresh_pips)
     rich = split == "train" and rng.random() < rich_p
     if rich:
         lo, hi = RICH_RANGE
         name += f"{PIPS_SEP}rich-{lo + (int(seed) * 2246822519 + 13) % (hi - lo)}"
     deck = deck_style(name)
-    jokers = styles_for(split, JOKER_STYLES)
-    js = jokers[rng.integers(len(jokers))]
-    backs = styles_for(split, BACK_STYLES)
-    bs = backs[rng.integers(len(backs))]
+    js, bs = joker_and_back(rng, split)
     mode = str(rng.choice(WORLD_MODES, p=[0.35, 0.28, 0.25, 0.12]))
 
     tilt = float(rng.uniform(0, 40)) if rng.random() > 0.25 else float(rng.uniform(0, 5))
@@ -673,23 +663,13 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     else:
         card_w = float(np.exp(rng.uniform(math.log(62), math.log(200))))
     lay = _WorldLayout(rng, h, card_w)
-    pool = [str(c) for c in DECK_52]
-    rng.shuffle(pool)
-    if rng.random() < 0.5:  # court cards first: the real decks' queens and kings were read as backs
-        pool = [c for c in pool if c[0] in "JQK"] + [c for c in pool if c[0] not in "JQK"]
-    if rng.random() < joker_p:
-        pool.insert(int(rng.integers(0, 6)), "JK")
-        if rng.random() < joker2_p:
-            pool.insert(int(rng.integers(0, 12)), "JK")
-    objs: list[Obj] = []
+    def courts_first(pool: list[str]) -> list[str]:
+        if rng.random() < 0.5:  # court cards first: the real decks' queens and kings were read as backs
+            pool = [c for c in pool if c[0] in "JQK"] + [c for c in pool if c[0] not in "JQK"]
+        return pool
 
-    def add_cards(mats, face_up: bool = True):
-        for m in mats:
-            if face_up and pool:
-                nm = pool.pop(0)
-                objs.append(Obj("face", nm, js.name if nm == "JK" else deck.name, m))
-            else:
-                objs.append(Obj("back", "BACK", bs.name, m))
+    objs: list[Obj] = []
+    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p, courts_first), deck.name, js.name, bs.name)
 
     # clutter under everything (drawn straight into the surface)
     n_under = int(rng.integers(0, 4)) + (int(rng.integers(2, 6)) if mode == "empty" else 0)
