@@ -418,7 +418,7 @@ def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int
     recipes (N in ``fresh_pips`` = lo..hi-1, by the seed alone); training frames only.
 
     >>> fresh_pips_name("bicycle-like", 3, "train", (100, 200)).split(PIPS_SEP)[1]
-    'var-160'
+    'var-180'
     """
     if split != "train":
         raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
