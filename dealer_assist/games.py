@@ -15,6 +15,10 @@ field            what it is
                  table is opened), or None where the camera does not follow the game yet
 ``clip``         the bundled sample clip, ``(folder under sample_frames/, video file)``, that
                  ``run`` and ``desk`` play when no ``--source`` is given
+``betting``      the game's usual betting (:class:`~dealer_assist.rules.betting.GameBetting`: the
+                 structure, its streets and forced bets), which ``dealer-assist bet`` takes for
+                 what an input with ``"game"`` leaves out; None for a game without chip betting,
+                 ``no_betting`` then says why
 ===============  ===============================================================================
 
 Adding a game touches its rules module, its live hooks module (if the camera follows it and its
@@ -25,6 +29,8 @@ flow differs from an existing one: hold'em hi/lo plays hold'em's flow) and one e
 ('Seven-card stud (stud7)', True)
 >>> [g.name for g in GAMES if g.settles][:3]
 ['holdem', 'joker-holdem', 'half-texas']
+>>> find_game("stud7").betting.structure, find_game("stud7").betting.forced
+('fixed-limit', ('ante', 'bring_in'))
 >>> find_game("go-fish")
 Traceback (most recent call last):
 ...
@@ -41,6 +47,7 @@ from typing import Any, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _
+from dealer_assist.rules.betting import DRAW_STREETS, HOLDEM_STREETS, STUD_STREETS, GameBetting
 from dealer_assist.rules.daifugo import CASINO_QUEST
 from dealer_assist.rules.half_texas import HalfTexas
 from dealer_assist.rules.hilo import HoldemHiLo
@@ -64,6 +71,16 @@ class Game:
     settles: bool = True
     flow: Optional[str] = None
     clip: Optional[tuple[str, str]] = None
+    betting: Optional[GameBetting] = None
+    no_betting: Optional[Msg] = None
+
+    def betting_defaults(self, obj: Any) -> dict:
+        """A ``dealer-assist bet`` input with this game's usual betting for what it leaves out;
+        a game without chip betting is a :class:`UserError` that says why."""
+        if self.betting is None:
+            raise UserError(_("game: {game} has no betting round: {why}", game=self.name,
+                              why=self.no_betting or _("it is not played for chips")))
+        return self.betting.fill(obj, self.name)
 
     @property
     def live(self) -> bool:
@@ -79,24 +96,40 @@ class Game:
         return getattr(importlib.import_module(module), cls)()
 
 
+#: The usual betting of the games (docs/betting.md, "Games"): the structure and the forced bets.
+#: Seed 000 plays Joker NLH no-limit; seeds 003 and 004 name no structure for stud, hi/lo and
+#: lowball, which take the fixed limit those games are usually dealt at.
+NO_LIMIT_HOLDEM = GameBetting("no-limit", HOLDEM_STREETS, ("blinds",))
+LIMIT_HOLDEM = GameBetting("fixed-limit", HOLDEM_STREETS, ("blinds",))
+LIMIT_STUD = GameBetting("fixed-limit", STUD_STREETS, ("ante", "bring_in"), owner_opens=True)
+LIMIT_DRAW = GameBetting("fixed-limit", DRAW_STREETS, ("blinds",))
+
 #: Every game of the house rules, in the order the commands list them.
 GAMES: tuple[Game, ...] = (
     Game("holdem", _("Texas hold'em (holdem)"), WildHoldem(),
-         flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4")),
+         flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4"),
+         betting=NO_LIMIT_HOLDEM),
     Game("joker-holdem", _("Joker NLH (joker-holdem)"), JokerHoldem(),
-         flow="dealer_assist.live.handflow:JokerHoldemFlow", clip=("clip", "joker-nlh.mp4")),
+         flow="dealer_assist.live.handflow:JokerHoldemFlow", clip=("clip", "joker-nlh.mp4"),
+         betting=NO_LIMIT_HOLDEM),
     Game("half-texas", _("Half Texas hold'em (half-texas)"), HalfTexas(),
-         flow="dealer_assist.live.half_texas:HalfTexasFlow", clip=("clips/half-texas", "half-texas.mp4")),
+         flow="dealer_assist.live.half_texas:HalfTexasFlow", clip=("clips/half-texas", "half-texas.mp4"),
+         no_betting=_("it is played for points, not chips: each raise multiplies the game's points (seed 001)")),
     Game("stud7", _("Seven-card stud (stud7)"), Stud7(),
-         flow="dealer_assist.live.stud:StudFlow", clip=("clips/stud7", "stud7.mp4")),
+         flow="dealer_assist.live.stud:StudFlow", clip=("clips/stud7", "stud7.mp4"),
+         betting=LIMIT_STUD),
     Game("holdem-hilo", _("Hold'em hi/lo (holdem-hilo)"), HoldemHiLo(),
-         flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4")),
+         flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4"),
+         betting=LIMIT_HOLDEM),
     Game("lowball-a5", _("Lowball A-5 (lowball-a5)"), LowballA5(),
-         flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4")),
+         flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4"),
+         betting=LIMIT_DRAW),
     Game("lowball-27", _("Lowball 2-7 (lowball-27)"), Lowball27(),
-         flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4")),
+         flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4"),
+         betting=LIMIT_DRAW),
     Game("daifugo", _("Daifugo (daifugo)"), CASINO_QUEST, settles=False,
-         flow="dealer_assist.live.daifugo:DaifugoFlow", clip=("clips/daifugo", "daifugo.mp4")),
+         flow="dealer_assist.live.daifugo:DaifugoFlow", clip=("clips/daifugo", "daifugo.mp4"),
+         no_betting=_("its money is the ante and the payment per card left (dealer-assist daifugo payout)")),
 )
 
 _BY_NAME = {g.name: g for g in GAMES}

@@ -481,3 +481,60 @@ def test_every_input_example_in_the_docs_runs():
         assert "button" in out or out["to_act"] is not None
         ran += 1
     assert ran >= 3
+
+
+# ------------------------------------------------------------------ "game": the registry's betting
+
+STUD_SEATS = [{"seat": 1, "stack": 200}, {"seat": 2, "stack": 200}, {"seat": 3, "stack": 200}]
+STUD_UP = {"1": ["Kh", "7d", "5s"], "2": ["9s", "9c", "2h"], "3": ["As", "Qd", "3c"]}
+
+
+def test_a_stud7_round_gets_fixed_limit_third_street_and_the_owners_bring_in():
+    out = bet_from_json({"game": "stud7", "limits": "10/20", "ante": 1, "bring_in": 3, "up": STUD_UP,
+                         "seats": STUD_SEATS})
+    assert (out["game"], out["structure"], out["bring_in"], out["pot"], out["to_call"]) == ("stud7", "fixed-limit", 3, 3, 3)
+    assert [s["committed"] for s in out["seats"]] == [0, 3, 0]        # seat 2's nines are the owner
+    assert out["to_act"] == 3
+    assert out["actions"][1:3] == [{"action": "call", "amount": 3}, {"action": "raise", "min_to": 10, "max_to": 10}]
+    assert "bring-in of 3" in out["why"]["raise"]["en"] and "ブリングイン" in out["why"]["raise"]["ja"]
+
+
+def test_the_bring_in_completed_is_the_opening_bet_and_the_owner_may_raise_again():
+    base = {"game": "stud7", "limits": "10/20", "bring_in": 3, "first": 2, "seats": STUD_SEATS}
+    out = bet_from_json({**base, "actions": [{"seat": 3, "action": "raise", "to": 10},
+                                             {"seat": 1, "action": "call"}]})
+    assert out["to_act"] == 2 and out["raises"] == 0          # completing counts toward no cap
+    assert {"action": "raise", "min_to": 20, "max_to": 20} in out["actions"]
+    # everyone just calls the bring-in: the owner has no option, the round is over
+    out = bet_from_json({**base, "actions": [{"seat": 3, "action": "call"}, {"seat": 1, "action": "call"}]})
+    assert out["round_complete"] is True and out["pot_total"] == 9
+
+
+def test_explicit_fields_win_over_the_games_defaults_and_later_streets_have_no_bring_in():
+    out = bet_from_json({"game": "holdem", "structure": "pot-limit", "blinds": [50, 100], "button": 1,
+                         "seats": [{"seat": s, "stack": 1000} for s in (1, 2, 3)]})
+    assert out["structure"] == "pot-limit" and out["to_act"] == 1 and out["to_call"] == 100
+    out = bet_from_json({"game": "stud7", "limits": "10/20", "street": "fifth", "first": 3, "seats": STUD_SEATS})
+    assert out["to_call"] == 0 and "bring_in" not in out and out["to_act"] == 3
+    assert out["actions"][2] == {"action": "bet", "min_to": 20, "max_to": 20}
+
+
+def test_lowball_posts_its_blinds_before_the_draw():
+    out = bet_from_json({"game": "lowball-27", "limits": "10/20", "blinds": [5, 10], "button": 1,
+                         "seats": [{"seat": s, "stack": 100} for s in (1, 2, 3)]})
+    assert out["structure"] == "fixed-limit" and out["to_call"] == 10 and out["pot_total"] == 15
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"game": "go-fish"}, "unknown game 'go-fish'; the games are holdem, joker-holdem"),
+    ({"game": "daifugo"}, "game: daifugo has no betting round"),
+    ({"game": "half-texas"}, "game: half-texas has no betting round: it is played for points"),
+    ({"game": "stud7", "limits": "10/20", "street": "flop", "first": 1}, "stud7 has no street 'flop'"),
+    ({"game": "stud7", "limits": "10/20", "first": 1}, "bring_in: stud7 opens third street with a bring-in"),
+    ({"game": "stud7", "limits": "10/20", "bring_in": 10, "first": 1}, "less than the full bet"),
+    ({"game": "holdem", "blinds": [1, 2], "button": 1, "up": STUD_UP}, "\"up\" (each seat's up cards) is for stud"),
+])
+def test_a_bad_game_input_is_a_one_line_error_with_exit_2(data, words):
+    got = run_cli(json.dumps({**data, "seats": STUD_SEATS}))
+    assert got.returncode == 2 and got.stdout == ""
+    assert words in got.stderr and got.stderr.count("\n") == 1

@@ -7,6 +7,14 @@ seat's cards left, the last ruling, and the payout once a seat goes out.
 rulings are the rules engine's own. An illegal play is also the banner's red ``illegal_play``
 alert (the live table raises it).
 
+The camera cannot see a pass, cannot count the cards a player holds and cannot hear what a joker
+stands for: the panel's buttons (and keys) send these dealer inputs to the live table as actions,
+the same way the desk sends a correction (``acted`` carries each, the window hands it to the
+table): ``{"type": "pass", "seat": N}`` (P: the seat to act passes), ``{"type": "cards_left",
+"seat": N, "cards": n}`` (each seat's − and + buttons) and ``{"type": "joker", "as": [...]}``
+(one button per legal reading of a play waiting for its declaration; J opens them as a menu). The
+rules engine rules them; a refused one comes back on the banner.
+
 >>> st = {"hand": 1, "daifugo": {"seats": [1, 2, 3], "winner": None, "turn": 2, "direction": "clockwise",
 ...       "revolution": True, "lock": ["h"], "leader": 1, "passed": [3],
 ...       "field": [{"seat": 1, "cards": ["7h"], "as": ["7h"]}], "cards_left": {"1": 4, "2": 9, "3": 1}},
@@ -16,6 +24,12 @@ alert (the live table raises it).
 ('革命中', 'しばり ♥', '次: シート2', [(1, 4, False, False), (2, 9, True, False), (3, 1, False, True)])
 >>> daifugo_view(st, "en").revolution
 'REVOLUTION'
+>>> v.pass_text, v.inputs
+('パス: シート2 (P)', True)
+>>> st["declaration"] = {"seat": 2, "cards": ["7h", "JK"], "options": [["7s"], ["7d"]]}
+>>> w = daifugo_view(st, "en")
+>>> w.declaration, w.readings
+('JOKER: seat 2 laid ♥7 JK: what does the joker stand for? (J)', (('7s',), ('7d',)))
 """
 from __future__ import annotations
 
@@ -55,6 +69,11 @@ class DaifugoView:
     seats: tuple[SeatRow, ...]
     payout: tuple[str, ...] = ()         # the payout's lines, once the game is over
     over: bool = False
+    inputs: bool = False                 # a game is being played: the dealer's inputs are open
+    pass_text: str = ""                  # the pass button: who passes
+    pass_seat: Optional[int] = None
+    declaration: str = ""                # a play waiting for the joker's declaration, in words
+    readings: tuple[tuple[str, ...], ...] = ()   # its legal readings (each joker's card, in order)
 
 
 def daifugo_view(state: Optional[Mapping[str, Any]], lang: str = "ja") -> DaifugoView:
@@ -109,8 +128,17 @@ def daifugo_view(state: Optional[Mapping[str, Any]], lang: str = "ja") -> Daifug
     lines: tuple[str, ...] = ()
     if pay:
         lines = tuple(pay.get("explanation_ja" if lang == "ja" else "explanation") or ())
+    inputs = not over and d.get("winner") is None
+    to_act = d.get("turn") if inputs else None
+    pass_text = render(_("Pass: {seat} (P)", seat=seat(to_act)), lang) if to_act is not None else ""
+    declaration, readings = "", ()
+    waiting = state.get("declaration") if inputs else None
+    if waiting:
+        declaration = render(_("JOKER: {seat} laid {cards}: what does the joker stand for? (J)",
+                               seat=seat(waiting.get("seat")), cards=reading_text(waiting.get("cards") or ())), lang)
+        readings = tuple(tuple(str(c) for c in o) for o in waiting.get("options") or ())
     return DaifugoView(title, revolution, lock, direction, turn_text, field, said, legal, tuple(rows),
-                       lines, over)
+                       lines, over, inputs, pass_text, to_act, declaration, readings)
 
 
 def game_panel(table: Any):
@@ -122,19 +150,34 @@ def game_panel(table: Any):
     return getattr(importlib.import_module(module), cls)()
 
 
-# ---------------------------------------------------------------------------------------- Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QWidget  # noqa: E402
+def reading_text(cards) -> str:
+    """Cards as the panel writes them: ``♠7``, ``♥10 JK`` (a joker reading on its button: ``♠7``)."""
+    return " ".join(c if c == "JK" or len(c) != 2 else _SUITS.get(c[1], c[1]) + ("10" if c[0] == "T" else c[0])
+                    for c in cards)
 
-from dealer_assist.desk.widgets import MUTED, PANEL_BG, TEXT, WIN, CardTile, Panel, label, vbox  # noqa: E402
+
+# ---------------------------------------------------------------------------------------- Qt
+from PySide6.QtCore import SIGNAL, Signal  # noqa: E402
+from PySide6.QtGui import QKeySequence, QShortcut  # noqa: E402
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget  # noqa: E402
+
+from dealer_assist.desk.widgets import (MUTED, PANEL_BG, TEXT, WIN, CardTile, Panel, card_colour, font,  # noqa: E402
+                                        label, vbox)
 
 _RED = "#d32f2f"
 
 
 class DaifugoPanel(Panel):
-    """The Daifugo referee's panel (see the module)."""
+    """The Daifugo referee's panel (see the module). ``acted`` carries each dealer input (an
+    action for the live table); the panel hands it to its window's ``requestAct`` itself when the
+    window has one (the desk's window), as a correction goes."""
+
+    acted = Signal(object)
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
+        self._wired = False
+        self.lang = "ja"
         lay = vbox(self, (12, 10, 12, 10), 8)
         head = QHBoxLayout()
         self.title = label("", 20, bold=True, colour=TEXT)
@@ -155,11 +198,30 @@ class DaifugoPanel(Panel):
         self.last = label("", 14)
         self.last.setWordWrap(True)
         lay.addWidget(self.last)
+        # the dealer's inputs: the seat to act passes; a joker's declaration
+        inputs = QHBoxLayout()
+        self.pass_button = QPushButton()
+        self.pass_button.setFont(font(14, bold=True))
+        self.pass_button.clicked.connect(self.send_pass)
+        inputs.addWidget(self.pass_button)
+        self.declare = label("", 14, bold=True, colour="#ffd54a")
+        self.declare.setWordWrap(True)
+        inputs.addWidget(self.declare, 1)
+        self.reading_row = QHBoxLayout()
+        self.reading_row.setSpacing(6)
+        inputs.addLayout(self.reading_row)
+        lay.addLayout(inputs)
+        self.reading_buttons: list[QPushButton] = []
         self.seat_box = QWidget()
         self.seat_grid = QGridLayout(self.seat_box)
         self.seat_grid.setContentsMargins(0, 0, 0, 0)
         self.seat_grid.setHorizontalSpacing(16)
         lay.addWidget(self.seat_box)
+        #: each seat's − and + buttons for its cards left, by seat
+        self.count_buttons: dict[int, tuple[QPushButton, QPushButton]] = {}
+        QShortcut(QKeySequence("P"), self, activated=self.send_pass)
+        QShortcut(QKeySequence("J"), self, activated=self.open_readings)
+        self.menu: Optional[QMenu] = None
         self.payout = label("", 13, colour=TEXT)
         self.payout.setWordWrap(True)
         lay.addWidget(self.payout)
@@ -177,11 +239,58 @@ class DaifugoPanel(Panel):
             if w is not None:
                 w.deleteLater()
 
+    # ------------------------------------------------------------------ the dealer's inputs
+    def _send(self, action: Mapping[str, Any]) -> None:
+        self._wire()
+        self.acted.emit(dict(action))
+
+    def _wire(self) -> None:
+        """Hand ``acted`` to the window's ``requestAct`` (the desk's window), once, unless someone
+        (the window itself) already takes it."""
+        if self._wired:
+            return
+        request = getattr(self.window(), "requestAct", None)
+        if request is None:
+            return
+        self._wired = True
+        if not self.receivers(SIGNAL("acted(PyObject)")):
+            self.acted.connect(request)
+
+    def send_pass(self) -> None:
+        """The seat to act passes (P)."""
+        v = self.view
+        if v is not None and v.inputs and v.pass_seat is not None:
+            self._send({"type": "pass", "seat": v.pass_seat})
+
+    def send_cards_left(self, seat_no: int, n: int) -> None:
+        """The dealer counts a seat's cards (where the camera cannot)."""
+        if self.view is not None and self.view.inputs:
+            self._send({"type": "cards_left", "seat": seat_no, "cards": n})
+
+    def declare_joker(self, reading: tuple[str, ...]) -> None:
+        """The player's declaration: what each joker of the waiting play stands for."""
+        if self.view is not None and self.view.readings:
+            self._send({"type": "joker", "as": list(reading)})
+
+    def open_readings(self) -> Optional[QMenu]:
+        """The waiting play's readings as a menu (J): arrows and Enter choose one."""
+        v = self.view
+        if v is None or not v.readings:
+            return None
+        self.menu = QMenu(self)
+        for reading in v.readings:
+            act = self.menu.addAction(reading_text(reading))
+            act.triggered.connect(lambda _=False, r=reading: self.declare_joker(r))
+        self.menu.popup(self.declare.mapToGlobal(self.declare.rect().bottomLeft()))
+        return self.menu
+
     def show_state(self, state: Optional[Mapping[str, Any]], lang: str) -> None:
+        self._wire()
         v = daifugo_view(state, lang)
         if v == self.view:
             return
         self.view = v
+        self.lang = lang
         self.title.setText(v.title)
         self.revolution.setText(f" {v.revolution} " if v.revolution else "")
         self.revolution.setStyleSheet(f"background: {_RED}; color: white; border-radius: 6px;"
@@ -210,13 +319,41 @@ class DaifugoPanel(Panel):
         self.field_row.addStretch(1)
         self.last.setText(v.last)
         self.last.setStyleSheet(f"color: {_RED if v.last_legal is False else TEXT};")
+        self.pass_button.setText(v.pass_text or render(_("Pass (P)"), lang))
+        self.pass_button.setEnabled(v.inputs and v.pass_seat is not None)
+        self.declare.setText(v.declaration)
+        self._clear(self.reading_row)
+        self.reading_buttons = []
+        for reading in v.readings:
+            b = QPushButton(reading_text(reading))
+            b.setFont(font(16, bold=True))
+            b.setStyleSheet(f"QPushButton {{ background: #fbfbf8; color: {card_colour(reading[0])}; "
+                            f"border-radius: 5px; }} QPushButton:focus {{ border: 3px solid #ffd54a; }}")
+            b.clicked.connect(lambda _=False, r=reading: self.declare_joker(r))
+            self.reading_row.addWidget(b)
+            self.reading_buttons.append(b)
         self._clear(self.seat_grid)
+        self.count_buttons = {}
+        fewer, more = render(_("one card fewer"), lang), render(_("one card more"), lang)
         for r, row in enumerate(v.seats):
             name = label(("▶ " if row.to_act else "") + render(seat(row.seat), lang), 16, bold=True,
                          colour=WIN if row.winner else (TEXT if not row.passed else MUTED))
-            self.seat_grid.addWidget(name, r // 2, (r % 2) * 2)
+            col = (r % 2) * 4
+            self.seat_grid.addWidget(name, r // 2, col)
             self.seat_grid.addWidget(label(row.text, 14, colour=TEXT if not row.passed else MUTED),
-                                     r // 2, (r % 2) * 2 + 1)
+                                     r // 2, col + 1)
+            if v.inputs:
+                n = row.cards_left
+                minus, plus = QPushButton("−"), QPushButton("+")
+                for b, tip, to in ((minus, fewer, (n or 1) - 1), (plus, more, (n or 0) + 1)):
+                    b.setFont(font(14, bold=True))
+                    b.setFixedWidth(40)
+                    b.setToolTip(tip)
+                    b.setEnabled(n is not None and 1 <= to <= 10)
+                    b.clicked.connect(lambda _=False, s=row.seat, to=to: self.send_cards_left(s, to))
+                self.seat_grid.addWidget(minus, r // 2, col + 2)
+                self.seat_grid.addWidget(plus, r // 2, col + 3)
+                self.count_buttons[row.seat] = (minus, plus)
         self.payout.setText("\n".join(v.payout))
         self.setStyleSheet(f"QFrame#panel {{ background: {PANEL_BG}; border-radius: 8px; }}")
 
@@ -225,6 +362,7 @@ class DaifugoPanel(Panel):
         v = self.view
         if v is None:
             return ""
-        parts = [v.title, v.revolution, v.lock, v.direction, v.turn_text, v.last]
+        parts = [v.title, v.revolution, v.lock, v.direction, v.turn_text, v.last, v.pass_text, v.declaration]
+        parts += [reading_text(r) for r in v.readings]
         parts += [f"{r.seat}: {r.text}" for r in v.seats] + list(v.payout)
         return "\n".join(p for p in parts if p)

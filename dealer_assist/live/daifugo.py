@@ -17,8 +17,9 @@ hold'em table must have its board slots). :class:`DaifugoTable` is the live tabl
 * an illegal play is an ``illegal_play`` alert (the desk's red banner), cleared once its cards are
   taken back from the play zone (or the next legal play lands); the game's state is unchanged;
 * a play with a joker whose reading matters waits for the dealer's declaration (``joker``, the
-  ``joker_declaration`` alert names the legal readings); a declaration given just before the cards
-  land is used for that play;
+  ``joker_declaration`` alert names the legal readings, and the state's ``declaration`` gives them to
+  the desk, whose panel offers one button each); a declaration given just before the cards land is
+  used for that play;
 * a pass is the dealer's input (``pass``; the camera cannot see one); ``cards_left`` sets a seat's
   count where the camera cannot count;
 * the first seat out ends the game: ``hand_end`` carries the payout (ante, 5G per card left, the
@@ -135,6 +136,7 @@ class DaifugoTable(LiveTable):
         self._new_sig: Optional[tuple] = None
         self._new_since = 0.0
         self._undeclared: Optional[tuple[int, tuple[str, ...]]] = None
+        self._readings: tuple[tuple[str, ...], ...] = ()       # the legal readings of the joker(s) waiting
         self._illegal: Optional[Counter] = None                 # the cards of the illegal play lying there
 
     # ===================================================================== reading the table
@@ -220,6 +222,7 @@ class DaifugoTable(LiveTable):
         if not ruling.legal and ruling.options:
             # a joker whose reading matters: wait for the dealer's declaration
             self._undeclared = (seat, cards)
+            self._readings = tuple(tuple(str(c) for c in m.declared) for m in ruling.options)
             key = ("joker_declaration",)
             if key in self._active:
                 del self._active[key]
@@ -227,7 +230,7 @@ class DaifugoTable(LiveTable):
             return
         if ("joker_declaration",) in self._active:
             self._clear(out, ("joker_declaration",))
-        self._undeclared = None
+        self._undeclared, self._readings = None, ()
         self._said(out, ruling, seat, cards)
 
     def _said(self, out: list, ruling, seat: Optional[int], cards: tuple[str, ...]) -> None:
@@ -442,7 +445,16 @@ class DaifugoTable(LiveTable):
             "ruling": self.ruling, "tracks": tr.snapshot(), "unsure": [], "confirmed": [],
             "daifugo": self._daifugo_state(), "last_play": self.last_play,
             "daifugo_result": self.result if st is None else None,
+            "declaration": self._declaration(),
         }
+
+    def _declaration(self) -> Optional[dict]:
+        """The play waiting for the dealer's joker declaration, for the desk: its seat, its cards
+        and the legal readings (each the card every joker stands for, in order), or None."""
+        if self._undeclared is None:
+            return None
+        seat, cards = self._undeclared
+        return {"seat": seat, "cards": list(cards), "options": [list(o) for o in self._readings]}
 
     def _daifugo_state(self) -> Optional[dict]:
         """The game's state for the desk: who acts, the direction, the revolution, the lock, the

@@ -63,7 +63,8 @@ from dealer_assist.rules.pots import clockwise_from as clockwise
 __all__ = [
     "Kind", "Action", "Reason", "IllegalAction", "Structure", "FixedLimit", "SpreadLimit",
     "PotLimit", "NoLimit", "SeatState", "BettingRound", "Legal", "Options", "first_dealer",
-    "next_button", "bet_from_json", "round_from_json", "structure_from_json", "STREETS",
+    "next_button", "bet_from_json", "round_from_json", "structure_from_json", "STREETS", "GameBetting",
+    "HOLDEM_STREETS", "STUD_STREETS", "DRAW_STREETS",
 ]
 
 
@@ -289,7 +290,10 @@ class FixedLimit(Structure):
 
     def raise_bounds(self, rnd, seat) -> tuple[int, Optional[int], Reason]:
         to = rnd.full_level + self.bet
-        if rnd.full_level < rnd.bet:
+        if rnd.bring_in and rnd.full_level == 0 and rnd.bet == rnd.bring_in:
+            why = _("fixed limit: a raise completes the bring-in of {bring_in} to the full bet: exactly {to}",
+                    bring_in=rnd.bring_in, to=to)
+        elif rnd.full_level < rnd.bet:
             why = _("fixed limit: the all-in to {allin} was less than half a bet, so a raise completes "
                     "the full level {level} plus {n}: exactly {to}", allin=rnd.bet, level=rnd.full_level,
                     n=self.bet, to=to)
@@ -473,13 +477,14 @@ class BettingRound:
     raises: int = 0
     last_aggressor: Optional[int] = None
     history: tuple[Action, ...] = ()
+    bring_in: int = 0
 
     # ---------------------------------------------------------------- construction
 
     @classmethod
     def start(cls, structure: Structure, stacks: Mapping[int, int], *, button: Optional[int] = None,
               blinds: Optional[Sequence[int]] = None, ante: int = 0, pot: int = 0,
-              first: Optional[int] = None, bb_ante: int = 0) -> "BettingRound":
+              first: Optional[int] = None, bb_ante: int = 0, bring_in: int = 0) -> "BettingRound":
         """A new round: antes (to the pot), blinds posted, the first seat to act.
 
         ``stacks`` are the seats' chips before antes and blinds.  With blinds, the small blind
@@ -496,6 +501,18 @@ class BettingRound:
         ...                        blinds=(50, 100), bb_ante=100)
         >>> r.pot, [(s.seat, s.stack, s.committed) for s in r.seats]
         (50, [(1, 950, 50), (2, 0, 100), (3, 1000, 0)])
+
+        ``bring_in`` (fixed limit, no blinds): the seat ``first`` opens with a forced bet of less
+        than a full bet (seed 004: a forced opening bet "may be called a bring-in"); the next seat
+        clockwise acts first and may call it or complete it to the full bet, which is the round's
+        opening bet (no raise counted toward the cap). The seat that brought in acts again only when
+        someone completed or raised:
+
+        >>> r = BettingRound.start(FixedLimit(bet=10), {1: 500, 2: 500, 3: 500}, ante=1, first=2, bring_in=3)
+        >>> r.to_act, r.pot, r.bet, [a.to_json() for a in r.options().legal][1:3]
+        (3, 3, 3, [{'action': 'call', 'amount': 3}, {'action': 'raise', 'min_to': 10, 'max_to': 10}])
+        >>> r.apply(Action(3, "call")).apply(Action(1, "call")).is_complete
+        True
         """
         _check_amount(pot, "pot")
         _check_amount(ante, "ante")
@@ -503,6 +520,19 @@ class BettingRound:
         if bb_ante and not blinds:
             raise RuleError("a big-blind ante is posted by the big blind: give the blinds too",
                             field="bb_ante")
+        _check_amount(bring_in, "bring_in")
+        if bring_in:
+            if blinds:
+                raise RuleError("a round opens with blinds or with a bring-in, not both", field="bring_in")
+            if not isinstance(structure, FixedLimit):
+                raise RuleError(f"a bring-in opens a fixed-limit round (stud), not {structure.name}",
+                                field="bring_in")
+            if bring_in >= structure.bet:
+                raise RuleError(f"the bring-in ({bring_in}) is less than the full bet ({structure.bet}); "
+                                f"a full bet is no bring-in", field="bring_in")
+            if first is None:
+                raise RuleError("a bring-in is posted by the seat that opens: give \"first\" (in stud the "
+                                "owner, or \"up\" with \"game\": \"stud7\")", field="first")
         seats = []
         for seat, stack in sorted(stacks.items()):
             _check_seat(seat)
@@ -545,9 +575,19 @@ class BettingRound:
             default_first = clockwise(bb_seat, order)[0]
         else:
             default_first = clockwise(button, order)[0] if button is not None else None
+        full_level = bet
+        if bring_in and first in order:
+            # the opening seat's forced bet: not a full bet (a raise completes it), and it has acted
+            # facing no bet, so it acts again only once the betting is reopened
+            by = {s.seat: s for s in seats}
+            s = by[first]
+            paid = min(bring_in, s.stack)
+            by[first] = replace(s, stack=s.stack - paid, committed=paid, acted_at=0)
+            seats = [by[x] for x in order]
+            bet, full_level = bring_in, 0
         rnd = cls(structure, tuple(seats), None, pot=pot, bet=bet,
                   min_raise=max(structure.opening, bet if isinstance(structure, (NoLimit, PotLimit)) else 0),
-                  full_level=bet)
+                  full_level=full_level, bring_in=bring_in)
         if first is None:
             first = default_first
         if first is None:
@@ -555,7 +595,7 @@ class BettingRound:
                             field="first")
         if first not in order:
             raise RuleError(f"seat {first} is not at the table (seats {_list(order)})", field="first")
-        return replace(rnd, to_act=rnd._next_from(first, inclusive=True))
+        return replace(rnd, to_act=rnd._next_from(first, inclusive=not bring_in))
 
     # ---------------------------------------------------------------- views
 
@@ -839,6 +879,8 @@ class BettingRound:
             "raises": self.raises,
             "last_aggressor": self.last_aggressor,
         })
+        if self.bring_in:
+            out["bring_in"] = self.bring_in
         out.update(self.structure.describe())
         out["seats"] = [{"seat": x.seat, "stack": x.stack, "committed": x.committed,
                          "folded": x.folded, "all_in": x.all_in} for x in self.seats]
@@ -910,6 +952,85 @@ STREETS: dict[str, bool] = {
     "predraw": False, "postdraw": True,
 }
 _FIRST_STREETS = {"preflop"}
+HOLDEM_STREETS = ("preflop", "flop", "turn", "river")
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+DRAW_STREETS = ("predraw", "postdraw")
+
+
+@dataclass(frozen=True, slots=True)
+class GameBetting:
+    """A game's usual betting, as the game registry (:mod:`dealer_assist.games`) names it: the
+    structure, the game's betting rounds (the first is the default street) and its forced bets
+    (``blinds``, ``ante``, ``bring_in``); ``owner_opens``: the first to act is the owner, the seat
+    with the strongest up cards (seed 003), read from the input's ``up``.
+
+    :meth:`fill` gives a ``dealer-assist bet`` input the game's defaults for what it leaves out;
+    what the input says wins.  The amounts (blinds, limits, antes, bring-in) are the table's level
+    and come from the input; a forced bet the game opens with is asked for by name.
+
+    >>> stud = GameBetting("fixed-limit", STUD_STREETS, ("ante", "bring_in"), owner_opens=True)
+    >>> got = stud.fill({"limits": "10/20", "bring_in": 3, "up": {"1": ["Kh", "7d", "5s"], "2": ["9s", "9c", "2h"]},
+    ...                  "seats": []}, "stud7")
+    >>> got["structure"], got["street"], got["first"]
+    ('fixed-limit', 'third', 2)
+    >>> stud.fill({"limits": "10/20", "street": "flop"}, "stud7")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.rules.errors.RuleError: street: stud7 has no street 'flop': its betting rounds are third, fourth, fifth, sixth, seventh
+    """
+
+    structure: str
+    streets: tuple[str, ...]
+    forced: tuple[str, ...] = ()
+    owner_opens: bool = False
+
+    @property
+    def first_street(self) -> str:
+        return self.streets[0]
+
+    def fill(self, obj: Mapping[str, Any], game: str) -> dict:
+        out = dict(obj)
+        out.setdefault("structure", self.structure)
+        street = out.setdefault("street", self.first_street)
+        if street not in self.streets:
+            raise RuleError(f"{game} has no street {street!r}: its betting rounds are {_list(self.streets)}",
+                            field="street")
+        first = street == self.first_street
+        if "blinds" in self.forced and first and "blinds" in out and "min_bet" not in out:
+            out.setdefault("_post_blinds", True)
+        if "bring_in" in self.forced and first and "bring_in" not in out and not _is_snapshot(out.get("seats")):
+            raise RuleError(f"{game} opens {street} street with a bring-in: give \"bring_in\", the chips the "
+                            f"opening seat posts (less than the small bet; 0 when it opens with a bet of its own)",
+                            field="bring_in")
+        if "up" in out:
+            if not self.owner_opens:
+                raise RuleError(f"{game}: \"up\" (each seat's up cards) is for stud, where the owner opens",
+                                field="up")
+            if out.get("first") is None:
+                out["first"] = _owner(out["up"])
+        return out
+
+
+def _owner(up: Any) -> int:
+    """The owner (seed 003): the seat whose up cards are the strongest; it acts first."""
+    from dealer_assist.rules.stud import owner
+
+    if not isinstance(up, Mapping) or not up:
+        raise RuleError("\"up\" maps each seat to its up cards, e.g. {\"1\": [\"Kh\", \"7d\", \"5s\"]}", field="up")
+    cards = {}
+    for key, value in up.items():
+        seat = _seat_key(key, "up")
+        if not isinstance(value, list):
+            raise RuleError(f"a seat's up cards are a list, got {value!r}", field="up", seat=seat)
+        try:
+            cards[seat] = [parse_card(c) for c in value]
+        except CardError as exc:
+            raise RuleError(str(exc), field="up", seat=seat) from None
+    try:
+        check_unique({f"seat {s}": cs for s, cs in cards.items()})
+        return owner(cards)
+    except CardError as exc:
+        raise RuleError(str(exc), field="up") from None
 
 _STRUCTURE_NAMES = {
     "fixed-limit": "fixed-limit", "fixed": "fixed-limit", "limit": "fixed-limit", "fl": "fixed-limit",
@@ -1075,8 +1196,7 @@ def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
     if not isinstance(seats_in, list) or not seats_in:
         raise RuleError("\"seats\" is a list like [{\"seat\": 1, \"stack\": 1000}, ...]", field="seats")
     seen: set[int] = set()
-    snapshot = any(isinstance(x, Mapping) and ("committed" in x or "folded" in x or "acted_at" in x)
-                   for x in seats_in)
+    snapshot = _is_snapshot(seats_in)
     rows = []
     for i, x in enumerate(seats_in):
         if not isinstance(x, Mapping) or "seat" not in x:
@@ -1108,13 +1228,15 @@ def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
         rnd = _snapshot(obj, structure, rows, pot)
     else:
         street = obj.get("street")
-        blinds = obj.get("blinds") if street is None or street in _FIRST_STREETS else None
+        blinds = (obj.get("blinds") if street is None or street in _FIRST_STREETS or obj.get("_post_blinds")
+                  else None)
         if blinds is not None:
             blinds = _blinds(blinds)
         rnd = BettingRound.start(structure, {r.seat: r.stack for r in rows}, button=button,
                                  blinds=blinds, ante=_check_amount(obj.get("ante", 0), "ante"),
                                  pot=pot, first=first,
-                                 bb_ante=_check_amount(obj.get("bb_ante", 0), "bb_ante"))
+                                 bb_ante=_check_amount(obj.get("bb_ante", 0), "bb_ante"),
+                                 bring_in=_check_amount(obj.get("bring_in", 0), "bring_in"))
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
         raise RuleError("\"actions\" is a list of actions in order", field="actions")
@@ -1128,6 +1250,12 @@ def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
         except RuleError as exc:
             raise RuleError(exc.reason, field=f"actions[{i}]", seat=action.seat) from None
     return rnd
+
+
+def _is_snapshot(seats_in: Any) -> bool:
+    """Whether the seats give the round's current state (committed, folded, acted_at)."""
+    return isinstance(seats_in, list) and any(
+        isinstance(x, Mapping) and ("committed" in x or "folded" in x or "acted_at" in x) for x in seats_in)
 
 
 def _snapshot(obj: Mapping[str, Any], structure: Structure, rows: list[SeatState],
@@ -1195,9 +1323,29 @@ def bet_from_json(obj: Any) -> dict:
     (3, {'action': 'check'}, {'action': 'raise', 'min_to': 200, 'max_to': 650})
     >>> bet_from_json({"first_dealer": {"1": "Kd", "2": "Ks"}})["button"]
     2
+
+    ``"game"`` names a game of the registry (:func:`dealer_assist.games.find_game`), whose usual
+    betting (:class:`GameBetting`) fills in what the input leaves out; stud's third street gets the
+    bring-in, posted by the owner:
+
+    >>> out = bet_from_json({"game": "stud7", "limits": "10/20", "ante": 1, "bring_in": 3,
+    ...     "up": {"1": ["Kh", "7d", "5s"], "2": ["9s", "9c", "2h"], "3": ["As", "Qd", "3c"]},
+    ...     "seats": [{"seat": 1, "stack": 200}, {"seat": 2, "stack": 200}, {"seat": 3, "stack": 200}]})
+    >>> out["game"], out["structure"], out["bring_in"], out["to_act"], out["actions"][1:3]
+    ('stud7', 'fixed-limit', 3, 3, [{'action': 'call', 'amount': 3}, {'action': 'raise', 'min_to': 10, 'max_to': 10}])
+    >>> bet_from_json({"game": "daifugo", "seats": []})
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: game: daifugo has no betting round: its money is the ante and the payment per card left (dealer-assist daifugo payout)
     """
     if not isinstance(obj, Mapping):
         raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+    game = None
+    if "game" in obj and "first_dealer" not in obj:
+        from dealer_assist.games import find_game
+
+        game = find_game(obj["game"])
+        obj = game.betting_defaults(obj)
     if "first_dealer" in obj:
         draw = obj["first_dealer"]
         if not isinstance(draw, Mapping):
@@ -1208,6 +1356,8 @@ def bet_from_json(obj: Any) -> dict:
                 "next_button": next_button(seat, [_seat_key(s, "first_dealer") for s in draw])}
     rnd = round_from_json(obj)
     out = rnd.to_json()
+    if game is not None:
+        out = {"game": game.name, **out}
     proposed = obj.get("propose")
     if proposed is not None:
         if not isinstance(proposed, Mapping):
