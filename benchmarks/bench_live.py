@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from dealer_assist.commands.detect import model_dir  # noqa: E402
 from dealer_assist.live.calibration import load_calibration  # noqa: E402
+from dealer_assist.live.events import Alert, Board, HandEnd, Hole, TableEvent  # noqa: E402
 from dealer_assist.live.handlog import HandLog  # noqa: E402
 from dealer_assist.live.pipeline import Pipeline, read_actions  # noqa: E402
 from dealer_assist.live.sources import Frame, open_source  # noqa: E402
@@ -39,9 +40,9 @@ from dealer_assist.vision.detector import CardDetector  # noqa: E402
 CLIP = ROOT / "sample_frames" / "clip"
 
 
-def run_once(realtime: bool, detector) -> tuple[list[dict], dict]:
+def run_once(realtime: bool, detector) -> tuple[list[TableEvent], dict]:
     cal = load_calibration(CLIP / "table.yaml")
-    events: list[dict] = []
+    events: list[TableEvent] = []
     with tempfile.TemporaryDirectory() as tmp:
         log = HandLog(str(Path(tmp) / "bench.sqlite"), source="bench", game="joker-holdem")
         pipe = Pipeline(detector=detector, calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
@@ -70,24 +71,24 @@ def first_frames(labels_path: Path) -> dict[tuple[str, str], list[int]]:
     return starts
 
 
-def delays(events: list[dict], starts: dict) -> list[int]:
+def delays(events: list[TableEvent], starts: dict) -> list[int]:
     """Frames from a card's arrival to the board/hole event that first reports it."""
     out = []
     reported: set = set()
     for ev in events:
-        if ev["type"] == "board":
-            items = [(f"board{i + 1}", c) for i, c in enumerate(ev["cards"])]
-        elif ev["type"] == "hole":
-            items = [(f"seat{ev['seat']}", c) for c in ev["cards"]]
+        if isinstance(ev, Board):
+            items = [(f"board{i + 1}", c) for i, c in enumerate(ev.cards)]
+        elif isinstance(ev, Hole):
+            items = [(f"seat{ev.seat}", c) for c in ev.cards]
         else:
             continue
         for zone, card in items:
-            if (zone, card, ev["hand"]) in reported:
+            if (zone, card, ev.hand) in reported:
                 continue
-            reported.add((zone, card, ev["hand"]))
-            arrivals = [f for f in starts.get((zone, card), []) if f <= ev["frame"]]
+            reported.add((zone, card, ev.hand))
+            arrivals = [f for f in starts.get((zone, card), []) if f <= ev.frame]
             if arrivals:
-                out.append(ev["frame"] - max(arrivals))
+                out.append(ev.frame - max(arrivals))
     return out
 
 
@@ -106,14 +107,14 @@ def rulings_at(frames: list, every: int, reads: dict) -> tuple[list, bool]:
             return reads[id(image)]
 
     cal = load_calibration(CLIP / "table.yaml")
-    events: list[dict] = []
+    events: list[TableEvent] = []
     actions = [dict(a, frame=math.ceil(a["frame"] / every)) for a in read_actions(str(CLIP / "dealer.jsonl"))]
     pipe = Pipeline(detector=Reads(), calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
                     sink=events.append, actions=actions)
     pipe.run(iter([Frame(i // every, f.t, f.image) for i, f in enumerate(frames) if i % every == 0]))
-    got = [(e["ruling"]["payouts"] if e["ruling"] else None, e["won_without_showdown"])
-           for e in events if e["type"] == "hand_end"]
-    behind = any(e["type"] == "alert" and e["code"] == "falling_behind" for e in events)
+    got = [(e.ruling["payouts"] if e.ruling else None, e.won_without_showdown)
+           for e in events if isinstance(e, HandEnd)]
+    behind = any(isinstance(e, Alert) and e.code == "falling_behind" for e in events)
     return got, behind
 
 
@@ -154,7 +155,7 @@ def main() -> int:
         return 2
     detector = CardDetector(model_dir(None))
     fps_runs, frame_ms = [], []
-    events: list[dict] = []
+    events: list[TableEvent] = []
     for _ in range(args.repeat):
         events, s = run_once(False, detector)
         fps_runs.append(s["fps"])

@@ -3,9 +3,15 @@ the seats, the alerts that need the dealer, a finished hand kept on screen, both
 from __future__ import annotations
 
 from dealer_assist.desk.view import DeskState
+from dealer_assist.live.events import event_from_json
 from dealer_assist.live.handflow import LiveTable
 from dealer_assist.live.tracker import Observation
 from dealer_assist.rules.settle import settle
+
+
+def evs(lines):
+    """The table's events written as their event lines (the desk is fed the objects)."""
+    return [event_from_json({"t": 0.0, "frame": 0, **line}) for line in lines]
 
 
 def seats_state(n=6, **per_seat):
@@ -39,16 +45,16 @@ def played_side_pot() -> DeskState:
     dealt = {f"s{s}": {"dealt": True, "cards": ["BACK", "BACK"], "committed": c}
              for s, c in ((2, 100), (3, 300), (4, 300))}
     dealt["s6"] = {"dealt": True, "folded": True, "committed": 20}
-    ds.feed([{"type": "hand_start", "hand": 2, "seats": [2, 3, 4, 6], "button": 6}],
+    ds.feed(evs([{"type": "hand_start", "hand": 2, "seats": [2, 3, 4, 6], "button": 6}]),
             state(2, seats=seats_state(**dealt), button=6))
-    ds.feed([{"type": "board", "hand": 2, "street": "river", "cards": SIDE_POT["board"]}],
+    ds.feed(evs([{"type": "board", "hand": 2, "street": "river", "cards": SIDE_POT["board"]}]),
             state(2, "river", SIDE_POT["board"], seats_state(**dealt), button=6, burn=["BACK"] * 3))
     shown = {f"s{s['seat']}": {"dealt": True, "cards": s["hole"], "committed": s["committed"]}
              for s in SIDE_POT["seats"] if s["hole"]}
     shown["s6"] = dealt["s6"]
     events = [{"type": "hole", "hand": 2, "seat": s["seat"], "cards": s["hole"]} for s in SIDE_POT["seats"] if s["hole"]]
     events.append({"type": "showdown", "hand": 2, "ruling": ruling, "table": SIDE_POT})
-    ds.feed(events, state(2, "showdown", SIDE_POT["board"], seats_state(**shown), ruling=ruling, button=6))
+    ds.feed(evs(events), state(2, "showdown", SIDE_POT["board"], seats_state(**shown), ruling=ruling, button=6))
     return ds
 
 
@@ -83,15 +89,15 @@ def test_a_finished_hand_stays_on_screen_until_the_next_deal():
     ds = played_side_pot()
     ruling = ds.state["ruling"]
     # the table is cleared: hand_end, and the table state is empty again
-    ds.feed([{"type": "hand_end", "hand": 2, "ruling": ruling, "board": SIDE_POT["board"],
-              "won_without_showdown": None, "corrections": 0}],
+    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": ruling, "board": SIDE_POT["board"],
+                  "won_without_showdown": None, "corrections": 0}]),
             {**state(None, "waiting"), "hand": None})
     snap = ds.snapshot("ja")
     assert not snap.live and snap.hand == 2 and snap.title == "第2ハンド 終了"
     assert snap.board == tuple(SIDE_POT["board"])
     assert snap.seat(3).cards == ("Kh", "JK") and snap.seat(2).payout == 320
     assert [p.amount for p in snap.pots] == [320, 400]
-    ds.feed([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}],
+    ds.feed(evs([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}]),
             state(3, seats=seats_state(s1={"dealt": True, "cards": ["BACK", "BACK"]},
                                        s2={"dealt": True, "cards": ["BACK", "BACK"]}), button=1))
     snap = ds.snapshot("ja")
@@ -103,13 +109,13 @@ def test_alerts_loudest_first_and_camera_loss_until_it_is_back():
     chips = {"code": "chips_missing", "message": "no chips", "message_ja": "未入力", "seat": 2}
     joker = {"code": "joker_on_board", "message": "the joker is in board4", "message_ja": "board4にJOKER",
              "zone": "board4", "card": "JK"}
-    ds.feed([{"type": "alert", "code": "camera_lost", "message": "camera 0 lost", "message_ja": "カメラ切断",
-              "cleared": False}], state(1, alerts=[chips, joker]))
+    ds.feed(evs([{"type": "alert", "code": "camera_lost", "message": "camera 0 lost", "message_ja": "カメラ切断",
+                  "cleared": False}]), state(1, alerts=[chips, joker]))
     snap = ds.snapshot("ja")
     assert [a.code for a in snap.alerts] == ["camera_lost", "joker_on_board", "chips_missing"]
     assert snap.alerts[1].zone == "board4" and snap.alerts[1].severity == "stop"
     assert snap.alerts[1].title == "ボードにJOKER: バーン交換" and snap.alerts[1].message == "board4にJOKER"
-    ds.feed([{"type": "alert", "code": "camera_back", "message": "back", "message_ja": "復帰", "cleared": False}],
+    ds.feed(evs([{"type": "alert", "code": "camera_back", "message": "back", "message_ja": "復帰", "cleared": False}]),
             state(1, alerts=[chips]))
     assert [a.code for a in ds.snapshot("en").alerts] == ["chips_missing"]
 
@@ -118,7 +124,7 @@ def test_an_alert_the_table_does_not_keep_waits_for_the_dealer():
     ds = DeskState(seats=6)
     refused = {"type": "alert", "code": "bad_action", "message": "dealer action ignored: fold: no hand",
                "message_ja": "ディーラー入力を無視しました", "cleared": False}
-    ds.feed([refused], state(None, "waiting"))
+    ds.feed(evs([refused]), state(None, "waiting"))
     ds.feed([], state(None, "waiting"))          # later frames do not clear it
     alerts = ds.snapshot("en").alerts
     assert [(a.code, a.dismissable) for a in alerts] == [("bad_action", True)]
@@ -170,7 +176,7 @@ def test_a_losing_seat_says_why_in_one_line_and_the_deciding_line_is_picked_out(
     ruling = settle(table)
     ds = DeskState(seats=6)
     dealt = {"s1": {"dealt": True, "cards": ["Qc", "Ks"]}, "s5": {"dealt": True, "cards": ["9h", "Jd"]}}
-    ds.feed([{"type": "hand_start", "hand": 1, "seats": [1, 5], "button": 1}],
+    ds.feed(evs([{"type": "hand_start", "hand": 1, "seats": [1, 5], "button": 1}]),
             state(1, "showdown", table["board"], seats_state(**dealt), ruling=ruling, button=1))
     ja, en = ds.snapshot("ja"), ds.snapshot("en")
     assert ja.seat(1).reason == "シート5のスリーカードに負け"
@@ -193,12 +199,12 @@ def test_a_correction_stands_on_the_banner_and_marks_its_card_until_the_hand_end
     assert ja.corrected("board3", "Th") == "Tc" and ja.corrected("board1", "Qd") is None
     assert ja.seat(2).corrected == (("Qh", "Qd"),) and ja.seat(4).corrected == ()
     # the hand ends: the banner no longer says it; the finished hand keeps its marks until the next deal
-    ds.feed([{"type": "hand_end", "hand": 2, "ruling": st["ruling"], "board": SIDE_POT["board"],
-              "won_without_showdown": None, "corrections": 3}],
+    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": st["ruling"], "board": SIDE_POT["board"],
+                  "won_without_showdown": None, "corrections": 3}]),
             {**state(None, "waiting"), "hand": None, "corrections": []})
     snap = ds.snapshot("ja")
     assert snap.alerts == () and snap.corrected("board3", "Th") == "Tc"
-    ds.feed([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}],
+    ds.feed(evs([{"type": "hand_start", "hand": 3, "seats": [1, 2], "button": 1}]),
             {**state(3, seats=seats_state(s1={"dealt": True, "cards": ["BACK", "BACK"]},
                                           s2={"dealt": True, "cards": ["BACK", "BACK"]}), button=1),
              "corrections": []})

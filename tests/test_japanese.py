@@ -288,6 +288,7 @@ BAD_ACTIONS = [
 
 def test_refused_dealer_actions_and_corrections_speak_japanese(tmp_path):
     from dealer_assist.live.calibration import load_calibration
+    from dealer_assist.live.events import Alert
     from dealer_assist.live.pipeline import Pipeline
     from dealer_assist.live.sources import Frame
     from dealer_assist.live.tracker import LiveTable
@@ -304,12 +305,12 @@ def test_refused_dealer_actions_and_corrections_speak_japanese(tmp_path):
         def detect(self, image):
             return {"cards": [], "backs": backs}
 
-    events: list[dict] = []
+    events: list = []
     pipe = Pipeline(detector=Detector(), calibration=cal, table=LiveTable(seats=cal.seats),
                     sink=events.append, log=None, actions=[dict(a) for a in BAD_ACTIONS])
     img = np.zeros((720, 1280, 3), np.uint8)
     pipe.run([Frame(i, i / 15.0, img) for i in range(8)])
-    bad = [e for e in events if e.get("code") == "bad_action"]
+    bad = [e for e in events if isinstance(e, Alert) and e.code == "bad_action"]
     assert len(bad) == len(BAD_ACTIONS) - 1          # all but the one fold that is fine
     # refused corrections as the desk makes them: asked first (preview), then sent
     session = LiveSession(pipe, iter(()))
@@ -318,9 +319,9 @@ def test_refused_dealer_actions_and_corrections_speak_japanese(tmp_path):
                    {"type": "correct", "zone": "muck", "card": "??", "to": "BACK"}):
         session.preview(action)
         session.act(action)
-    refused = [e for e in events if e.get("code") == "correction_refused"]
+    refused = [e for e in events if isinstance(e, Alert) and e.code == "correction_refused"]
     assert len(refused) == 4
-    lines = [(f"{e['code']} {e['message']}", e["message_ja"]) for e in bad + refused]
+    lines = [(f"{e.code} {e.message}", e.message_ja) for e in bad + refused]
     try:
         holdem.apply({"type": "correct", "zone": "board1", "card": "As", "to": "JK"}, 0, 0.0)
     except Exception as exc:        # no hand: refused before the joker is looked at

@@ -12,6 +12,7 @@ import pytest
 
 from dealer_assist.errors import UserError
 from dealer_assist.live.calibration import load_calibration
+from dealer_assist.live.events import Alert
 from dealer_assist.live.handlog import HandLog
 from dealer_assist.live.pipeline import Pipeline, observations_from
 from dealer_assist.live.sources import Frame, SourceAlert
@@ -52,7 +53,7 @@ def frames(n, start=0, size=(720, 1280)):
 def make(tmp_path, detector, actions=()):
     cal = load_calibration(TABLE)
     log = HandLog(tmp_path / "log.sqlite", source="test", game="joker-holdem")
-    events: list[dict] = []
+    events: list = []       # the sink gets the table's events as objects
     pipe = Pipeline(detector=detector, calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
                     sink=events.append, log=log, actions=actions)
     return pipe, events, log
@@ -73,15 +74,15 @@ def test_a_camera_dropout_is_an_alert_in_the_stream_and_the_log_and_the_hand_goe
                           SourceAlert("camera_back", "camera back", "カメラ復帰", 1.2)] + frames(6, start=18)
     pipe.run(source)
     log.close()
-    kinds = [(e["type"], e.get("code")) for e in events]
+    kinds = [(e.type, getattr(e, "code", None)) for e in events]
     assert ("hand_start", None) in kinds
     assert kinds.index(("alert", "camera_lost")) < kinds.index(("alert", "camera_back"))
-    lost = next(e for e in events if e.get("code") == "camera_lost")
-    assert lost["message_ja"] and lost["hand"] == 1   # raised inside the hand it interrupted
+    lost = next(e for e in events if isinstance(e, Alert) and e.code == "camera_lost")
+    assert lost.message_ja and lost.hand == 1   # raised inside the hand it interrupted
     con = sqlite3.connect(tmp_path / "log.sqlite")
     logged = [json.loads(j)["type"] for (j,) in con.execute("SELECT json FROM events ORDER BY seq")]
     con.close()
-    assert logged == [e["type"] for e in events]
+    assert logged == [e.type for e in events]
 
 
 def test_a_bad_dealer_input_is_refused_aloud_and_the_run_goes_on(tmp_path):
@@ -91,8 +92,8 @@ def test_a_bad_dealer_input_is_refused_aloud_and_the_run_goes_on(tmp_path):
                                       {"frame": 3, "type": "teleport"}])
     stats = pipe.run(frames(8))
     log.close()
-    bad = [e for e in events if e.get("code") == "bad_action"]
-    assert len(bad) == 2 and all(e["message"].startswith("dealer action ignored") for e in bad)
+    bad = [e for e in events if isinstance(e, Alert) and e.code == "bad_action"]
+    assert len(bad) == 2 and all(e.message.startswith("dealer action ignored") for e in bad)
     assert stats.frames == 8
 
 

@@ -22,6 +22,7 @@ from dealer_assist.cli import build_parser, main  # noqa: E402
 from dealer_assist.desk.session import Tick  # noqa: E402
 from dealer_assist.desk.shadow import ShadowWindow, attach  # noqa: E402
 from dealer_assist.desk.widgets import DECIDING  # noqa: E402
+from dealer_assist.live.events import HandEnd, HandStart, Showdown  # noqa: E402
 from dealer_assist.trainer.drills import check, make_drill  # noqa: E402
 from dealer_assist.trainer.shadow import Shadow, live_drill, shadowed  # noqa: E402
 from dealer_assist.trainer.store import Store  # noqa: E402
@@ -154,9 +155,8 @@ def test_shadowing_the_clip_one_showdown_right_one_wrong_while_the_desk_shows_ea
 
 # ----------------------------------------------------------------------------- recorded events
 
-def showdown_event(drill, hand: int) -> dict:
-    return {"type": "showdown", "t": 1.0, "frame": 10 * hand, "hand": hand, "table": dict(drill.table),
-            "ruling": dict(drill.answer)}
+def showdown_event(drill, hand: int, **ruling) -> Showdown:
+    return Showdown(1.0, 10 * hand, hand, table=dict(drill.table), ruling={**drill.answer, **ruling})
 
 
 def test_a_showdown_that_passes_unanswered_is_kept_as_not_answered_and_then_revealed(qtbot, tmp_path):
@@ -166,11 +166,11 @@ def test_a_showdown_that_passes_unanswered_is_kept_as_not_answered_and_then_reve
     w.show()
     assert w.heading.text() == "最初のハンドを待っています"
     d = make_drill("side-pots", 2, seed=3, index=1)
-    w.on_tick(Tick(events=[{"type": "hand_start", "hand": 7, "t": 0.0, "frame": 1}]))
+    w.on_tick(Tick(events=[HandStart(0.0, 1, 7)]))
     assert "ハンド7" in w.heading.text() and not w.entry.isEnabled()
     w.on_tick(Tick(events=[showdown_event(d, 7)]))
     assert w.shadow.open and w.shadow.drill.id == "shadow-4-7" and not w.ruling_visible()
-    w.on_tick(Tick(events=[{"type": "hand_end", "hand": 7, "t": 2.0, "frame": 80}]))
+    w.on_tick(Tick(events=[HandEnd(2.0, 80, 7)]))
     assert not w.shadow.open and w.shadow.missed
     assert w.verdict.text().startswith("回答なし") and reply_text(d).split(" | ")[0] in w.verdict.text()
     assert w.ruling_visible() and "不正解" not in " ".join(explanation_lines(w))
@@ -231,11 +231,11 @@ def test_the_live_drill_is_the_hand_s_topic_and_the_engine_s_answer():
         assert check(live, read_reply(live, reply_text(live))).right
     # no chips entered at the table: the payouts mean nothing, the showing order is asked
     d = make_drill("showdown-holdem", 2, seed=1, index=0)
-    live = live_drill({**showdown_event(d, 2), "ruling": {**d.answer, "chips_entered": False}})
+    live = live_drill(showdown_event(d, 2, chips_entered=False))
     assert (live.id, live.topic) == ("shadow-live-2", "showing-order")
     from dealer_assist.errors import UserError
     with pytest.raises(UserError):
-        live_drill({"type": "showdown", "hand": 2, "table": {"game": "holdem", "seats": "?"}})
+        live_drill(Showdown(1.0, 20, 2, table={"game": "holdem", "seats": "?"}))
 
 
 def test_shadow_on_the_command_line_needs_a_trainee_and_a_live_table(capsys, tmp_path):

@@ -288,7 +288,7 @@ class LiveParts:
 
 def _poking(sink, forwarder):
     """``sink`` that also wakes the central log's forwarder (the event is in the hand log by then)."""
-    def poking_sink(ev: dict) -> None:
+    def poking_sink(ev) -> None:
         sink(ev)
         forwarder.poke()
     return poking_sink
@@ -358,12 +358,13 @@ def run(args) -> int:
         if args.events != "-":
             files["events"] = open_events(args.events, args.overwrite)
 
-    def write_json(ev: dict) -> None:
+    def write_json(ev) -> None:
+        """One line of the events file: a table event (its ``to_json()``) or the session's header."""
         if "write" not in files:
             files["write"] = json_sink(files.get("events") or events_stream)
         files["write"](ev)
 
-    def sink(ev: dict) -> None:
+    def sink(ev) -> None:
         write_json(ev)
         if talk is not None:
             line = describe_event(ev, args.lang)

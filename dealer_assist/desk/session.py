@@ -20,6 +20,7 @@ from typing import Any, Iterator, Mapping, Optional
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
+from dealer_assist.live.events import TableEvent
 
 __all__ = ["Tick", "LiveSession"]
 
@@ -42,7 +43,7 @@ class Tick:
 
     frame: Optional[Any] = None           # live.sources.Frame (None for a source alert or an action)
     found: Optional[dict] = None          # the detector's output for that frame
-    events: list = field(default_factory=list)
+    events: list[TableEvent] = field(default_factory=list)   # as the table made them (objects)
     state: Optional[dict] = None          # LiveTable.state() after the step
     ended: bool = False                   # the source has no more frames
     refused: Optional[str] = None         # why an action was refused
@@ -61,10 +62,10 @@ class LiveSession:
         self.stop_at = stop_at
         self.ended = False
         self._iter: Optional[Iterator] = None
-        self._collected: list[dict] = []
+        self._collected: list[TableEvent] = []
         inner = pipeline.sink
 
-        def collect(ev: dict) -> None:
+        def collect(ev: TableEvent) -> None:
             inner(ev)
             self._collected.append(ev)
 
@@ -78,7 +79,7 @@ class LiveSession:
     def frames(self) -> int:
         return self.pipeline.stats.frames
 
-    def _take(self) -> list[dict]:
+    def _take(self) -> list[TableEvent]:
         out, self._collected = self._collected, []
         return out
 

@@ -13,8 +13,9 @@ Doubt is shown, never hidden: a card the table is not sure of (``state["unsure"]
 says 仮 / provisional, and the banner asks the dealer to confirm or correct the marked cards)
 until the dealer confirms them.
 
+>>> from dealer_assist.live.events import HandStart
 >>> ds = DeskState(seats=3)
->>> ds.feed([{"type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1}],
+>>> ds.feed([HandStart(0.5, 7, 1, seats=(1, 2), button=1)],
 ...         {"hand": 1, "street": "preflop", "button": 1, "board_slots": [None] * 5, "board": [],
 ...          "seats": {"1": {"cards": ["BACK", "BACK"], "folded": False, "dealt": True, "committed": None},
 ...                    "2": {"cards": ["BACK", "BACK"], "folded": False, "dealt": True, "committed": 40},
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
 from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
+from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
+                                       event_from_json)
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -194,15 +197,15 @@ class DeskState:
         self.board_n = 5
 
     # ------------------------------------------------------------------ input
-    def feed(self, events: Sequence[Mapping[str, Any]], state: Optional[Mapping[str, Any]]) -> None:
+    def feed(self, events: Sequence[TableEvent], state: Optional[Mapping[str, Any]]) -> None:
         """Take the events of one step (a frame, a dealer action) and the table state after it."""
         for ev in events:
             for lang, lines in self.lines.items():
                 text = event_line(ev, lang)
                 if text:
                     lines.append(text)
-            if isinstance(ev.get("frame"), int):
-                self.frame = ev["frame"]
+            if isinstance(ev.frame, int):
+                self.frame = ev.frame
             self._event(ev)
         if state is not None:
             self.state = dict(state)
@@ -211,22 +214,23 @@ class DeskState:
             self._absorb(self.state)
         active = {(a.get("code"), a.get("message")) for a in (self.state or {}).get("alerts", ())}
         for ev in events:
-            if ev.get("type") != "alert" or ev.get("cleared"):
+            if not isinstance(ev, Alert) or ev.cleared:
                 continue
-            code = ev.get("code")
-            if code in (SOURCE_LOST, SOURCE_BACK) or (code, ev.get("message")) in active:
+            code = ev.code
+            if code in (SOURCE_LOST, SOURCE_BACK) or (code, ev.message) in active:
                 continue
             # an alert the table does not keep (a refused input, a hand closed without a showdown,
             # the recording's end): the dealer acknowledges it
-            self.notify(str(code), str(ev.get("message") or ""), str(ev.get("message_ja") or ""))
+            self.notify(str(code), str(ev.message or ""), str(ev.message_ja or ""))
 
     @classmethod
     def logged_hand(cls, events: Sequence[Mapping[str, Any]], ruling: Optional[Mapping[str, Any]],
                     seats: int = 12) -> "DeskState":
-        """A hand read back from the hand log, shown as it ended (an open hand as far as it got),
-        with the log's ruling; no notices (they were for the dealer at the time)."""
+        """A hand read back from the hand log (its stored event lines, turned into events again),
+        shown as it ended (an open hand as far as it got), with the log's ruling; no notices (they
+        were for the dealer at the time)."""
         desk = cls(seats=seats)
-        desk.feed(events, None)
+        desk.feed([ev for ev in map(event_from_json, events) if ev is not None], None)
         rec = desk.finished or desk.record
         desk.record, desk.finished, desk.notices = None, rec, []
         if rec is not None and ruling is not None:
@@ -244,47 +248,44 @@ class DeskState:
         self.notices = []
         return had
 
-    def _event(self, ev: Mapping[str, Any]) -> None:
-        kind = ev.get("type")
-        if kind == "alert":
-            if ev.get("code") == SOURCE_LOST and not ev.get("cleared"):
-                self.source_alerts[SOURCE_LOST] = dict(ev)
-            elif ev.get("code") == SOURCE_BACK:
+    def _event(self, ev: TableEvent) -> None:
+        if isinstance(ev, Alert):
+            if ev.code == SOURCE_LOST and not ev.cleared:
+                self.source_alerts[SOURCE_LOST] = ev.to_json()     # shown as the banner's alert
+            elif ev.code == SOURCE_BACK:
                 self.source_alerts.pop(SOURCE_LOST, None)
             return
-        if kind == "hand_start":
+        if isinstance(ev, HandStart):
             self.finished = None
-            self.record = _HandRecord(hand=int(ev.get("hand") or 0), button=ev.get("button"),
-                                      dealt=list(ev.get("seats") or []))
+            self.record = _HandRecord(hand=int(ev.hand or 0), button=ev.button, dealt=list(ev.seats))
             return
         rec = self.record
-        if rec is None or ev.get("hand") != rec.hand:
+        if rec is None or ev.hand != rec.hand:
             return
-        if kind == "board":
-            rec.board = list(ev.get("cards") or [])
-        elif kind == "up":       # stud: a deal's up cards; keep each seat's cards by deal
-            for key, cards in (ev.get("seats") or {}).items():
-                n = int(key)
+        if isinstance(ev, Board):
+            rec.board = list(ev.cards)
+        elif isinstance(ev, Up):       # stud: a deal's up cards; keep each seat's cards by deal
+            for n, cards in ev.seats.items():
                 known = [c for deal in rec.up.get(n, ()) for c in deal]
                 new = [c for c in cards or () if c not in known]
                 if new:
                     rec.up[n] = list(rec.up.get(n, ())) + [new]
-            rec.acts_first = ev.get("acts_first")
-        elif kind == "hole":
-            rec.shown[int(ev["seat"])] = list(ev.get("cards") or [])
-        elif kind == "showdown":
-            rec.ruling = ev.get("ruling")
+            rec.acts_first = ev.acts_first
+        elif isinstance(ev, Hole):
+            rec.shown[ev.seat] = list(ev.cards)
+        elif isinstance(ev, Showdown):
+            rec.ruling = ev.ruling
             rec.street = "showdown"
-            for seat in (ev.get("table") or {}).get("seats") or ():   # what the ruling was made from
+            for seat in ev.table.get("seats") or ():   # what the ruling was made from
                 n = seat.get("seat")
                 if isinstance(n, int):
                     if seat.get("folded"):
                         rec.folded.add(n)
-                    if isinstance(seat.get("committed"), int) and (ev.get("ruling") or {}).get("chips_entered", True):
+                    if isinstance(seat.get("committed"), int) and ev.ruling.get("chips_entered", True):
                         rec.committed[n] = seat["committed"]
-        elif kind == "hand_end":
-            rec.ruling = ev.get("ruling") if ev.get("ruling") is not None else rec.ruling
-            if ev.get("won_without_showdown") is not None:
+        elif isinstance(ev, HandEnd):
+            rec.ruling = ev.ruling if ev.ruling is not None else rec.ruling
+            if ev.won_without_showdown is not None:
                 rec.street = "won"
             self.finished, self.record = rec, None
 

@@ -2,11 +2,17 @@
 line every tool reads (docs/live.md), field for field and in the same order as always.
 
 The hand flow (:class:`~dealer_assist.live.handflow.LiveTable`) and the games' hooks make these
-objects and keep them (an open alert is an :class:`Alert`); JSON is made only where the events
-leave the table: :meth:`LiveTable.step` and :meth:`LiveTable.apply` give ``to_json()`` of each for
-the pipeline, the events file, the hand log and the desk. A ruling inside an event is the rules
-engine's JSON (:meth:`dealer_assist.rules.showdown.Ruling.to_json`) with the flow's marks; the
-typed ruling is :attr:`LiveTable.ruled`.
+objects and keep them (an open alert is an :class:`Alert`); :meth:`LiveTable.step` and
+:meth:`LiveTable.apply` give them as they are to the pipeline, which hands them to the hand log,
+the desk and the trainer's shadow window. JSON is made only at the edges, by :meth:`to_json`: the
+events file and the CLI's lines (:func:`dealer_assist.live.pipeline.json_sink`), the hand log's
+stored rows (and so the central log's outbox, which forwards those rows). Reading the hand log
+back, :func:`event_from_json` turns a stored row into its object again.
+
+A ruling inside an event is the rules engine's JSON
+(:meth:`dealer_assist.rules.showdown.Ruling.to_json`) with the flow's marks (``provisional``,
+``unsure``, ``confirmed``, ``chips_entered``); the typed ruling rides along as ``ruled`` (the
+engine's object, never written: it is not part of the event line).
 
 >>> HandStart(0.4, 6, 1, seats=(1, 3, 5), button=5).to_json()
 {'t': 0.4, 'frame': 6, 'type': 'hand_start', 'hand': 1, 'seats': [1, 3, 5], 'button': 5}
@@ -16,16 +22,21 @@ typed ruling is :attr:`LiveTable.ruled`.
 ['t', 'frame', 'type', 'hand', 'code', 'message', 'message_ja', 'zone', 'card', 'cleared']
 >>> a.get("zone"), a.cleared
 ('board4', False)
+>>> event_from_json(a.to_json()) == a
+True
 
 Must not import the desk, Qt, OpenCV or the rules engine.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping, Optional
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
-           "Alert", "Raise", "Change", "Ledger", "EVENT_TYPES"]
+           "Alert", "Raise", "Change", "Ledger", "EVENT_TYPES", "event_from_json"]
+
+#: the fields every event line opens with
+HEAD = ("t", "frame", "type", "hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +52,52 @@ class TableEvent:
         return []
 
     def to_json(self) -> dict:
+        """The event line (docs/live.md): the one place its shape is defined."""
         out: dict[str, Any] = {"t": self.t, "frame": self.frame, "type": self.type, "hand": self.hand}
         out.update(self.body())
         return out
+
+    def __getitem__(self, name: str) -> Any:
+        """A field of the event line by its JSON name (``ev["type"]``, ``ev["with"]``), as a reader
+        of the events file sees it. Code inside the program reads the attributes; this is for
+        tests and doctests written against the JSON shape (Daifugo's referee's, among others).
+
+        >>> Board(4.0, 60, 1, street="flop", cards=("Ks", "Js", "6s"))["cards"]
+        ['Ks', 'Js', '6s']
+        """
+        line = self.to_json()
+        if name not in line:
+            raise KeyError(name)
+        return line[name]
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        """The constructor's fields (other than the head) from an event line: each field by its own
+        name, lists as tuples. Kinds whose line names or nests a field otherwise override this."""
+        names = [f.name for f in fields(cls) if f.name not in ("t", "frame", "hand", "ruled")]
+        return {n: _tuple(line[n]) for n in names if n in line}
+
+    @classmethod
+    def from_json(cls, line: Mapping[str, Any]) -> "TableEvent":
+        """The event of an event line of this kind (the inverse of :meth:`to_json`)."""
+        return cls(line.get("t"), line.get("frame"), line.get("hand"), **cls.fields_of(line))
+
+
+def _tuple(value: Any) -> Any:
+    """A JSON list as a tuple (nested lists too); anything else as it is."""
+    if isinstance(value, list):
+        return tuple(_tuple(v) for v in value)
+    return value
+
+
+def _int_keys(obj: Optional[Mapping[str, Any]], value=lambda v: v) -> dict[int, Any]:
+    """A JSON object keyed by seat numbers as strings -> keyed by int."""
+    return {int(k): value(v) for k, v in (obj or {}).items()}
+
+
+def _placed(items: Any) -> tuple[tuple[str, str], ...]:
+    """``[{"zone", "card"}]`` -> ``((zone, card), ...)``."""
+    return tuple((c["zone"], c["card"]) for c in items or ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +153,13 @@ class Up(TableEvent):
                 ("sure", {str(s): list(c) for s, c in self.sure.items()}), ("acts_first", self.acts_first),
                 ("message", self.message), ("message_ja", self.message_ja)]
 
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        out["seats"] = _int_keys(line.get("seats"), tuple)
+        out["sure"] = _int_keys(line.get("sure"), tuple)
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class Draw(TableEvent):
@@ -123,6 +184,10 @@ class Confirm(TableEvent):
     def body(self) -> list[tuple[str, Any]]:
         return [("cards", [{"zone": z, "card": c} for z, c in self.cards])]
 
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        return {"cards": _placed(line.get("cards"))}
+
 
 @dataclass(frozen=True, slots=True)
 class Showdown(TableEvent):
@@ -132,6 +197,8 @@ class Showdown(TableEvent):
     type: ClassVar[str] = "showdown"
     ruling: Mapping[str, Any] = field(default_factory=dict)
     table: Mapping[str, Any] = field(default_factory=dict)
+    #: the rules engine's ruling as its object (its game's result type); None when read back
+    ruled: Any = field(default=None, compare=False, repr=False)
 
     def body(self) -> list[tuple[str, Any]]:
         return [("ruling", self.ruling), ("table", self.table)]
@@ -146,12 +213,20 @@ class HandEnd(TableEvent):
     corrections: int = 0
     provisional: bool = False
     confirmed: tuple[tuple[str, str], ...] = ()
+    #: the rules engine's ruling as its object (its game's result type); None when read back
+    ruled: Any = field(default=None, compare=False, repr=False)
 
     def body(self) -> list[tuple[str, Any]]:
         return [("ruling", self.ruling), ("board", list(self.board)),
                 ("won_without_showdown", self.won_without_showdown), ("corrections", self.corrections),
                 ("provisional", self.provisional),
                 ("confirmed", [{"zone": z, "card": c} for z, c in self.confirmed])]
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        out["confirmed"] = _placed(line.get("confirmed"))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +248,12 @@ class Alert(TableEvent):
     def body(self) -> list[tuple[str, Any]]:
         return [("code", self.code), ("message", self.message), ("message_ja", self.message_ja),
                 *self.extra, ("cleared", self.cleared)]
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        own = ("code", "message", "message_ja", "cleared")
+        return {**{n: line[n] for n in own if n in line},
+                "extra": tuple((k, v) for k, v in line.items() if k not in own and k not in HEAD)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +281,10 @@ class Change(TableEvent):
     def body(self) -> list[tuple[str, Any]]:
         return [("seat", self.seat), ("with", self.with_seat)]
 
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        return {"seat": line.get("seat", 0), "with_seat": line.get("with", 0)}
+
 
 @dataclass(frozen=True, slots=True)
 class Ledger(TableEvent):
@@ -224,7 +309,37 @@ class Ledger(TableEvent):
                 ("dropouts", list(self.dropouts)), ("button", self.button), ("over", self.over),
                 ("reason", self.reason), ("reason_ja", self.reason_ja)]
 
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        out["seats"] = _int_keys(line.get("seats"), dict)
+        out["changes"] = _int_keys(line.get("changes"), dict)
+        return out
+
 
 #: event type -> its class
 EVENT_TYPES: dict[str, type] = {c.type: c for c in (HandStart, Board, Hole, Up, Draw, Confirm, Showdown,
                                                       HandEnd, Alert, Raise, Change, Ledger)}
+
+
+def event_from_json(line: Mapping[str, Any]) -> Optional[TableEvent]:
+    """The event of a stored event line (the hand log's rows, an events file), or None for a line
+    that is no table event (a session's header, another table's kind) or that cannot be read as
+    one (a damaged row: a reader shows what it can).
+
+    >>> ev = event_from_json({"t": 4.0, "frame": 60, "type": "hole", "hand": 1, "seat": 2,
+    ...                       "cards": ["As", "Kd"], "sure": [True, False]})
+    >>> ev.seat, ev.cards, ev.sure
+    (2, ('As', 'Kd'), (True, False))
+    >>> event_from_json({"type": "session_start", "session": 3}) is None
+    True
+    >>> event_from_json({"type": "up", "seats": {"one": ["As"]}}) is None
+    True
+    """
+    kind = EVENT_TYPES.get(line.get("type")) if isinstance(line, Mapping) else None
+    if kind is None:
+        return None
+    try:
+        return kind.from_json(line)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None

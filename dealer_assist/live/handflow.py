@@ -33,8 +33,8 @@ on a table half seen.
 >>> table = LiveTable(seats=6)
 >>> backs = [Observation("BACK", f"seat{s}", (s * 200.0 + dx, 0.0), 1.0) for s in (2, 5) for dx in (0, 60)]
 >>> events = [e for f in range(3) for e in table.step(f, f / 15, backs)]
->>> [(e["type"], e["frame"], e["seats"], e["button"]) for e in events]
-[('hand_start', 2, [2, 5], 2)]
+>>> [(e.type, e.frame, e.seats, e.button) for e in events]
+[('hand_start', 2, (2, 5), 2)]
 """
 from __future__ import annotations
 
@@ -261,8 +261,9 @@ def _rule_error(exc: BaseException) -> Msg:
 class LiveTable:
     """A live Joker NLH (or hold'em) table: ``step`` each frame, ``apply`` each dealer input.
 
-    Both return the events they cause (dicts, see docs/live.md); :meth:`state` is a JSON-ready
-    snapshot for the desk display.
+    Both return the events they cause, as objects (:mod:`dealer_assist.live.events`; their
+    ``to_json()`` is the event line of docs/live.md); :meth:`state` is a JSON-ready snapshot for
+    the desk display.
     """
 
     def __new__(cls, *args: Any, **kwargs: Any):
@@ -341,17 +342,14 @@ class LiveTable:
         self._dealer_set: set[tuple[str, str]] = set()
         #: (zone, card) -> whether its track was sure when last seen (kept once the track is gone)
         self._sure: dict[tuple[str, str], bool] = {}
-        self._pending: list[dict] = []           # events a dealer action causes by itself
+        self._pending: list[TableEvent] = []     # events a dealer action causes by itself
         self._emptied: dict[int, float] = {}   # seat -> when the cards it was dealt left its zone
         self._started = 0.0                      # when the hand started (tracker time)
 
     # ===================================================================== public interface
-    def step(self, frame: int, t: float, observations: list[Observation]) -> list[dict]:
-        """One frame's observations; returns the events it causes, in order (their JSON)."""
-        return [ev.to_json() for ev in self.read(frame, t, observations)]
-
-    def read(self, frame: int, t: float, observations: list[Observation]) -> list[TableEvent]:
-        """:meth:`step` with the events as objects (:mod:`dealer_assist.live.events`)."""
+    def step(self, frame: int, t: float, observations: list[Observation]) -> list[TableEvent]:
+        """One frame's observations; returns the events it causes, in order (objects of
+        :mod:`dealer_assist.live.events`; their ``to_json()`` is the event line)."""
         self._frame, self._t = frame, float(t)
         self.tracker.update(frame, t, observations)
         return self._keep_pace(frame) + self._evaluate()
@@ -367,7 +365,7 @@ class LiveTable:
         skipped = 1 - n / (f1 - f0) if f1 - f0 >= n > 0 else 0.0
         return fps, skipped
 
-    def _keep_pace(self, frame: int) -> list[dict]:
+    def _keep_pace(self, frame: int) -> list[TableEvent]:
         """Raise ``falling_behind`` while the pipeline reads too few of the source's frames."""
         now = self.tracker.now
         if self._pace and (frame <= self._pace[-1][0] or (
@@ -384,7 +382,7 @@ class LiveTable:
         s = self.settings
         key = ("falling_behind",)
         slow = fps < s.min_fps or skipped > s.max_skip
-        out: list[dict] = []
+        out: list[TableEvent] = []
         if slow and key not in self._active:
             self._raise(out, key, "falling_behind",
                         _("falling behind: reading {fps} frames a second and skipping {skipped} of the "
@@ -399,8 +397,8 @@ class LiveTable:
     def falling_behind(self) -> bool:
         return ("falling_behind",) in self._active
 
-    def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list[dict]:
-        """A dealer's input (see docs/live.md); returns the events it causes (their JSON).
+    def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list[TableEvent]:
+        """A dealer's input (see docs/live.md); returns the events it causes, in order.
 
         >>> LiveTable().apply({"type": "fold", "seat": 2}, 0, 0.0)
         Traceback (most recent call last):
@@ -411,10 +409,11 @@ class LiveTable:
         ...
         dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm
         """
-        return [ev.to_json() for ev in self.act(action, frame, t)]
+        return self.act(action, frame, t)
 
     def act(self, action: Mapping[str, Any], frame: int, t: float) -> list[TableEvent]:
-        """:meth:`apply` with the events as objects (:mod:`dealer_assist.live.events`)."""
+        """What :meth:`apply` does: the hook a game's table with its own dealer inputs overrides
+        (Daifugo's referee); callers use :meth:`apply`."""
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise UserError(_("a dealer action is an object with a \"type\""))
@@ -898,8 +897,8 @@ class LiveTable:
                 and self._t - t.unreadable_since >= self.settings.unreadable_s)
 
     # ===================================================================== the flow
-    def _evaluate(self) -> list[dict]:
-        out: list[dict] = []
+    def _evaluate(self) -> list[TableEvent]:
+        out: list[TableEvent] = []
         if self.hand is not None:
             self._note_sureness()
         want = self._card_alerts()
@@ -1176,7 +1175,7 @@ class LiveTable:
         said = {k: v for k, v in ruling.items() if k != "unsure"}
         if said != self._showdown_ruling:
             self._showdown_ruling = said
-            out.append(self._event("showdown", ruling=ruling, table=table))
+            out.append(self._event("showdown", ruling=ruling, table=table, ruled=self.ruled))
 
     def _rule_won(self, out: list, final: bool) -> None:
         chips = bool(self.committed)
@@ -1206,7 +1205,8 @@ class LiveTable:
         out.append(self._event("hand_end", ruling=self.ruling, board=tuple(self.board_emitted),
                                won_without_showdown=self.won, corrections=self.corrections,
                                provisional=bool(self.ruling and self.ruling.get("provisional")),
-                               confirmed=tuple(self.confirmed)))
+                               confirmed=tuple(self.confirmed),
+                               ruled=self.ruled if self.ruling is not None else None))
         self.rules.hand_ended(self, out)
         for key in [k for k in self._active if k[0] in HAND_CODES]:
             del self._active[key]     # they belong to the hand that is over

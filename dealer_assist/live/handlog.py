@@ -47,6 +47,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
+from dealer_assist.live.events import TableEvent
 
 __all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners",
            "parse_hand_ref", "find_hand", "salvage"]
@@ -349,12 +350,16 @@ class HandLog:
         return row
 
     # -- writing ----------------------------------------------------------------------------------
-    def record(self, event: Mapping[str, Any], snapshot_jpeg: Optional[bytes] = None) -> int:
+    def record(self, event: "TableEvent | Mapping[str, Any]", snapshot_jpeg: Optional[bytes] = None) -> int:
         """Commit one event (and the JPEG of its frame); returns its sequence number in the session.
 
+        ``event`` is the table's :class:`~dealer_assist.live.events.TableEvent` (stored as its
+        ``to_json()``, the event line) or an event line already (a tool's, a test's).
         ``hand_start`` opens the hand's row, ``board`` and ``showdown`` update its board and ruling,
         ``hand_end`` closes it with the final ruling.
         """
+        if isinstance(event, TableEvent):
+            event = event.to_json()
         if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
             raise TypeError("an event is a mapping with a string \"type\"")
         if snapshot_jpeg is not None:

@@ -6,11 +6,14 @@ One :class:`Pipeline` joins the parts, each of which knows nothing of the others
 * the card detector (:class:`dealer_assist.vision.detector.CardDetector`),
 * the table calibration (:mod:`dealer_assist.live.calibration`: image pixels -> table zones),
 * :class:`dealer_assist.live.tracker.LiveTable` (stable cards over frames and the hand flow, pure),
-* the hand log (:mod:`dealer_assist.live.handlog`, SQLite) and an event sink (JSON lines).
+* the hand log (:mod:`dealer_assist.live.handlog`, SQLite) and an event sink.
 
 Every event goes to the sink and to the log as soon as it happens (the log commits each one), with
-a JPEG snapshot of the frame that decided it. Dealer actions (chips, folds, corrections) come
-from an actions file keyed by frame, or from the desk display through :meth:`Pipeline.apply`.
+a JPEG snapshot of the frame that decided it. Events stay objects
+(:class:`~dealer_assist.live.events.TableEvent`) all the way: the sink of the events file
+(:func:`json_sink`) and the hand log turn them into their JSON lines, nothing before them.
+Dealer actions (chips, folds, corrections) come from an actions file keyed by frame, or from the
+desk display through :meth:`Pipeline.apply`.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import numpy as np
 
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
+from dealer_assist.live.events import Alert, TableEvent
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
 SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "confirm", "hand_end"})
@@ -111,9 +115,9 @@ class RunStats:
 
 
 class Pipeline:
-    """Frames in, events out. ``sink(event)`` gets every event (a JSON-ready dict) in order."""
+    """Frames in, events out. ``sink(event)`` gets every event (a :class:`TableEvent`) in order."""
 
-    def __init__(self, *, detector, calibration, table, sink: Callable[[dict], None],
+    def __init__(self, *, detector, calibration, table, sink: Callable[[TableEvent], None],
                  log=None, actions: Iterable[dict] = (), snapshot_quality: int = 80):
         self.detector = detector
         self.calibration = calibration
@@ -129,18 +133,18 @@ class Pipeline:
         self._checked_size = False
 
     # -- events ------------------------------------------------------------------------------
-    def _emit(self, events: Iterable[dict], image: Optional[np.ndarray]) -> None:
+    def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
         jpeg = None
         for ev in events:
             if self.log is not None:
-                if jpeg is None and image is not None and ev.get("type") in SNAPSHOT_TYPES:
+                if jpeg is None and image is not None and ev.type in SNAPSHOT_TYPES:
                     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.snapshot_quality])
                     jpeg = buf.tobytes() if ok else b""
                 self.log.record(ev, snapshot_jpeg=jpeg or None)
             self.stats.events += 1
             self.sink(ev)
 
-    def apply(self, action: dict, frame: int, t: float) -> list[dict]:
+    def apply(self, action: dict, frame: int, t: float) -> list[TableEvent]:
         """A dealer action now (from the desk or the actions file); returns the events it caused.
 
         A correction the table accepts is written to the hand log before the events it causes, so
@@ -172,15 +176,14 @@ class Pipeline:
             if track.missing == 0 and len(track.polygon) == 4:
                 self.stats.learned += learn(self._tracked_image, track.polygon, to)
 
-    def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> dict:
+    def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> Alert:
         """Raise a one-off alert (a refused dealer input, the source's news): to the sink and the
         hand log.  :meth:`alert_msg` takes a catalogue message instead of its two languages."""
-        ev = {"t": round(float(t), 3), "frame": frame, "type": "alert", "hand": self.table.hand,
-              "code": code, "message": message, "message_ja": message_ja, "cleared": False}
+        ev = Alert(round(float(t), 3), frame, self.table.hand, code=code, message=message, message_ja=message_ja)
         self._emit([ev], None)
         return ev
 
-    def alert_msg(self, code: str, message, frame: int, t: float) -> dict:
+    def alert_msg(self, code: str, message, frame: int, t: float) -> Alert:
         """:meth:`alert` with a catalogue message (:class:`dealer_assist.i18n.Msg`)."""
         return self.alert(code, *both(message), frame, t)
 
@@ -199,12 +202,12 @@ class Pipeline:
                             f"but the source gives {got[0]}x{got[1]}: calibrate this camera "
                             f"(dealer-assist calibrate)")
 
-    def process(self, frame) -> list[dict]:
+    def process(self, frame) -> list[TableEvent]:
         """One frame: due actions, detection, tracking; returns the events it caused."""
         t0 = time.perf_counter()
         self._check_size(frame.image)
         self.last_frame = frame
-        caused: list[dict] = []
+        caused: list[TableEvent] = []
         while self.pending and self.pending[0]["frame"] <= frame.index:
             act = dict(self.pending.pop(0))
             act.pop("frame", None)
@@ -247,9 +250,19 @@ class Pipeline:
         return self.stats
 
 
-def json_sink(stream: TextIO) -> Callable[[dict], None]:
-    """Write each event as one JSON line and flush (a consumer reads events as they happen)."""
-    def sink(ev: dict) -> None:
-        stream.write(json.dumps(ev, ensure_ascii=False, separators=(", ", ": ")) + "\n")
+def json_sink(stream: TextIO) -> Callable[[Any], None]:
+    """Write each event as one JSON line and flush (a consumer reads events as they happen): a
+    :class:`TableEvent` as its :meth:`~TableEvent.to_json`, a line that is no table event (the
+    session's header) as it is.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> json_sink(out)(Alert(1.5, 22, None, code="camera_lost", message="m", message_ja="j"))
+    >>> out.getvalue()
+    '{"t": 1.5, "frame": 22, "type": "alert", "hand": null, "code": "camera_lost", "message": "m", "message_ja": "j", "cleared": false}\\n'
+    """
+    def sink(ev: Any) -> None:
+        line = ev.to_json() if isinstance(ev, TableEvent) else ev
+        stream.write(json.dumps(line, ensure_ascii=False, separators=(", ", ": ")) + "\n")
         stream.flush()
     return sink

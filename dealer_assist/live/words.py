@@ -3,6 +3,11 @@
 Every word comes from the message catalogues (:mod:`dealer_assist.i18n`); an alert is told by its
 title (:data:`ALERT_TITLES`, which the desk's banner shows too), never by its code.
 
+Words are an edge of the program, as the events file is: :func:`describe` and :func:`line` take
+the table's event (:class:`~dealer_assist.live.events.TableEvent`, live) or its stored event line
+(the hand log's rows, which ``review`` and the central floor read) and word the line, so one
+table event reads the same live and from the log.
+
 >>> describe({"type": "board", "street": "turn", "cards": ["Ks", "Js", "6s", "4d"]})
 'turn: board Ks Js 6s 4d'
 >>> line({"t": 4.2, "frame": 63, "type": "board", "hand": 1, "street": "flop",
@@ -15,6 +20,7 @@ import json
 from typing import Any, Optional
 
 from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
+from dealer_assist.live.events import TableEvent
 
 #: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
 ALERT_TITLES: dict[str, Msg] = {
@@ -126,7 +132,12 @@ def _ledger(ev: dict) -> Msg:
     return text
 
 
-def describe(ev: dict, lang: str = "en") -> str:
+def _line_of(ev: "TableEvent | dict") -> dict:
+    """The event line to word: a table event's ``to_json()``, a stored line as it is."""
+    return ev.to_json() if isinstance(ev, TableEvent) else ev
+
+
+def describe(ev: "TableEvent | dict", lang: str = "en") -> str:
     """What one logged event means, in plain words.
 
     >>> describe({"type": "board", "street": "turn", "cards": ["Ks", "Js", "6s", "4d"]})
@@ -135,7 +146,7 @@ def describe(ev: dict, lang: str = "en") -> str:
     ...           "message_ja": "8cが2か所に", "card": "8c", "cleared": False}, "ja")
     '！注意 同じカードが2か所: 8cが2か所に'
     """
-    return render(_describe(ev, lang), lang)
+    return render(_describe(_line_of(ev), lang), lang)
 
 
 def _describe(ev: dict, lang: str) -> Any:
@@ -241,9 +252,10 @@ def describe_correction(c: dict, lang: str = "en") -> str:
     return _("{zone}: {card} corrected to {to}", zone=where, card=card, to=to).render(lang)
 
 
-def line(ev: dict, lang: str = "en", explain: bool = True) -> str:
+def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str:
     """One event with its time and hand, for a running commentary; a showdown also gets the
     ruling's explanation lines (what a floor manager reads aloud)."""
+    ev = _line_of(ev)
     t = ev.get("t")
     stamp = _("[{t}s] ", t=f"{t:6.1f}").render(lang) if isinstance(t, (int, float)) else ""
     hand = ev.get("hand")

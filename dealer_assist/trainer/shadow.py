@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _
+from dealer_assist.live.events import HandEnd, HandStart, Showdown, TableEvent
 from dealer_assist.trainer.drills import CheckResult, Drill, check
 from dealer_assist.trainer.store import Store
 from dealer_assist.trainer.typed import answer_of, read_reply
@@ -70,17 +71,19 @@ def hand_ref(session: Optional[int], hand: Any) -> str:
     return f"{session}:{hand}" if session is not None else str(hand)
 
 
-def live_drill(event: Mapping[str, Any], session: Optional[int] = None) -> Drill:
+def live_drill(event: Showdown, session: Optional[int] = None) -> Drill:
     """The drill of a live ``showdown`` event: its table, the engine's answer, the topic of the hand.
 
+    The drill is made from the event's line exactly as from a hand the hand log stored (the
+    log's reader, :func:`~dealer_assist.trainer.fromlog.hand_drill`, reads stored lines).
     :class:`UserError` (a :class:`~dealer_assist.trainer.fromlog.LogSkip`) when the event carries
     no table the engine can rule on.
     """
     from dealer_assist.trainer.fromlog import hand_drill
 
-    ref = hand_ref(session, event.get("hand"))
-    ruling = event.get("ruling") if isinstance(event.get("ruling"), Mapping) else None
-    d = hand_drill({"ref": ref, "events": [dict(event)], "ruling": ruling}, "")
+    ref = hand_ref(session, event.hand)
+    ruling = dict(event.ruling) if event.ruling else None
+    d = hand_drill({"ref": ref, "events": [event.to_json()], "ruling": ruling}, "")
     ident = "shadow-" + ("live-" if session is None else "") + ref.replace(":", "-")
     return dataclasses.replace(d, id=ident, source=None, flagged=())
 
@@ -177,25 +180,22 @@ class Shadow:
 
     # ------------------------------------------------------------------ events
 
-    def feed(self, events: Iterable[Mapping[str, Any]]) -> bool:
+    def feed(self, events: Iterable[TableEvent]) -> bool:
         """Take note of the live table's events; True if what a screen shows changed."""
         changed = False
         for ev in events:
-            if not isinstance(ev, Mapping):
-                continue
-            kind, hand = ev.get("type"), ev.get("hand")
-            if kind == "hand_start":
+            if isinstance(ev, HandStart):
                 self._pass()
-                self.hand = hand
+                self.hand = ev.hand
                 changed = True
-            elif kind == "showdown" and isinstance(ev.get("table"), Mapping):
+            elif isinstance(ev, Showdown) and isinstance(ev.table, Mapping):
                 changed |= self._showdown(ev)
-            elif kind == "hand_end":
+            elif isinstance(ev, HandEnd):
                 changed |= self._pass()
         return changed
 
-    def _showdown(self, ev: Mapping[str, Any]) -> bool:
-        hand = ev.get("hand")
+    def _showdown(self, ev: Showdown) -> bool:
+        hand = ev.hand
         if self.drill is not None and self.drill_hand != hand:
             self._pass()
         if self.drill_hand == hand and (self.result is not None or self.missed):
