@@ -222,7 +222,8 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
                 frame_ok = False
                 if len(confusions) < failures:
                     confusions.append({"frame": meta["image"], "extra": c["card"],
-                                       "on": labels[j]["card"] if j is not None else "nothing/back"})
+                                       "on": labels[j]["card"] if j is not None else "nothing/back",
+                                       **({"sure": True} if c.get("sure") else {})})
         # a back counts when enough of it shows to be a detector target (the labels also hold
         # the cards buried in a pile); a predicted back on any back, buried or not, is right
         backs = meta.get("backs", [])

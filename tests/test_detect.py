@@ -661,11 +661,13 @@ def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
 
 
 @needs_models
-def test_a_fanned_card_whose_box_was_set_aside_is_found_by_its_corner(detector):
-    """In a fanned hand the lower cards show one corner each. The detector often scores such a
-    card low, or NMS drops its box for overlapping its neighbour's: the rescue reads the boxes
-    set aside and keeps one whose corner surely shows a card no other box names. Validation
-    frames of the train styles where the reader without it misses the card."""
+def test_the_rescue_of_fanned_cards_only_adds_cards_the_frame_shows(detector):
+    """In a fanned hand the lower cards show one corner each; the rescue reads the boxes the
+    detector set aside and keeps one whose corner surely shows a card no other box names
+    (the rule itself: tests/test_reader_steps.py). On fanned validation frames of the train
+    styles, where the detectors before G1 missed these cards without it, the rescue only adds:
+    every card named without it keeps its name and place, each card it adds lies on a labelled
+    card of that name, and the fanned cards are found."""
     from dealer_assist.vision.detector import DetectorSettings
     from dealer_assist.vision.synth.scene import render_scene
 
@@ -675,10 +677,10 @@ def test_a_fanned_card_whose_box_was_set_aside_is_found_by_its_corner(detector):
         frame, label = render_scene(seed, "train")
         lab = next(c for c in label["cards"] if c["card"] == card)
         before, after = without.detect(frame), detector.detect(frame)
-        assert card not in names_on(before, lab), seed
         assert card in names_on(after, lab), seed
-        # the rescue only adds: every card named before keeps its name and place
         names_before = {(c["card"], tuple(c["center"])) for c in before["cards"]}
         names_after = {(c["card"], tuple(c["center"])) for c in after["cards"]}
         assert names_before <= names_after, seed
-        assert [n for n, _ in names_after - names_before] == [card], seed
+        for name, centre in names_after - names_before:
+            assert any(c["card"] == name and cv2.pointPolygonTest(np.asarray(c["polygon"], np.float32), centre, False) >= 0
+                       for c in label["cards"]), (seed, name)

@@ -224,3 +224,22 @@ def test_with_its_back_enrolled_a_deck_tells_its_joker_from_its_backs(tmp_path):
             assert named(got) == [("back", "")] * 3
         got = with_back.read(frame, boxes(outlines, [AS_BACK] * 3), steps=("jokers_among_backs",))
         assert named(got) == [("face", "JK"), ("back", ""), ("back", "")], joker
+
+
+def test_a_box_set_aside_whose_corner_surely_reads_a_new_card_is_rescued(reader):
+    """Fanned cards: the detector scores a lower card's box too low (or NMS drops it), so it is
+    only a spare. The rescue keeps a spare whose corner surely reads a card no other box names,
+    named from that corner; a spare lying on a card already named (its echo) and a spare on
+    plain felt add nothing, and the boxes already named keep their names."""
+    frame, outlines = table(("Qs", "bicycle-like"), ("7h", "bicycle-like"))
+    felt = np.asarray(outlines[1], float) + [0.0, 260.0]        # the same box moved onto bare felt
+    echo = np.asarray(outlines[0], float) + [6.0, 4.0]          # a box askew on the named Qs
+    spares = [outlines[1], echo, felt]
+    weak = (0.2, 0.0, 0.01)
+    cands = boxes([outlines[0], *spares], [AS_FACE] + [weak] * 3,
+                  roles=[S.FACE_ROLE] + [S.SPARE_ROLE] * 3)
+    without = reader.read(frame, cands[np.arange(4)], steps=())
+    assert [n for n in named(without) if n[0] != S.SPARE_ROLE] == [("face", "Qs")]   # spares report nothing
+    rescued = reader.read(frame, cands[np.arange(4)], steps=("rescue",))
+    assert named(rescued) == [("face", "Qs"), ("face", "7h")]
+    assert rescued.source[1] == "rescue"

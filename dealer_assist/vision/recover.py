@@ -26,6 +26,12 @@ statistics measured on corner crops of a rendered dataset's train split); its ch
     .venv-train/bin/python -m dealer_assist.vision.recover --corner-classifier \\
         --onnx models/corner-cls.onnx --frames runs/val-train --out runs/recovered/cls.pt
 
+``--look`` rebuilds the card look the same way (the statistics measured on whole-card patches of a
+rendered dataset); its checkpoint is what ``train_look --init`` takes:
+
+    .venv-train/bin/python -m dealer_assist.vision.recover --look \\
+        --onnx models/card-look.onnx --frames runs/world2/data --out runs/recovered/look.pt
+
 Needs the ``[train]`` extra (torch, ultralytics, onnx).
 """
 from __future__ import annotations
@@ -246,11 +252,17 @@ def main(argv: list[str] | None = None) -> int:
                          "--frames: a rendered dataset folder, whose train split's corner crops "
                          "give the batch-norm statistics); the checkpoint is what train --init-cls "
                          "and export --cls take")
+    ap.add_argument("--look", action="store_true",
+                    help="rebuild the card look instead (--onnx models/card-look.onnx; --frames: a "
+                         "rendered dataset folder, whose train split's whole-card patches give the "
+                         "batch-norm statistics); the checkpoint is what train_look --init takes")
     args = ap.parse_args(argv)
     import json
 
     if args.corner_classifier:
         return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
+    if args.look:
+        return _recover_look(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
 
     onnx_path = Path(args.onnx)
     meta = json.loads((onnx_path.parent / "models.json").read_text(encoding="utf-8"))
@@ -267,18 +279,34 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
-    import torch
-
     from dealer_assist.vision.geometry import CROP_H, CROP_W
     from dealer_assist.vision.train import build_crops
 
     crops, _ = build_crops(data, "train", reps=1, seed=0, limit=n_frames)
-    net = rebuild_cnn(onnx_path, crops, 54, (CROP_H, CROP_W))
+    return _save_cnn(onnx_path, crops, 54, (CROP_H, CROP_W), out)
+
+
+def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+    from dealer_assist.vision.look import LOOK_CLASSES, LOOK_H, LOOK_W
+    from dealer_assist.vision.train_look import build_patches
+
+    frames = sorted((data / "meta" / "train").glob("*.json"))[:n_frames]
+    if not frames:
+        raise UserError(f"no rendered frames under {data / 'meta' / 'train'}")
+    patches, _, _ = build_patches(data, "train", 0, frames)
+    return _save_cnn(onnx_path, patches, len(LOOK_CLASSES), (LOOK_H, LOOK_W), out)
+
+
+def _save_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: tuple[int, int], out: Path) -> int:
+    """Rebuild a CNN from its ONNX file, check it against ONNX Runtime and save the checkpoint."""
+    import torch
+
+    net = rebuild_cnn(onnx_path, crops, num_classes, crop_hw)
     diff = check_cnn_against_onnx(net, onnx_path, crops[:512])
     print(f"rebuilt from {onnx_path} ({len(crops)} crops measured): largest difference of the "
           f"probabilities to ONNX Runtime {diff:.2e}", file=sys.stderr)
     if diff > 1e-3:
-        raise UserError(f"the rebuilt classifier differs from {onnx_path} by {diff:.3g}: not saved")
+        raise UserError(f"the rebuilt network differs from {onnx_path} by {diff:.3g}: not saved")
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": {k: v.detach().cpu() for k, v in net.state_dict().items()},
                 "recovered_from": str(onnx_path)}, str(out))
