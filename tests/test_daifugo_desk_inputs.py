@@ -50,7 +50,7 @@ def test_the_pass_button_passes_the_seat_to_act(desk):
     assert panel.pass_button.text() == "パス: シート3 (P)"
     panel.send_pass()                            # the P key's slot: seat 3 passes, the field clears
     last = tb.plays(tb.events)[-1]
-    assert last["seat"] == 3 and last["ruling"]["events"] == ["pass", "field_cleared"]
+    assert last.seat == 3 and last.ruling["events"] == ["pass", "field_cleared"]
     assert panel.view.field == () and panel.pass_button.text() == "パス: シート1 (P)"
 
 
@@ -74,8 +74,8 @@ def test_the_count_a_dealer_sets_is_the_one_the_payout_uses(desk):
         panel.count_buttons[3][0].click()        # seat 3 holds 7, not 10
     tb.lay("4c")
     panel.show_state(tb.t.state(), "ja")
-    end = [e for e in tb.events if e["type"] == "hand_end"][0]
-    assert end["ruling"]["payouts"]["3"] == -5 - 7 * 5
+    end = [e for e in tb.events if e.type == "hand_end"][0]
+    assert end.ruling["payouts"]["3"] == -5 - 7 * 5
     assert panel.view.over and not panel.pass_button.isEnabled() and panel.count_buttons == {}
 
 
@@ -94,7 +94,7 @@ def test_a_joker_waiting_for_its_declaration_shows_its_readings_as_buttons(desk)
     panel.reading_buttons[labels.index("♠7")].click()
     assert sent[-1] == {"type": "joker", "as": ["7s"]}
     play = tb.plays(tb.events)[-1]
-    assert play["legal"] and play["jokers"] == ["7s"] and play["lock"] == ["s", "h"]
+    assert play.legal and play.jokers == ("7s",) and play.lock == ("s", "h")
     assert tb.t.state()["declaration"] is None
     assert panel.reading_buttons == [] and "ジョーカー:" not in panel.text()
     assert "しばり ♠♥" in panel.text()
@@ -124,13 +124,21 @@ def test_on_the_desk_the_pass_button_reaches_the_table_through_the_window(qtbot,
     try:
         play_to(qtbot, window, 26)
         panel = window.game_panel
+        requested = []
+        window.requestAct.connect(requested.append)      # what the window hands its worker
         assert panel.pass_button.text() == "パス: シート3 (P)"
+        before = len(window.session.table.plays)
         panel.pass_button.click()
         qtbot.waitUntil(lambda: "3: 残り9枚 · パス済み" in panel.text(), timeout=20_000)
         assert window.session.table.game_state.turn == 4
+        new = window.session.table.plays[before:]
+        assert [(p["seat"], p["pass"], p["legal"]) for p in new] == [(3, True, True)]      # one pass, not two
         assert panel.pass_button.text() == "パス: シート4 (P)"
         panel.count_buttons[4][0].click()
         qtbot.waitUntil(lambda: "4: 残り2枚" in panel.text(), timeout=20_000)
+        # each input went to the table once: the window wired the panel, once
+        assert requested == [{"type": "pass", "seat": 3}, {"type": "cards_left", "seat": 4, "cards": 2}]
+        assert "illegal_play" not in window.banner.codes()
     finally:
         window.shutdown()
 

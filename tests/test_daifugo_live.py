@@ -26,7 +26,7 @@ class Table:
         self.t = LiveTable(seats=table_seats, game="daifugo")
         self.frame = 0
         self.zone: list[str] = []
-        self.events: list[dict] = []
+        self.events: list = []
         self.act({"type": "start", **start})
 
     def act(self, action):
@@ -48,7 +48,7 @@ class Table:
         return self.frames()
 
     def plays(self, got):
-        return [e for e in got if e["type"] == "play"]
+        return [e for e in got if e.type == "play"]
 
 
 def test_live_table_of_daifugo_is_the_referee_and_run_lists_it():
@@ -59,10 +59,10 @@ def test_live_table_of_daifugo_is_the_referee_and_run_lists_it():
 def test_each_play_is_ruled_once_with_the_lock_and_the_next_seat():
     tb = Table(seats=[1, 2, 3], leader=1)
     p = tb.plays(tb.lay("3h"))
-    assert [(e["seat"], e["cards"], e["legal"], e["turn"]) for e in p] == [(1, ["3h"], True, 2)]
+    assert [(e.seat, e.cards, e.legal, e.turn) for e in p] == [(1, ("3h",), True, 2)]
     assert tb.plays(tb.frames(20)) == []                      # lying there is no second play
     p = tb.plays(tb.lay("5h"))
-    assert p[0]["ruling"]["events"] == ["lock"] and p[0]["lock"] == ["h"]
+    assert p[0].ruling["events"] == ["lock"] and p[0].lock == ("h",)
     st = tb.t.state()["daifugo"]
     assert st["turn"] == 3 and st["lock"] == ["h"] and st["cards_left"] == {"1": 9, "2": 9, "3": 10}
 
@@ -72,29 +72,29 @@ def test_an_illegal_play_is_a_red_banner_in_japanese_until_taken_back_and_change
     tb.lay("9s")
     got = tb.lay("4d")                                  # weaker than the 9: illegal
     play = tb.plays(got)[0]
-    assert play["legal"] is False and play["turn"] == 2
-    alert = [e for e in got if e["type"] == "alert"][0]
-    assert alert["code"] == "illegal_play" and SEVERITY["illegal_play"] == "stop"
-    assert "反則" in alert["message_ja"] and play["ruling"]["reason_ja"] in alert["message_ja"]
+    assert play.legal is False and play.turn == 2
+    alert = [e for e in got if e.type == "alert"][0]
+    assert alert.code == "illegal_play" and SEVERITY["illegal_play"] == "stop"
+    assert "反則" in alert.message_ja and play.ruling["reason_ja"] in alert.message_ja
     assert tb.t.state()["daifugo"]["cards_left"]["2"] == 10
     got = tb.lay(keep=False)                            # taken back (and the 9 covered/swept)
-    assert [(e["code"], e["cleared"]) for e in got if e["type"] == "alert"] == [("illegal_play", True)]
-    assert tb.plays(tb.lay("Td"))[0]["legal"] is True
+    assert [(e.code, e.cleared) for e in got if e.type == "alert"] == [("illegal_play", True)]
+    assert tb.plays(tb.lay("Td"))[0].legal is True
 
 
 def test_revolution_eight_clear_and_j_reverse_show_in_the_state():
     tb = Table(seats=[1, 2, 3, 4], leader=1)
     p = tb.plays(tb.lay("5s", "5h", "5d", "5c"))[0]
-    assert p["ruling"]["events"] == ["revolution"] and p["revolution"] is True
+    assert p.ruling["events"] == ["revolution"] and p.revolution is True
     p = tb.plays(tb.lay("Jc", "Jd", "Jh", "Js", keep=False))[0]
-    assert not p["legal"]                               # in the revolution a J is weaker than a 5
+    assert not p.legal                                 # in the revolution a J is weaker than a 5
     p = tb.plays(tb.lay("4s", "4h", "4d", "4c", keep=False))[0]
-    assert p["ruling"]["events"] == ["lock", "revolution_ends"] and p["revolution"] is False and p["seat"] == 2
+    assert p.ruling["events"] == ["lock", "revolution_ends"] and p.revolution is False and p.seat == 2
     tb2 = Table(seats=[1, 2, 3], leader=2)
     p = tb2.plays(tb2.lay("8d"))[0]
-    assert p["ruling"]["events"] == ["eight_clear"] and p["turn"] == 2 and p["field"] == []
+    assert p.ruling["events"] == ["eight_clear"] and p.turn == 2 and p.field_cards == ()
     p = tb2.plays(tb2.lay("Jh", keep=False))[0]
-    assert p["direction"] == "counterclockwise" and p["turn"] == 1
+    assert p.direction == "counterclockwise" and p.turn == 1
 
 
 def test_a_joker_whose_reading_matters_waits_for_the_dealers_declaration():
@@ -102,23 +102,23 @@ def test_a_joker_whose_reading_matters_waits_for_the_dealers_declaration():
     tb.lay("5h", "5s")
     got = tb.lay("7h", "JK", keep=False)
     assert tb.plays(got) == []
-    alert = [e for e in got if e["type"] == "alert"][0]
-    assert alert["code"] == "joker_declaration" and "7s" in alert["message"] and "宣言" in alert["message_ja"]
+    alert = [e for e in got if e.type == "alert"][0]
+    assert alert.code == "joker_declaration" and "7s" in alert.message and "宣言" in alert.message_ja
     got = tb.act({"type": "joker", "as": ["7s"]})
     play = tb.plays(got)[0]
-    assert play["legal"] and play["jokers"] == ["7s"] and play["lock"] == ["s", "h"]
-    assert ("joker_declaration", True) in [(e["code"], e["cleared"]) for e in got if e["type"] == "alert"]
+    assert play.legal and play.jokers == ("7s",) and play.lock == ("s", "h")
+    assert ("joker_declaration", True) in [(e.code, e.cleared) for e in got if e.type == "alert"]
 
 
 def test_passes_and_the_end_of_the_game_with_its_payout():
     tb = Table(seats=[1, 2, 3], leader=1, cards_left={"1": 2, "2": 3, "3": 4})
     tb.lay("9c")
-    assert tb.plays(tb.act({"type": "pass"}))[0]["seat"] == 2
+    assert tb.plays(tb.act({"type": "pass"}))[0].seat == 2
     p = tb.plays(tb.act({"type": "pass", "seat": 3}))[0]
-    assert p["ruling"]["events"] == ["pass", "field_cleared"] and p["turn"] == 1
+    assert p.ruling["events"] == ["pass", "field_cleared"] and p.turn == 1
     got = tb.lay("4c", keep=False)
-    end = [e for e in got if e["type"] == "hand_end"][0]
-    assert end["ruling"]["winner"] == 1 and end["ruling"]["payouts"] == {"1": 39, "2": -20, "3": -25}
+    end = [e for e in got if e.type == "hand_end"][0]
+    assert end.ruling["winner"] == 1 and end.ruling["payouts"] == {"1": 39, "2": -20, "3": -25}
     view = daifugo_view(tb.t.state(), "ja")
     assert view.over and "1番席があがり" == view.turn_text and any("レーキ" in line for line in view.payout)
 
@@ -126,7 +126,7 @@ def test_passes_and_the_end_of_the_game_with_its_payout():
 def test_a_forbidden_finish_is_illegal():
     tb = Table(seats=[1, 2, 3], leader=1, cards_left={"1": 1})
     p = tb.plays(tb.lay("2s"))[0]
-    assert not p["legal"] and "2" in p["ruling"]["reason"]
+    assert not p.legal and "2" in p.ruling["reason"]
 
 
 @pytest.mark.parametrize("action, words", [
@@ -148,7 +148,7 @@ def test_a_play_before_any_game_is_a_visible_alert_not_a_ruling():
     tb = Table.__new__(Table)
     tb.t, tb.frame, tb.zone, tb.events = LiveTable(seats=4, game="daifugo"), 0, [], []
     got = tb.lay("5h")
-    assert [e["code"] for e in got if e["type"] == "alert"] == ["no_game"] and tb.plays(got) == []
+    assert [e.code for e in got if e.type == "alert"] == ["no_game"] and tb.plays(got) == []
 
 
 def test_run_plays_the_bundled_clip_and_prints_each_ruling_and_the_payout(capsys, tmp_path):
@@ -210,19 +210,82 @@ def test_the_desk_on_the_clip_shows_the_illegal_play_red_in_japanese_then_the_re
 def test_a_stair_follows_a_stair_and_a_group_on_a_stair_is_illegal():
     tb = Table(seats=[1, 2, 3], leader=1)
     p = tb.plays(tb.lay("4d", "5d", "6d"))[0]
-    assert p["legal"] and p["ruling"]["play"]["kind"] == "stair"
+    assert p.legal and p.ruling["play"]["kind"] == "stair"
     p = tb.plays(tb.lay("9c", "9h", "9s", keep=False))[0]        # three of a kind on a stair
-    assert not p["legal"] and p["turn"] == 2
+    assert not p.legal and p.turn == 2
     p = tb.plays(tb.lay("5s", "6s", "7s", keep=False))[0]
-    assert p["legal"] and p["seat"] == 2 and p["turn"] == 3
+    assert p.legal and p.seat == 2 and p.turn == 3
 
 
 def test_an_unreadable_card_in_the_play_zone_holds_the_play_with_an_alert_until_corrected():
     tb = Table(seats=[1, 2, 3], leader=1)
     got = tb.lay("??")
     got += tb.frames(20)
-    assert tb.plays(got) == [] and "unreadable_card" in [e["code"] for e in got if e["type"] == "alert"]
+    assert tb.plays(got) == [] and "unreadable_card" in [e.code for e in got if e.type == "alert"]
     got = tb.act({"type": "correct", "zone": "play", "card": "??", "to": "Qs"})
     got += tb.frames(5)
-    assert [(e["seat"], e["cards"], e["legal"]) for e in tb.plays(got)] == [(1, ["Qs"], True)]
-    assert ("unreadable_card", True) in [(e["code"], e["cleared"]) for e in got if e["type"] == "alert"]
+    assert [(e.seat, e.cards, e.legal) for e in tb.plays(got)] == [(1, ("Qs",), True)]
+    assert ("unreadable_card", True) in [(e.code, e.cleared) for e in got if e.type == "alert"]
+
+
+def test_a_cards_left_input_is_an_event_in_the_events_file_the_hand_log_and_review(tmp_path, capsys):
+    """The bundled clip with one more dealer input: seat 1 holds 5 cards, not 2 (entered at frame
+    90). The count is an event of its own, written to the events file and the hand log, told by
+    review in both languages, and the payout counts it (5G per card left: seat 1 pays 5 + 25)."""
+    import json
+    import sqlite3
+    from pathlib import Path
+
+    from dealer_assist.live.events import CardsLeft, event_from_json
+
+    clip = Path(__file__).resolve().parent.parent / "sample_frames" / "clips" / "daifugo"
+    actions = tmp_path / "dealer.jsonl"
+    lines = (clip / "dealer.jsonl").read_text(encoding="utf-8").splitlines()
+    lines.append(json.dumps({"frame": 90, "type": "cards_left", "seat": 1, "cards": 5}))
+    actions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    events, db = tmp_path / "events.jsonl", tmp_path / "hands.sqlite"
+    assert main(["run", "--game", "daifugo", "--headless", "--events", str(events), "--db", str(db),
+                 "--actions", str(actions)]) == 0
+    got = [json.loads(x) for x in events.read_text(encoding="utf-8").splitlines() if x.strip()]
+    counts = [e for e in got if e["type"] == "cards_left"]
+    assert [(e["frame"], e["hand"], e["seat"], e["cards"], e["was"]) for e in counts] == [(90, 1, 1, 5, 2)]
+    assert event_from_json(counts[0]) == CardsLeft(counts[0]["t"], 90, 1, seat=1, cards=5, was=2)
+    start = next(e for e in got if e["type"] == "hand_start")
+    assert start["cards_left"] == {"1": 3, "2": 5, "3": 9, "4": 3}        # the counts given at the start
+    later = [e for e in got if e["type"] == "play" and e["frame"] > 90]
+    assert later[0]["cards_left"]["1"] == 5
+    end = [e for e in got if e["type"] == "hand_end"][-1]
+    assert end["ruling"]["payouts"]["1"] == -5 - 5 * 5
+    # the hand log keeps the same line, in its place among the hand's events
+    con = sqlite3.connect(db)
+    try:
+        logged = [json.loads(j) for (j,) in con.execute("SELECT json FROM events ORDER BY seq")]
+    finally:
+        con.close()
+    assert [e for e in logged if e["type"] == "cards_left"] == counts
+    kinds = [e["type"] for e in logged if e.get("hand") == 1]
+    assert kinds.index("cards_left") < kinds.index("hand_end")
+    capsys.readouterr()
+    assert main(["review", "--db", str(db), "1:1", "--lang", "en"]) == 0
+    told = capsys.readouterr().out
+    assert "the dealer set seat 1's cards left to 5 (was 2)" in told
+    assert "cards left as entered: seat 1 3 cards, seat 2 5 cards, seat 3 9 cards, seat 4 3 cards" in told
+    assert main(["review", "--db", str(db), "1:1"]) == 0                  # Japanese by default
+    told = capsys.readouterr().out
+    assert "シート1の残り枚数を5枚" in told
+
+
+def test_the_desk_commentary_tells_a_count_and_a_seat_leaving_in_both_languages():
+    from dealer_assist.live.events import CardsLeft, Leaving
+    from dealer_assist.live.words import line
+
+    tb = Table(seats=[1, 2, 3], leader=1)
+    got = tb.act({"type": "cards_left", "seat": 2, "cards": 7})
+    assert got == [CardsLeft(0.0, 0, 1, seat=2, cards=7, was=10)]
+    assert tb.t.state()["daifugo"]["cards_left"]["2"] == 7
+    assert line(got[0], "en").endswith("the dealer set seat 2's cards left to 7 (was 10)")
+    assert "シート2の残り枚数を7枚" in line(got[0], "ja")
+    got = tb.act({"type": "leaving", "seat": 3})
+    assert got == [Leaving(0.0, 0, 1, seat=3)]
+    assert line(got[0], "en").endswith("seat 3 leaves the table after this game")
+    assert line(got[0], "ja") != line(got[0], "en")

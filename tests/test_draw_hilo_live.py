@@ -29,9 +29,9 @@ HILO_CHIPS = {30: [{"type": "committed", "seat": s, "amount": 51} for s in (1, 2
 def test_hilo_pays_both_halves_and_the_desk_shows_both_hands():
     table = LiveTable(seats=6, game="holdem-hilo")
     events, _ = play(HILO, HILO_CHIPS, table=table)
-    shows = [e for e in events if e["type"] == "showdown"]
+    shows = [e for e in events if e.type == "showdown"]
     assert len(shows) == 1
-    r = shows[0]["ruling"]
+    r = shows[0].ruling
     assert r["payouts"] == {"1": 77, "2": 76, "3": 0}
     assert [(p["amount"], p["winners"]) for p in r["pots"]] == [(77, [1]), (76, [2])]
     desk = DeskState(seats=6)
@@ -66,13 +66,13 @@ DRAWS = {24: [{"type": "draw", "seat": 1, "cards": 2}, {"type": "draw", "seat": 
 def test_lowball_draws_are_dealer_inputs_and_the_final_five_are_ruled(game, winner):
     table = LiveTable(seats=6, game=game)
     events, _ = play(LOWBALL, DRAWS, table=table)
-    draws = [(e["seat"], e["cards"], e["round"]) for e in events if e["type"] == "draw"]
+    draws = [(e.seat, e.cards, e.round) for e in events if e.type == "draw"]
     assert draws == [(1, 2, 1), (2, 0, 1)]
-    assert [e["seats"] for e in events if e["type"] == "hand_start"] == [[1, 2]]
-    shows = [e for e in events if e["type"] == "showdown"]
-    assert len(shows) == 1 and shows[0]["ruling"]["payouts"][winner] == 60
-    assert not [e for e in events if e["type"] == "alert"]
-    assert not [e for e in events if e["type"] == "hand_start" and e["hand"] == 2]   # the draw is no new deal
+    assert [e.seats for e in events if e.type == "hand_start"] == [(1, 2)]
+    shows = [e for e in events if e.type == "showdown"]
+    assert len(shows) == 1 and shows[0].ruling["payouts"][winner] == 60
+    assert not [e for e in events if e.type == "alert"]
+    assert not [e for e in events if e.type == "hand_start" and e.hand == 2]   # the draw is no new deal
 
 
 def test_the_desk_shows_each_seat_s_draws():
@@ -90,12 +90,12 @@ def test_a_wrong_card_count_is_an_alert_and_holds_the_ruling():
                             seg(12, seat1="5h 4d 3c 2s As Kh", seat2="8h 6d 4c 3s 2d"),
                             seg(12, seat1="5h 4d 3c 2s As", seat2="8h 6d 4c 3s 2d"), seg(20)]
     events, _ = play(script, DRAWS, table=LiveTable(seats=6, game="lowball-a5"))
-    counts = [e for e in events if e["type"] == "alert" and e["code"] == "wrong_card_count"]
-    assert [a["cleared"] for a in counts] == [False, True]
-    assert counts[0]["seat"] == 1 and "6 cards" in counts[0]["message"] and "6枚" in counts[0]["message_ja"]
-    shows = [e for e in events if e["type"] == "showdown"]
-    assert len(shows) == 1 and shows[0]["frame"] > counts[1]["frame"] - 1
-    assert shows[0]["ruling"]["payouts"]["1"] == 60
+    counts = [e for e in events if e.type == "alert" and e.code == "wrong_card_count"]
+    assert [a.cleared for a in counts] == [False, True]
+    assert counts[0].get("seat") == 1 and "6 cards" in counts[0].message and "6枚" in counts[0].message_ja
+    shows = [e for e in events if e.type == "showdown"]
+    assert len(shows) == 1 and shows[0].frame > counts[1].frame - 1
+    assert shows[0].ruling["payouts"]["1"] == 60
 
 
 def test_bad_draws_are_refused_with_the_reason():

@@ -58,7 +58,7 @@ def detector():
 
 def play(frames, actions, detector):
     cal = load_calibration(CLIP / "table.yaml")
-    events: list[dict] = []
+    events: list = []
     pipe = Pipeline(detector=detector, calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
                     sink=events.append, actions=actions)
     pipe.run(iter(frames))
@@ -66,8 +66,8 @@ def play(frames, actions, detector):
 
 
 def hands(events):
-    return [(e["ruling"]["payouts"] if e["ruling"] else None, e["won_without_showdown"])
-            for e in events if e["type"] == "hand_end"]
+    return [(e.ruling["payouts"] if e.ruling else None, e.won_without_showdown)
+            for e in events if e.type == "hand_end"]
 
 
 @pytest.mark.parametrize("every", [1, 2, 3], ids=["15fps", "7.5fps", "5fps"])
@@ -78,7 +78,7 @@ def test_the_clip_gives_the_same_hands_and_payouts_at_lower_frame_rates(clip_fra
     actions = [dict(a, frame=math.ceil(a["frame"] / every)) for a in read_actions(str(CLIP / "dealer.jsonl"))]
     events = play(frames, actions, detector)
     assert hands(events) == EXPECTED
-    assert not [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind"]
+    assert not [e for e in events if e.type == "alert" and e.code == "falling_behind"]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -94,11 +94,11 @@ def test_a_pipeline_that_falls_behind_says_so_and_holds_the_ruling(clip_frames, 
     # falling_behind is raised, and no showdown is ruled on what it half saw
     frames = [f for i, f in enumerate(clip_frames) if i % 6 == 0]
     events = play(frames, read_actions(str(CLIP / "dealer.jsonl")), detector)
-    alerts = [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind"]
-    assert alerts and not alerts[0]["cleared"]
-    assert "処理が遅れています" in alerts[0]["message_ja"] and "falling behind" in alerts[0]["message"]
-    first = alerts[0]["frame"]
-    assert not [e for e in events if e["type"] == "showdown" and e["frame"] >= first]
+    alerts = [e for e in events if e.type == "alert" and e.code == "falling_behind"]
+    assert alerts and not alerts[0].cleared
+    assert "処理が遅れています" in alerts[0].message_ja and "falling behind" in alerts[0].message
+    first = alerts[0].frame
+    assert not [e for e in events if e.type == "showdown" and e.frame >= first]
 
 
 def test_a_pipeline_slowed_on_purpose_raises_falling_behind(detector):
@@ -112,7 +112,7 @@ def test_a_pipeline_slowed_on_purpose_raises_falling_behind(detector):
             return detector.detect(image)
 
     cal = load_calibration(CLIP / "table.yaml")
-    events: list[dict] = []
+    events: list = []
     pipe = Pipeline(detector=Slow(), calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
                     sink=events.append, actions=read_actions(str(CLIP / "dealer.jsonl")))
     src = open_source(str(CLIP / "joker-nlh.mp4"), realtime=True)
@@ -121,4 +121,4 @@ def test_a_pipeline_slowed_on_purpose_raises_falling_behind(detector):
     finally:
         src.close()
     assert stats.dropped > 0          # the camera went on while the reader was busy
-    assert [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind" and not e["cleared"]]
+    assert [e for e in events if e.type == "alert" and e.code == "falling_behind" and not e.cleared]

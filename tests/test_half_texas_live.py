@@ -52,7 +52,7 @@ def play(script, actions=None, table=None, start=0):
 
 
 def of(events, kind):
-    return [e for e in events if e["type"] == kind]
+    return [e for e in events if e.type == kind]
 
 
 def game(board, seats, folded=(), n=12):
@@ -78,23 +78,23 @@ G1_ACTIONS = {0: [{"type": "players", "seats": [1, 2, 3]}], 12: [{"type": "fold"
 def test_a_game_rules_the_colour_points_and_keeps_the_ledger():
     events, table = play(G1, G1_ACTIONS)
     start = of(events, "hand_start")[0]
-    assert start["seats"] == [1, 2, 3, 4]          # the empty seat's cards are dealt too
-    assert [(e["seat"], e["raises"], e["multiplier"]) for e in of(events, "raise")] == [(1, 1, 2)]
+    assert start.seats == (1, 2, 3, 4)          # the empty seat's cards are dealt too
+    assert [(e.seat, e.raises, e.multiplier) for e in of(events, "raise")] == [(1, 1, 2)]
     boards = of(events, "board")
-    assert [b["street"] for b in boards] == ["flop", "turn", "river"]    # never a face-down board
+    assert [b.street for b in boards] == ["flop", "turn", "river"]    # never a face-down board
     sd = of(events, "showdown")[-1]
-    r = sd["ruling"]
+    r = sd.ruling
     assert r["multiplier"] == 2 and r["winners"] == [1]
     assert r["points"] == {"1": {"bp": 10, "rp": 0}, "2": {"bp": 0, "rp": -4}, "3": {"bp": 0, "rp": 0}}
     assert r["hands"]["1"]["category"] == "straight_flush"
-    assert [s["seat"] for s in sd["table"]["seats"]] == [1, 2, 3]      # seat 4 plays no part
-    assert not [e for e in events if e["type"] == "alert" and e["code"] == "chips_missing"]
+    assert [s["seat"] for s in sd.table["seats"]] == [1, 2, 3]      # seat 4 plays no part
+    assert not [e for e in events if e.type == "alert" and e.code == "chips_missing"]
     ledger = of(events, "ledger")
-    assert len(ledger) == 1 and ledger[0]["games"] == 1
-    assert ledger[0]["seats"] == {"1": {"bp": 20, "rp": 10, "final": 200, "dropped": False},
-                                  "2": {"bp": 10, "rp": 6, "final": 60, "dropped": False},
-                                  "3": {"bp": 10, "rp": 10, "final": 100, "dropped": False}}
-    assert ledger[0]["button"] == 2 and ledger[0]["over"] is False
+    assert len(ledger) == 1 and ledger[0].games == 1
+    assert ledger[0].seats == {1: {"bp": 20, "rp": 10, "final": 200, "dropped": False},
+                               2: {"bp": 10, "rp": 6, "final": 60, "dropped": False},
+                               3: {"bp": 10, "rp": 10, "final": 100, "dropped": False}}
+    assert ledger[0].button == 2 and ledger[0].over is False
     st = table.state()
     assert st["ledger"]["seats"]["2"] == {"bp": 10, "rp": 6, "final": 60, "dropped": False}
     assert st["seats"]["1"]["bp"] == 20
@@ -105,12 +105,12 @@ def test_a_card_outside_the_26_card_deck_is_an_alert_until_it_is_gone():
     script = [seg(12, board=B5, seat1=B2, seat2=B2), seg(12, board=B5, seat1=B2, seat2=B2, burn="7d"),
               seg(12, board=B5, seat1=B2, seat2=B2)]
     events, _ = play(script)
-    alerts = [e for e in events if e["type"] == "alert" and e["code"] == "not_in_deck"]
-    assert [(a["card"], a["zone"], a["cleared"]) for a in alerts] == [("7d", "burn", False), ("7d", "burn", True)]
-    assert "26" in alerts[0]["message_ja"] and "デッキ" in alerts[0]["message_ja"]
+    alerts = [e for e in events if e.type == "alert" and e.code == "not_in_deck"]
+    assert [(a.get("card"), a.get("zone"), a.cleared) for a in alerts] == [("7d", "burn", False), ("7d", "burn", True)]
+    assert "26" in alerts[0].message_ja and "デッキ" in alerts[0].message_ja
     # the deck's own cards raise nothing
     events, _ = play([seg(12, board=B5, seat1=B2, seat2=B2, burn="7s 7h")])
-    assert not [e for e in events if e["type"] == "alert"]
+    assert not [e for e in events if e.type == "alert"]
 
 
 def test_a_dropout_gets_a_swap_hand_the_button_skips_it_and_a_change_takes_it():
@@ -121,20 +121,20 @@ def test_a_dropout_gets_a_swap_hand_the_button_skips_it_and_a_change_takes_it():
     g1 = game("9s Ts Js 2h 5h", {1: "Qs Ks", 2: "7h 8h", 3: "4s 6h"})
     events, table = play(g1, acts, table)
     ledger = of(events, "ledger")[-1]
-    assert ledger["dropouts"] == [3] and ledger["seats"]["3"]["dropped"] is True
-    assert ledger["seats"]["3"]["rp"] == 0
-    assert ledger["button"] == 2
+    assert ledger.dropouts == (3,) and ledger.seats[3]["dropped"] is True
+    assert ledger.seats[3]["rp"] == 0
+    assert ledger.button == 2
     with pytest.raises(UserError, match="change"):
         table.apply({"type": "change", "seat": 1}, 60, 4.0)        # no hand in progress
     # game 2: button 2; seat 3's cards are the swap hand; seat 1 changes with it, then seat 2 cannot
     g2 = game("8s 8h 9s Ah Kh", {1: "2s 3h", 2: "Ts Th", 3: "4s 5h"})
     acts2 = {70: [{"type": "change", "seat": 1}]}
     events, table = play(g2, acts2, table, start=60)
-    assert of(events, "hand_start")[0]["button"] == 2
-    assert [(e["seat"], e["with"]) for e in of(events, "change")] == [(1, 3)]
+    assert of(events, "hand_start")[0].button == 2
+    assert [(e.seat, e.with_seat) for e in of(events, "change")] == [(1, 3)]
     sd = of(events, "showdown")[-1]
-    assert [s["seat"] for s in sd["table"]["seats"]] == [1, 2]      # the swap hand is no player
-    assert sd["ruling"]["winners"] == [2]                           # twin tower 8-8-9-T-T
+    assert [s["seat"] for s in sd.table["seats"]] == [1, 2]      # the swap hand is no player
+    assert sd.ruling["winners"] == [2]                           # twin tower 8-8-9-T-T
     # a second change in one game, and a change with no dropped seat, are refused
     t2 = LiveTable(seats=6, game="half-texas")
     play([seg(12, board=B5, seat1=B2, seat2=B2)], {0: [{"type": "players", "seats": [1, 2]}]}, t2)
@@ -150,8 +150,8 @@ def test_the_session_ends_when_three_players_have_dropped_out():
     g = game("9s Ts Js 2h 5h", {1: "Qs Ks", 2: "7h 8h", 3: "4s 6h", 4: "3s 3h"})
     events, table = play(g, acts, table)
     ledger = of(events, "ledger")[-1]
-    assert ledger["dropouts"] == [2, 3, 4] and ledger["over"] is True and ledger["button"] is None
-    assert "3" in ledger["reason"] and ledger["reason_ja"]
+    assert ledger.dropouts == (2, 3, 4) and ledger.over is True and ledger.button is None
+    assert "3" in ledger.reason and ledger.reason_ja
 
 
 @pytest.mark.parametrize("action, words", [
@@ -190,13 +190,13 @@ def test_a_game_won_by_folds_waits_for_the_cards_its_points_need():
               seg(12)]
     acts = {12: [{"type": "fold", "seat": 2}, {"type": "fold", "seat": 3}]}
     events, _ = play(script, acts)
-    errors = [e for e in events if e["type"] == "alert" and e["code"] == "ruling_error"]
-    assert errors and not errors[0]["cleared"] and "board" in errors[0]["message"]
-    assert errors[-1]["cleared"]
+    errors = [e for e in events if e.type == "alert" and e.code == "ruling_error"]
+    assert errors and not errors[0].cleared and "board" in errors[0].message
+    assert errors[-1].cleared
     end = of(events, "hand_end")[0]
-    assert end["won_without_showdown"] == 1
-    assert end["ruling"]["points"]["1"] == {"bp": 5, "rp": 0}       # x1, five black; nobody loses
-    assert of(events, "ledger")[0]["seats"]["1"]["bp"] == 15
+    assert end.won_without_showdown == 1
+    assert end.ruling["points"]["1"] == {"bp": 5, "rp": 0}       # x1, five black; nobody loses
+    assert of(events, "ledger")[0].seats[1]["bp"] == 15
 
 
 def test_review_reads_the_clip_s_ledger(tmp_path, capsys):

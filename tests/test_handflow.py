@@ -76,21 +76,21 @@ def starts(script):
 def brief(events):
     out = []
     for e in events:
-        k = [e["type"]]
-        if e["type"] == "board":
-            k += [e["street"], " ".join(e["cards"])]
-        elif e["type"] == "hole":
-            k += [e["seat"], " ".join(sorted(e["cards"]))]
-        elif e["type"] == "alert":
-            k += [e["code"], "cleared" if e["cleared"] else "raised"]
-        elif e["type"] == "hand_start":
-            k += [e["seats"]]
+        k = [e.type]
+        if e.type == "board":
+            k += [e.street, " ".join(e.cards)]
+        elif e.type == "hole":
+            k += [e.seat, " ".join(sorted(e.cards))]
+        elif e.type == "alert":
+            k += [e.code, "cleared" if e.cleared else "raised"]
+        elif e.type == "hand_start":
+            k += [list(e.seats)]
         out.append(tuple(k))
     return out
 
 
 def of(events, kind):
-    return [e for e in events if e["type"] == kind]
+    return [e for e in events if e.type == kind]
 
 
 B2 = "BACK BACK"
@@ -124,18 +124,18 @@ def test_a_full_hand_with_a_showdown_and_its_payouts(seed):
     sd = of(events, "showdown")[0]
     # pot 100 + 100 + 10 = 210 (seat 5's 10 stay in the pot), all to seat 2 (J1: the joker holder's
     # A-K-J-T-6 flush beats A-K-J-8-6)
-    assert sd["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0}
-    assert sd["ruling"]["hands"]["2"]["joker_as"] == "As"
-    assert sd["ruling"]["chips_entered"] is True
-    assert sd["table"]["seats"] == [
+    assert sd.ruling["payouts"] == {"2": 210, "4": 0, "5": 0}
+    assert sd.ruling["hands"]["2"]["joker_as"] == "As"
+    assert sd.ruling["chips_entered"] is True
+    assert sd.table["seats"] == [
         {"seat": 2, "hole": ["JK", "Ts"], "committed": 100, "folded": False},
         {"seat": 4, "hole": ["As", "8s"], "committed": 100, "folded": False},
         {"seat": 5, "committed": 10, "folded": True}]
-    assert sd["table"]["button"] == 2      # first hand: the lowest dealt seat
+    assert sd.table["button"] == 2      # first hand: the lowest dealt seat
     end = of(events, "hand_end")[0]
-    assert end["ruling"]["payouts"] == sd["ruling"]["payouts"]
-    assert end["won_without_showdown"] is None and end["board"] == BOARD.split()
-    assert all(e["hand"] == 1 for e in events)
+    assert end.ruling["payouts"] == sd.ruling["payouts"]
+    assert end.won_without_showdown is None and list(end.board) == BOARD.split()
+    assert all(e.hand == 1 for e in events)
     assert table.state()["hand"] is None
     json.dumps(table.state())
 
@@ -144,15 +144,15 @@ def test_events_come_within_four_frames_of_the_first_frame_showing_the_change():
     events, _ = play(FULL_HAND, CHIPS, drop=0.1, misread=0.05, seed=7)
     s = starts(FULL_HAND)
     firsts = {"hand_start": s[1], "flop": s[3], "turn": s[4], "river": s[5], "hole2": s[6], "hole4": s[7]}
-    got = {"hand_start": of(events, "hand_start")[0]["frame"]}
+    got = {"hand_start": of(events, "hand_start")[0].frame}
     for e in of(events, "board"):
-        got[e["street"]] = e["frame"]
+        got[e.street] = e.frame
     for e in of(events, "hole"):
-        got[f"hole{e['seat']}"] = e["frame"]
+        got[f"hole{e.seat}"] = e.frame
     for k, first in firsts.items():
         assert first + 2 <= got[k] <= first + 4, (k, first, got[k])
     # the cleared table: released after 6 frames unseen
-    assert of(events, "hand_end")[0]["frame"] == s[8] + 5
+    assert of(events, "hand_end")[0].frame == s[8] + 5
 
 
 def test_the_joker_turned_on_the_turn_is_called_and_the_swapped_card_is_the_turn():
@@ -170,13 +170,13 @@ def test_the_joker_turned_on_the_turn_is_called_and_the_swapped_card_is_the_turn
         ("alert", "joker_on_board", "raised"), ("alert", "joker_on_board", "cleared"),
         ("board", "turn", "Ks Js 6s 8c"), ("board", "river", "Ks Js 6s 8c 2h")]
     raised = of(events, "alert")[0]
-    assert raised["zone"] == "board4"
-    assert "board 4" in raised["message"] and "next burn card" in raised["message"]
-    assert "バーンカード" in raised["message_ja"]
+    assert raised.get("zone") == "board4"
+    assert "board 4" in raised.message and "next burn card" in raised.message
+    assert "バーンカード" in raised.message_ja
     s = starts(script)
-    assert raised["frame"] <= s[2] + 4
+    assert raised.frame <= s[2] + 4
     cleared, turn = of(events, "alert")[1], of(events, "board")[1]
-    assert cleared["frame"] == turn["frame"] <= s[4] + 4
+    assert cleared.frame == turn.frame <= s[4] + 4
     assert table.state()["burn"].count("JK") == 1 and not table.state()["alerts"]
 
 
@@ -192,10 +192,10 @@ def test_a_fold_leaves_one_seat_who_wins_without_a_showdown():
     events, table = play(script, chips, drop=0.1, seed=5)
     assert brief(events) == [("hand_start", [1, 2, 4]), ("board", "flop", FLOP), ("hand_end",)]
     end = events[-1]
-    assert end["won_without_showdown"] == 1
+    assert end.won_without_showdown == 1
     # everyone else folded: the whole 100 goes to seat 1
-    assert end["ruling"]["payouts"] == {"1": 100, "2": 0, "4": 0}
-    assert end["board"] == FLOP.split()
+    assert end.ruling["payouts"] == {"1": 100, "2": 0, "4": 0}
+    assert list(end.board) == FLOP.split()
 
 
 def test_a_side_pot_goes_to_another_seat_than_the_main_pot():
@@ -215,7 +215,7 @@ def test_a_side_pot_goes_to_another_seat_than_the_main_pot():
     events, _ = play(script, chips, drop=0.1, misread=0.05, seed=6)
     assert [b[0] for b in brief(events)] == ["hand_start", "board", "board", "board", "hole", "hole",
                                              "hole", "showdown", "hand_end"]
-    ruling = of(events, "showdown")[0]["ruling"]
+    ruling = of(events, "showdown")[0].ruling
     assert ruling["payouts"] == {"1": 300, "2": 0, "3": 400}
     assert [(p["amount"], p["eligible"], p["winners"]) for p in ruling["pots"]] == [
         (300, [1, 2, 3], [1]), (400, [2, 3], [3])]
@@ -231,10 +231,10 @@ def test_a_duplicate_card_is_called_and_cleared_when_it_goes():
     ]
     events, _ = play(script, drop=0.05, seed=8)
     alerts = of(events, "alert")
-    assert [(a["code"], a["cleared"], a["card"]) for a in alerts] == [
+    assert [(a.code, a.cleared, a.get("card")) for a in alerts] == [
         ("duplicate_card", False, "Ks"), ("duplicate_card", True, "Ks")]
-    assert "board 1" in alerts[0]["message"] and "seat 3" in alerts[0]["message"]
-    assert alerts[0]["message_ja"]
+    assert "board 1" in alerts[0].message and "seat 3" in alerts[0].message
+    assert alerts[0].message_ja
 
 
 def test_an_extra_board_card_is_called_but_a_hand_passing_over_the_board_is_not():
@@ -250,7 +250,7 @@ def test_an_extra_board_card_is_called_but_a_hand_passing_over_the_board_is_not(
     ]
     s = starts(script)
     events, _ = play(script, seed=4)
-    sixth = [(a["cleared"], a["zone"], a["frame"]) for a in of(events, "alert") if a["code"] == "sixth_board_card"]
+    sixth = [(a.cleared, a.get("zone"), a.frame) for a in of(events, "alert") if a.code == "sixth_board_card"]
     assert sixth[:2] == [(False, "board3", sixth[0][2]), (True, "board3", sixth[1][2])]
     assert s[4] <= sixth[0][2] < s[5] and s[5] <= sixth[1][2]
     assert len(sixth) == 3 and sixth[2][:2] == (False, "board3")
@@ -267,7 +267,7 @@ def test_a_turn_card_before_the_flop_is_the_wrong_street():
     assert brief(events) == [
         ("hand_start", [1, 2]), ("alert", "wrong_street", "raised"), ("alert", "wrong_street", "cleared"),
         ("board", "flop", FLOP), ("board", "turn", "Ks Js 6s 9d")]
-    assert of(events, "alert")[0]["zone"] == "board4"
+    assert of(events, "alert")[0].get("zone") == "board4"
 
 
 def test_a_correction_that_changes_the_winner_makes_a_new_showdown():
@@ -286,13 +286,13 @@ def test_a_correction_that_changes_the_winner_makes_a_new_showdown():
     chips[s[3]] = [fix]
     events, table = play(script, chips, drop=0.05, seed=10)
     sds = of(events, "showdown")
-    assert [sd["ruling"]["payouts"] for sd in sds] == [{"2": 100, "4": 0}, {"2": 0, "4": 100}]
-    assert sds[1]["frame"] == s[3]
-    assert sds[1]["table"]["seats"][1]["hole"] == ["As", "8s"]
-    holes = [(e["seat"], sorted(e["cards"])) for e in of(events, "hole")]
+    assert [sd.ruling["payouts"] for sd in sds] == [{"2": 100, "4": 0}, {"2": 0, "4": 100}]
+    assert sds[1].frame == s[3]
+    assert sds[1].table["seats"][1]["hole"] == ["As", "8s"]
+    holes = [(e.seat, sorted(e.cards)) for e in of(events, "hole")]
     assert holes[-1] == (4, ["8s", "As"])
-    assert of(events, "hand_end")[0]["corrections"] == 1
-    assert of(events, "hand_end")[0]["ruling"]["payouts"] == {"2": 0, "4": 100}
+    assert of(events, "hand_end")[0].corrections == 1
+    assert of(events, "hand_end")[0].ruling["payouts"] == {"2": 0, "4": 100}
 
 
 def test_apply_returns_the_events_of_a_correction():
@@ -340,10 +340,10 @@ def test_no_chips_entered_shows_winners_from_one_chip_each_until_chips_come():
     kinds = brief(events)
     i = kinds.index(("showdown",))
     assert kinds[i - 1] == ("alert", "chips_missing", "raised")
-    first = events[i]["ruling"]
+    first = events[i].ruling
     assert first["chips_entered"] is False and first["payouts"] == {"1": 2, "2": 0}
     assert ("alert", "chips_missing", "cleared") in kinds
-    last = of(events, "showdown")[-1]["ruling"]
+    last = of(events, "showdown")[-1].ruling
     assert last["chips_entered"] is True and last["payouts"] == {"1": 80, "2": 0}
 
 
@@ -351,7 +351,7 @@ def test_a_table_cleared_without_a_showdown_is_called():
     script = [seg(10, seat1=B2, seat2=B2), seg(10, board=FLOP, seat1=B2, seat2=B2), seg(10)]
     events, _ = play(script)
     assert brief(events)[-2:] == [("alert", "no_showdown_seen", "raised"), ("hand_end",)]
-    assert events[-1]["ruling"] is None and events[-1]["won_without_showdown"] is None
+    assert events[-1].ruling is None and events[-1].won_without_showdown is None
 
 
 def test_a_ruling_error_is_an_alert_and_no_showdown():
@@ -364,17 +364,17 @@ def test_a_ruling_error_is_an_alert_and_no_showdown():
     chips = {12: [{"type": "committed", "seat": 1, "amount": 5}, {"type": "committed", "seat": 2, "amount": 5}]}
     events, _ = play(script, chips, table=LiveTable(seats=6, game="holdem"))
     assert not of(events, "showdown")
-    err = [e for e in of(events, "alert") if e["code"] == "ruling_error"]
-    assert err and "without a joker" in err[0]["message"]
+    err = [e for e in of(events, "alert") if e.code == "ruling_error"]
+    assert err and "without a joker" in err[0].message
 
 
 def test_holdem_has_no_joker_swap_and_counts_a_joker_as_a_foreign_card():
     script = [seg(10, seat1=B2, seat2=B2), seg(10, board="Ks Js JK", seat1=B2, seat2=B2)]
     events, _ = play(script, table=LiveTable(game="holdem"))
-    codes = [e["code"] for e in of(events, "alert")]
+    codes = [e.code for e in of(events, "alert")]
     assert "joker_on_board" not in codes and codes == ["duplicate_card"]
     events, _ = play(script)
-    assert [e["code"] for e in of(events, "alert")] == ["joker_on_board"]
+    assert [e.code for e in of(events, "alert")] == ["joker_on_board"]
 
 
 def test_an_unreadable_card_is_called_after_a_second_and_a_correction_reads_it():
@@ -385,16 +385,16 @@ def test_an_unreadable_card_is_called_after_a_second_and_a_correction_reads_it()
     assert brief(events) == [("hand_start", [1, 2]), ("alert", "unreadable_card", "raised"),
                              ("alert", "unreadable_card", "cleared"), ("board", "flop", FLOP)]
     raised = of(events, "alert")[0]
-    assert raised["zone"] == "board3"
-    assert raised["t"] - (s[1] + 2) / 15 >= 1.0 - 1e-9
+    assert raised.get("zone") == "board3"
+    assert raised.t - (s[1] + 2) / 15 >= 1.0 - 1e-9
 
 
 def test_the_button_starts_on_the_lowest_dealt_seat_rotates_and_can_be_set():
     hand = [seg(8, seat2=B2, seat4=B2, seat5=B2), seg(8, board=FLOP, seat2=B2, seat4=B2, seat5=B2), seg(8)]
     script = hand * 3
     events, _ = play(script, {48: [{"type": "button", "seat": 2}]})
-    assert [(e["hand"], e["button"]) for e in of(events, "hand_start")] == [(1, 2), (2, 4), (3, 2)]
-    assert [e["hand"] for e in of(events, "hand_end")] == [1, 2, 3]
+    assert [(e.hand, e.button) for e in of(events, "hand_start")] == [(1, 2), (2, 4), (3, 2)]
+    assert [e.hand for e in of(events, "hand_end")] == [1, 2, 3]
 
 
 def test_bad_dealer_actions_are_clear_errors():
@@ -420,7 +420,7 @@ def test_the_stability_window_is_a_setting():
     script = [seg(10, seat1=B2, seat2=B2)]
     fast, _ = play(script, table=LiveTable(settings=TrackerSettings(min_sightings=1, window_s=0.01)))
     slow, _ = play(script, table=LiveTable(settings=TrackerSettings(accept_share=1.0, window_s=0.32)))
-    assert of(fast, "hand_start")[0]["frame"] == 0 and of(slow, "hand_start")[0]["frame"] == 4
+    assert of(fast, "hand_start")[0].frame == 0 and of(slow, "hand_start")[0].frame == 4
 
 
 def test_a_big_blind_ante_entered_for_the_level_is_dead_money_in_the_main_pot():
@@ -440,13 +440,13 @@ def test_a_big_blind_ante_entered_for_the_level_is_dead_money_in_the_main_pot():
                15: [{"type": "committed", "seat": s, "amount": a} for s, a in ((1, 75), (2, 3575), (5, 3350))]}
     events, table = play(script, actions, seed=4)
     start = of(events, "hand_start")[0]
-    assert start["antes"] == {"big_blind": 225, "blind": 100}
+    assert start.antes == {"big_blind": 225, "blind": 100}
     sd = of(events, "showdown")[0]
-    assert sd["table"]["seats"][1] == {"seat": 2, "hole": ["9d", "9c"], "committed": 3575, "ante": 225,
+    assert sd.table["seats"][1] == {"seat": 2, "hole": ["9d", "9c"], "committed": 3575, "ante": 225,
                                        "folded": False}
-    assert sd["ruling"]["payouts"] == {"1": 0, "2": 0, "5": 7000}
-    assert sd["ruling"]["antes"] == {"2": 225}
-    assert any("デッドマネー" in line for line in sd["ruling"]["explanation_ja"])
+    assert sd.ruling["payouts"] == {"1": 0, "2": 0, "5": 7000}
+    assert sd.ruling["antes"] == {"2": 225}
+    assert any("デッドマネー" in line for line in sd.ruling["explanation_ja"])
     # the level's antes stay for the next hand; "antes" with nothing turns them off
     assert table.ante_structure == {"big_blind": 225, "blind": 100}
     table.apply({"type": "antes"}, 200, 20.0)
@@ -490,10 +490,10 @@ def test_a_new_hand_dealt_before_the_board_and_muck_are_cleared_is_a_new_hand():
         ("showdown",), ("hand_end",),
         ("hand_start", [1, 3]), ("board", "flop", "Ah 9c 8d"), ("hand_end",)]
     ends = of(events, "hand_end")
-    assert ends[0]["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0} and ends[0]["hand"] == 1
-    assert ends[1]["hand"] == 2 and ends[1]["board"] == "Ah 9c 8d".split()
-    assert not [e for e in events if e["type"] == "alert" and e.get("hand") == 2
-                and e["code"] in ("sixth_board_card", "duplicate_card", "wrong_street")]
+    assert ends[0].ruling["payouts"] == {"2": 210, "4": 0, "5": 0} and ends[0].hand == 1
+    assert ends[1].hand == 2 and list(ends[1].board) == "Ah 9c 8d".split()
+    assert not [e for e in events if e.type == "alert" and e.get("hand") == 2
+                and e.code in ("sixth_board_card", "duplicate_card", "wrong_street")]
 
 
 @pytest.mark.parametrize("gap_s", [1.0, 3.0])
@@ -509,8 +509,8 @@ def test_a_camera_dropout_mid_hand_leaves_exactly_the_hand_that_was_played(gap_s
         events += table.step(f, t + (gap_s if f >= turn_end else 0.0), seen)
     assert [b[0] for b in brief(events) if b[0] != "alert"] == [
         "hand_start", "board", "board", "board", "hole", "hole", "showdown", "hand_end"]
-    assert of(events, "hand_end")[0]["ruling"]["payouts"] == {"2": 210, "4": 0, "5": 0}
-    assert not [e for e in events if e["type"] == "alert" and e["code"] == "falling_behind"]
+    assert of(events, "hand_end")[0].ruling["payouts"] == {"2": 210, "4": 0, "5": 0}
+    assert not [e for e in events if e.type == "alert" and e.code == "falling_behind"]
 
 
 def showdown_table(burn="", doubt=()):
@@ -573,7 +573,7 @@ def test_a_correction_preview_shows_the_payouts_before_and_after_and_changes_not
     same = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8h"}
     assert table.correction_preview(same)["changes"] is False
     events = table.apply(fix, f, t)
-    assert of(events, "showdown")[0]["ruling"]["payouts"] == {"2": 0, "4": 100}
+    assert of(events, "showdown")[0].ruling["payouts"] == {"2": 0, "4": 100}
     assert table.corrections_standing() == [{"zone": "seat4", "card": "8c", "to": "8s"}]
     with pytest.raises(UserError, match="already read"):
         table.correction_preview({"type": "correct", "zone": "seat2", "card": "Qh", "to": "As"})
@@ -583,11 +583,11 @@ def test_a_correction_preview_shows_the_payouts_before_and_after_and_changes_not
 def test_cards_read_surely_give_a_final_showdown_and_the_events_say_each_card_is_sure():
     events, table = play(FULL_HAND, CHIPS)
     for e in of(events, "board") + of(events, "hole"):
-        assert e["sure"] == [True] * len(e["cards"]), e
+        assert e.sure == (True,) * len(e.cards), e
     (sd,) = of(events, "showdown")
-    assert sd["ruling"]["provisional"] is False and sd["ruling"]["unsure"] == []
+    assert sd.ruling["provisional"] is False and sd.ruling["unsure"] == []
     end = of(events, "hand_end")[0]
-    assert end["provisional"] is False and end["confirmed"] == []
+    assert end.provisional is False and end.confirmed == ()
 
 
 def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_it():
@@ -599,13 +599,13 @@ def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_
     assert table.state()["unsure"] == sd["unsure"]
     # the dealer confirms one card, then all the others with one key
     events = table.apply({"type": "confirm", "zone": "board4", "card": "4d"}, f, t)
-    assert [e["type"] for e in events] == ["confirm", "showdown"]
-    assert events[0]["cards"] == [{"zone": "board4", "card": "4d"}]
-    assert events[1]["ruling"]["provisional"] is True and events[1]["ruling"]["unsure"] == [
+    assert [e.type for e in events] == ["confirm", "showdown"]
+    assert events[0].cards == (("board4", "4d"),)
+    assert events[1].ruling["provisional"] is True and events[1].ruling["unsure"] == [
         {"zone": "seat4", "card": "8c"}]
     events = table.apply({"type": "confirm"}, f, t)
     assert events[0].type == "confirm" and events[0].cards == (("seat4", "8c"),)
-    final = of(events, "showdown")[-1]["ruling"]
+    final = of(events, "showdown")[-1].ruling
     assert final["provisional"] is False and final["unsure"] == []
     assert final["confirmed"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
     assert final["payouts"] == {"2": 100, "4": 0}
@@ -617,8 +617,8 @@ def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_
     for f2 in range(f + 1, f + 12):
         end += table.step(f2, f2 / 15, [])
     (he,) = of(end, "hand_end")
-    assert he["provisional"] is False and he["ruling"]["provisional"] is False
-    assert he["confirmed"] == final["confirmed"]
+    assert he.provisional is False and he.ruling["provisional"] is False
+    assert [{"zone": z, "card": c} for z, c in he.confirmed] == final["confirmed"]
 
 
 def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
@@ -627,7 +627,7 @@ def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
     for f2 in range(f + 1, f + 12):
         end += table.step(f2, f2 / 15, [])
     (he,) = of(end, "hand_end")
-    assert he["provisional"] is True and he["ruling"]["unsure"] == [{"zone": "seat2", "card": "Qh"}]
+    assert he.provisional is True and he.ruling["unsure"] == [{"zone": "seat2", "card": "Qh"}]
     from dealer_assist.live.words import describe
     assert "provisional" in describe(he) and "仮のまま" in describe(he, "ja")
 
@@ -636,9 +636,9 @@ def test_a_correction_settles_the_doubt_about_the_card_it_sets():
     table, f, t = showdown_table(doubt={"8c"})
     assert table.ruling["provisional"]
     events = table.apply({"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}, f, t)
-    final = of(events, "showdown")[-1]["ruling"]
+    final = of(events, "showdown")[-1].ruling
     assert final["provisional"] is False and final["payouts"] == {"2": 0, "4": 100}
-    assert of(events, "hole")[-1]["sure"] == [True, True]
+    assert of(events, "hole")[-1].sure == (True, True)
 
 
 def test_a_card_the_reader_doubts_is_not_sure_until_its_readings_agree_surely():
@@ -649,11 +649,11 @@ def test_a_card_the_reader_doubts_is_not_sure_until_its_readings_agree_surely():
     events = []
     for f, t, seen in frames(script, doubt={"8c"}):
         events += table.step(f, t, seen)
-    assert of(events, "hole")[-1]["sure"] in ([True, False], [False, True])
-    assert of(events, "showdown")[-1]["ruling"]["provisional"] is True
+    assert of(events, "hole")[-1].sure in ((True, False), (False, True))
+    assert of(events, "showdown")[-1].ruling["provisional"] is True
     for f, t, seen in frames([seg(4, board=BOARD, seat2="Qh Qd", seat4="As 8c")]):
         events += table.step(32 + f, (32 + f) / 15, seen)
-    assert of(events, "showdown")[-1]["ruling"]["provisional"] is False
+    assert of(events, "showdown")[-1].ruling["provisional"] is False
     assert table.state()["unsure"] == []
 
 

@@ -33,6 +33,8 @@ def test_step_gives_the_events_as_objects_whose_json_reads_back_as_them():
     assert show.ruling["payouts"] == {"1": 0, "2": 2} and show.ruling["chips_entered"] is False
     with pytest.raises(dataclasses.FrozenInstanceError):
         show.hand = 7
+    with pytest.raises(TypeError):      # an event is read by its attributes, never like a dict
+        show["type"]
     # the typed ruling the flow asked the rules engine for, on the typed table
     assert dict(ruled.payouts) == {1: 0, 2: 2} and ruled.hands[2].category == "three_of_a_kind"
     # the showdown and the hand's end carry it too (never written: the event line is the same)

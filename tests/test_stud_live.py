@@ -50,29 +50,29 @@ def test_stud_is_one_game_of_the_registry():
 
 def test_up_cards_by_deal_and_who_acts_first():
     events, table = play(HAND_A, CHIPS_A, table=stud_table())
-    ups = [e for e in events if e["type"] == "up"]
-    assert [(e["street"], e["acts_first"]) for e in ups] == [("deal1", 2), ("deal2", 4)]
-    assert ups[0]["seats"] == {"1": ["Kh", "7d", "3c"], "2": ["9s", "9c", "2h"], "4": ["Ad", "Qs", "5c"]}
-    assert ups[1]["seats"]["4"] == ["Ad", "Qs", "5c", "As"]
-    assert ups[1]["message"] == "seat 4 acts first: its open cards Ad Qs 5c As are one pair A-A-Q-5"
-    assert "シート4" in ups[1]["message_ja"]
-    assert [e["type"] for e in events][:1] == ["hand_start"]
+    ups = [e for e in events if e.type == "up"]
+    assert [(e.street, e.acts_first) for e in ups] == [("deal1", 2), ("deal2", 4)]
+    assert ups[0].seats == {1: ("Kh", "7d", "3c"), 2: ("9s", "9c", "2h"), 4: ("Ad", "Qs", "5c")}
+    assert ups[1].seats[4] == ("Ad", "Qs", "5c", "As")
+    assert ups[1].message == "seat 4 acts first: its open cards Ad Qs 5c As are one pair A-A-Q-5"
+    assert "シート4" in ups[1].message_ja
+    assert [e.type for e in events][:1] == ["hand_start"]
 
 
 def test_showdown_from_the_owner_and_the_weaker_hand_mucked():
     events, _ = play(HAND_A, CHIPS_A, table=stud_table())
-    shows = [e for e in events if e["type"] == "showdown"]
+    shows = [e for e in events if e.type == "showdown"]
     assert len(shows) == 1
-    r = shows[0]["ruling"]
+    r = shows[0].ruling
     assert r["showdown_order"] == [4, 1, 2]
     assert r["payouts"] == {"1": 120, "2": 0, "4": 0}
     assert r["hands"]["1"]["category"] == "full_house"
     assert [r["hands"][s]["shown"] for s in ("4", "1", "2")] == [True, True, False]
     # the rules got each seat's down and up cards apart
-    seat4 = next(s for s in shows[0]["table"]["seats"] if s["seat"] == 4)
+    seat4 = next(s for s in shows[0].table["seats"] if s["seat"] == 4)
     assert seat4["up"] == ["Ad", "Qs", "5c", "As"] and sorted(seat4["down"]) == ["6h", "8c", "Ah"]
-    end = [e for e in events if e["type"] == "hand_end"]
-    assert len(end) == 1 and end[0]["ruling"]["payouts"]["1"] == 120
+    end = [e for e in events if e.type == "hand_end"]
+    assert len(end) == 1 and end[0].ruling["payouts"]["1"] == 120
 
 
 def test_the_desk_state_shows_up_cards_by_deal_and_who_acts():
@@ -114,10 +114,10 @@ CHIPS_B = {40: [{"type": "committed", "seat": 1, "amount": 30}, {"type": "commit
 
 def test_a_split_gives_the_odd_chip_by_suit():
     events, _ = play(HAND_B, CHIPS_B, table=stud_table())
-    ups = [e for e in events if e["type"] == "up"]
-    assert [(e["street"], e["acts_first"]) for e in ups] == [("deal1", 2), ("deal2", 1)]
-    assert set(ups[1]["seats"]) == {"1", "3"}          # the folded seat is dealt no more
-    r = next(e for e in events if e["type"] == "showdown")["ruling"]
+    ups = [e for e in events if e.type == "up"]
+    assert [(e.street, e.acts_first) for e in ups] == [("deal1", 2), ("deal2", 1)]
+    assert set(ups[1].seats) == {1, 3}          # the folded seat is dealt no more
+    r = next(e for e in events if e.type == "showdown").ruling
     assert r["showdown_order"] == [1, 3]
     assert r["payouts"] == {"1": 35, "2": 0, "3": 36}
     assert r["pots"][0]["odd_chips"] == [3]
@@ -133,23 +133,23 @@ def test_a_wrong_card_count_at_the_showdown_is_an_alert_not_a_ruling():
     script[5] = seg(12, seat1="Ks 7s Kh 7d 3c Kd 2d", seat2=f"{B2} 9s 9c 2h 4d BACK",
                     seat4="Ah 6h Ad Qs 5c 4s 8c")
     events, table = play(script, CHIPS_A, table=stud_table())
-    assert not [e for e in events if e["type"] == "showdown"]
-    alerts = [e for e in events if e["type"] == "alert" and e["code"] == "ruling_error"]
-    assert alerts and "expected 3 face-down cards" in alerts[0]["message"]
+    assert not [e for e in events if e.type == "showdown"]
+    alerts = [e for e in events if e.type == "alert" and e.code == "ruling_error"]
+    assert alerts and "expected 3 face-down cards" in alerts[0].message
     # the dealer corrects the misread card: the ruling comes
     caused = table.apply({"type": "correct", "zone": "seat4", "card": "4s", "to": "As"}, 999, 99.0)
     caused += table.step(1000, 99.1, [])
-    assert any(e["type"] == "showdown" and e["ruling"]["payouts"]["1"] == 120 for e in caused)
+    assert any(e.type == "showdown" and e.ruling["payouts"]["1"] == 120 for e in caused)
 
 
 def test_a_joker_read_among_the_up_cards_holds_the_deal_and_is_called_out():
     script = HAND_A[:2] + [seg(12, seat1=f"{B2} Kh JK 3c", seat2=f"{B2} 9s 9c 2h", seat4=f"{B2} Ad Qs 5c")]
     table = stud_table()
     events, _ = play(script, table=table)
-    assert not [e for e in events if e["type"] == "up"]
-    alerts = [e for e in events if e["type"] == "alert"]
-    assert [a["code"] for a in alerts] == ["duplicate_card"] and "no joker" in alerts[0]["message"]
+    assert not [e for e in events if e.type == "up"]
+    alerts = [e for e in events if e.type == "alert"]
+    assert [a.code for a in alerts] == ["duplicate_card"] and "no joker" in alerts[0].message
     # the dealer corrects the misread card: the deal is announced
     caused = table.apply({"type": "correct", "zone": "seat1", "card": "JK", "to": "7d"}, 999, 99.0)
     caused += table.step(1000, 99.1, [])
-    assert [(e["street"], e["acts_first"]) for e in caused if e["type"] == "up"] == [("deal1", 2)]
+    assert [(e.street, e.acts_first) for e in caused if e.type == "up"] == [("deal1", 2)]

@@ -157,7 +157,7 @@ def reading_text(cards) -> str:
 
 
 # ---------------------------------------------------------------------------------------- Qt
-from PySide6.QtCore import SIGNAL, Signal  # noqa: E402
+from PySide6.QtCore import Signal  # noqa: E402
 from PySide6.QtGui import QKeySequence, QShortcut  # noqa: E402
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget  # noqa: E402
 
@@ -169,14 +169,13 @@ _RED = "#d32f2f"
 
 class DaifugoPanel(Panel):
     """The Daifugo referee's panel (see the module). ``acted`` carries each dealer input (an
-    action for the live table); the panel hands it to its window's ``requestAct`` itself when the
-    window has one (the desk's window), as a correction goes."""
+    action for the live table); whoever shows the panel connects it (the desk's window, to its
+    ``requestAct``, as a correction goes)."""
 
     acted = Signal(object)
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        self._wired = False
         self.lang = "ja"
         lay = vbox(self, (12, 10, 12, 10), 8)
         head = QHBoxLayout()
@@ -241,20 +240,7 @@ class DaifugoPanel(Panel):
 
     # ------------------------------------------------------------------ the dealer's inputs
     def _send(self, action: Mapping[str, Any]) -> None:
-        self._wire()
         self.acted.emit(dict(action))
-
-    def _wire(self) -> None:
-        """Hand ``acted`` to the window's ``requestAct`` (the desk's window), once, unless someone
-        (the window itself) already takes it."""
-        if self._wired:
-            return
-        request = getattr(self.window(), "requestAct", None)
-        if request is None:
-            return
-        self._wired = True
-        if not self.receivers(SIGNAL("acted(PyObject)")):
-            self.acted.connect(request)
 
     def send_pass(self) -> None:
         """The seat to act passes (P)."""
@@ -285,7 +271,6 @@ class DaifugoPanel(Panel):
         return self.menu
 
     def show_state(self, state: Optional[Mapping[str, Any]], lang: str) -> None:
-        self._wire()
         v = daifugo_view(state, lang)
         if v == self.view:
             return

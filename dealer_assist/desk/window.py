@@ -208,6 +208,11 @@ class DeskWindow(QMainWindow):
             rl.addWidget(self.game_panel, 1)
             self.ruling.hide()
             seats.hide()
+            # the panel's dealer inputs (a pass, a seat's cards left, a joker's declaration) go to
+            # the table as every action of the window does
+            acted = getattr(self.game_panel, "acted", None)
+            if acted is not None:
+                acted.connect(self.requestAct.emit)
         # Half Texas (points, not chips): the game's explanation and the session's ledger of BP
         # and RP in place of the ruling's pots
         from dealer_assist.desk.half_texas_view import ledger_panel

@@ -20,8 +20,12 @@ hold'em table must have its board slots). :class:`DaifugoTable` is the live tabl
   ``joker_declaration`` alert names the legal readings, and the state's ``declaration`` gives them to
   the desk, whose panel offers one button each); a declaration given just before the cards land is
   used for that play;
-* a pass is the dealer's input (``pass``; the camera cannot see one); ``cards_left`` sets a seat's
-  count where the camera cannot count;
+* a pass is the dealer's input (``pass``; the camera cannot see one), ruled as a ``play`` event;
+  ``cards_left`` sets a seat's count where the camera cannot count, a ``cards_left`` event
+  (:class:`~dealer_assist.live.events.CardsLeft`, with the count it replaced); ``leaving`` marks a
+  seat leaving after the game, a ``leaving`` event; the counts given at ``start`` ride on
+  ``hand_start`` (``cards_left``). Every dealer input so leaves its record in the events file and
+  the hand log (a joker's declaration in the ``jokers`` of the play it reads);
 * the first seat out ends the game: ``hand_end`` carries the payout (ante, 5G per card left, the
   rake, the winner's take, the next game's leader), as ``dealer-assist daifugo payout`` gives it.
 
@@ -29,13 +33,13 @@ A card on the pile that a later play covers, or the cards swept off when the fie
 leave the zone: only cards that were not there before are a new play.
 
 >>> t = DaifugoTable(seats=4, game="daifugo")
->>> [e["type"] for e in t.apply({"type": "start", "leader": 1}, 0, 0.0)]
+>>> [e.type for e in t.apply({"type": "start", "leader": 1}, 0, 0.0)]
 ['hand_start']
 >>> from dealer_assist.live.tracker import Observation
 >>> obs = [Observation("5h", "play", (400.0, 200.0), 1.0, sure=True)]
 >>> got = [e for f in range(1, 12) for e in t.step(f, f / 15, obs)]
->>> [(e["type"], e["seat"], e["cards"], e["legal"], e["turn"]) for e in got]
-[('play', 1, ['5h'], True, 2)]
+>>> [(e.type, e.seat, e.cards, e.legal, e.turn) for e in got]
+[('play', 1, ('5h',), True, 2)]
 """
 from __future__ import annotations
 
@@ -349,11 +353,12 @@ class DaifugoTable(LiveTable):
         given = action.get("cards_left") or {}
         if not isinstance(given, Mapping):
             raise UserError(_("start: \"cards_left\" maps a seat to its cards left, such as \"2\": 7"))
+        entered: dict[int, int] = {}
         for k, v in given.items():
             s = int(k) if isinstance(k, str) and k.isdigit() else k
             if s not in counts:
                 raise UserError(_("start: cards_left names seat {seat}, which is not playing", seat=k))
-            counts[s] = self._count(v, "start")
+            counts[s] = entered[s] = self._count(v, "start")
         self.game_state = State.new(seats, {s: ["??"] * n for s, n in counts.items()}, leader)
         self._hands += 1
         self.hand = self._hands
@@ -362,7 +367,8 @@ class DaifugoTable(LiveTable):
         self._started = self.tracker.now
         # the cards lying in the play zone now belong to no play of this game
         self._on_table = self._play_zone()[0]
-        out.append(self._event("hand_start", seats=tuple(seats), button=leader))
+        out.append(self._event("hand_start", seats=tuple(seats), button=leader,
+                               cards_left={s: entered[s] for s in seats if s in entered} or None))
 
     @staticmethod
     def _count(value: Any, kind: str) -> int:
@@ -409,8 +415,10 @@ class DaifugoTable(LiveTable):
                               seats=", ".join(map(str, st.seats)), got=repr(seat)))
         n = self._count(action.get("cards"), "cards_left")
         hands = dict(st.hands)
+        was = len(hands[seat])
         hands[seat] = (None,) * n
         self.game_state = replace(st, hands=hands)
+        out.append(self._event("cards_left", seat=seat, cards=n, was=was))
 
     def _act_leaving(self, action: Mapping[str, Any], out: list) -> None:
         seat = action.get("seat")
@@ -418,6 +426,7 @@ class DaifugoTable(LiveTable):
             raise UserError(_("leaving: \"seat\" must be a seat number 1..{top}, got {got}",
                               top=self.seats, got=repr(seat)))
         self._leaving.add(seat)
+        out.append(self._event("leaving", seat=seat))
 
     def _act_end(self, action: Mapping[str, Any], out: list) -> None:
         """The dealer ends a game nobody finished (abandoned): no payout."""

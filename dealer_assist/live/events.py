@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping, Optional
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
-           "Alert", "Raise", "Change", "Ledger", "EVENT_TYPES", "event_from_json"]
+           "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "EVENT_TYPES", "event_from_json"]
 
 #: the fields every event line opens with
 HEAD = ("t", "frame", "type", "hand")
@@ -56,19 +56,6 @@ class TableEvent:
         out: dict[str, Any] = {"t": self.t, "frame": self.frame, "type": self.type, "hand": self.hand}
         out.update(self.body())
         return out
-
-    def __getitem__(self, name: str) -> Any:
-        """A field of the event line by its JSON name (``ev["type"]``, ``ev["with"]``), as a reader
-        of the events file sees it. Code inside the program reads the attributes; this is for
-        tests and doctests written against the JSON shape (Daifugo's referee's, among others).
-
-        >>> Board(4.0, 60, 1, street="flop", cards=("Ks", "Js", "6s"))["cards"]
-        ['Ks', 'Js', '6s']
-        """
-        line = self.to_json()
-        if name not in line:
-            raise KeyError(name)
-        return line[name]
 
     @classmethod
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
@@ -106,10 +93,21 @@ class HandStart(TableEvent):
     seats: tuple[int, ...] = ()
     button: Optional[int] = None
     antes: Optional[Mapping[str, int]] = None      # the level's antes, when there are any
+    #: Daifugo: the seats' cards left as the dealer gave them at the start (seat -> cards), when
+    #: the referee joins a game under way; None: every seat holds its full hand
+    cards_left: Optional[Mapping[int, int]] = None
 
     def body(self) -> list[tuple[str, Any]]:
         out = [("seats", list(self.seats)), ("button", self.button)]
-        return out + ([("antes", dict(self.antes))] if self.antes else [])
+        out += [("antes", dict(self.antes))] if self.antes else []
+        return out + ([("cards_left", {str(s): n for s, n in self.cards_left.items()})] if self.cards_left else [])
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        if line.get("cards_left") is not None:
+            out["cards_left"] = _int_keys(line["cards_left"])
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,9 +315,40 @@ class Ledger(TableEvent):
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class CardsLeft(TableEvent):
+    """Daifugo: the dealer set a seat's cards left (where the camera cannot count a hand): ``cards``
+    now, ``was`` before. The payout counts the cards left, so the log keeps every count entered.
+
+    >>> CardsLeft(9.5, 142, 1, seat=2, cards=4, was=5).to_json()
+    {'t': 9.5, 'frame': 142, 'type': 'cards_left', 'hand': 1, 'seat': 2, 'cards': 4, 'was': 5}
+    """
+
+    type: ClassVar[str] = "cards_left"
+    seat: int = 0
+    cards: int = 0
+    was: Optional[int] = None
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("seat", self.seat), ("cards", self.cards), ("was", self.was)]
+
+
+@dataclass(frozen=True, slots=True)
+class Leaving(TableEvent):
+    """Daifugo: the dealer marked a seat as leaving the table after this game (its payout names
+    the dead button)."""
+
+    type: ClassVar[str] = "leaving"
+    seat: int = 0
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("seat", self.seat)]
+
+
 #: event type -> its class
 EVENT_TYPES: dict[str, type] = {c.type: c for c in (HandStart, Board, Hole, Up, Draw, Confirm, Showdown,
-                                                      HandEnd, Alert, Raise, Change, Ledger)}
+                                                      HandEnd, Alert, Raise, Change, Ledger, CardsLeft,
+                                                      Leaving)}
 
 
 def event_from_json(line: Mapping[str, Any]) -> Optional[TableEvent]:

@@ -156,8 +156,22 @@ def _describe(ev: dict, lang: str) -> Any:
         return _("session {session} started: source {source}", session=ev.get("session") or "-",
                  source=ev.get("source") or "-")
     if kind == "hand_start":
-        return _("hand starts: dealt to seats {seats} (button seat {button})",
+        text = _("hand starts: dealt to seats {seats} (button seat {button})",
                  seats=", ".join(str(s) for s in ev.get("seats") or []), button=ev.get("button"))
+        counts = ev.get("cards_left")       # Daifugo: the counts the dealer gave at the start
+        if isinstance(counts, dict) and counts:
+            given = [_n("seat {seat} {n} card", "seat {seat} {n} cards", n if isinstance(n, int) else 0,
+                        seat=s, n=n) for s, n in counts.items()]
+            text = _("{start}; cards left as entered: {counts}", start=text,
+                     counts=join(given, _p("payouts", ", ")))
+        return text
+    if kind == "cards_left":    # Daifugo: a seat's count entered by the dealer
+        if ev.get("was") is None:
+            return _("the dealer set seat {seat}'s cards left to {n}", seat=ev.get("seat"), n=ev.get("cards"))
+        return _("the dealer set seat {seat}'s cards left to {n} (was {was})", seat=ev.get("seat"),
+                 n=ev.get("cards"), was=ev.get("was"))
+    if kind == "leaving":       # Daifugo: a seat leaves after this game
+        return _("seat {seat} leaves the table after this game", seat=ev.get("seat"))
     if kind == "board":
         return _("{street}: board {cards}", street=street(str(ev.get("street", ""))),
                  cards=cards_text(ev.get("cards")))
