@@ -47,6 +47,9 @@ class TableEvent:
     frame: int
     hand: Optional[int]
     type: ClassVar[str] = "event"
+    #: fields whose JSON object is keyed by seat numbers as strings, and how each value is read
+    #: back (their keys become ints in the event)
+    seat_keyed: ClassVar[Mapping[str, Any]] = {}
 
     def body(self) -> list[tuple[str, Any]]:  # pragma: no cover - each kind gives its own
         return []
@@ -62,7 +65,11 @@ class TableEvent:
         """The constructor's fields (other than the head) from an event line: each field by its own
         name, lists as tuples. Kinds whose line names or nests a field otherwise override this."""
         names = [f.name for f in fields(cls) if f.name not in ("t", "frame", "hand", "ruled")]
-        return {n: _tuple(line[n]) for n in names if n in line}
+        out = {n: _tuple(line[n]) for n in names if n in line}
+        for name, value in cls.seat_keyed.items():
+            if line.get(name) is not None:
+                out[name] = _int_keys(line[name], value)
+        return out
 
     @classmethod
     def from_json(cls, line: Mapping[str, Any]) -> "TableEvent":
@@ -96,18 +103,13 @@ class HandStart(TableEvent):
     #: Daifugo: the seats' cards left as the dealer gave them at the start (seat -> cards), when
     #: the referee joins a game under way; None: every seat holds its full hand
     cards_left: Optional[Mapping[int, int]] = None
+    seat_keyed: ClassVar[Mapping[str, Any]] = {"cards_left": int}
 
     def body(self) -> list[tuple[str, Any]]:
         out = [("seats", list(self.seats)), ("button", self.button)]
         out += [("antes", dict(self.antes))] if self.antes else []
         return out + ([("cards_left", {str(s): n for s, n in self.cards_left.items()})] if self.cards_left else [])
 
-    @classmethod
-    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
-        out = TableEvent.fields_of.__func__(cls, line)
-        if line.get("cards_left") is not None:
-            out["cards_left"] = _int_keys(line["cards_left"])
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,18 +147,13 @@ class Up(TableEvent):
     acts_first: Optional[int] = None
     message: str = ""
     message_ja: str = ""
+    seat_keyed: ClassVar[Mapping[str, Any]] = {"seats": tuple, "sure": tuple}
 
     def body(self) -> list[tuple[str, Any]]:
         return [("street", self.street), ("seats", {str(s): list(c) for s, c in self.seats.items()}),
                 ("sure", {str(s): list(c) for s, c in self.sure.items()}), ("acts_first", self.acts_first),
                 ("message", self.message), ("message_ja", self.message_ja)]
 
-    @classmethod
-    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
-        out = TableEvent.fields_of.__func__(cls, line)
-        out["seats"] = _int_keys(line.get("seats"), tuple)
-        out["sure"] = _int_keys(line.get("sure"), tuple)
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +297,7 @@ class Ledger(TableEvent):
     over: bool = False
     reason: str = ""
     reason_ja: str = ""
+    seat_keyed: ClassVar[Mapping[str, Any]] = {"seats": dict, "changes": dict}
 
     def body(self) -> list[tuple[str, Any]]:
         return [("games", self.games), ("seats", {str(s): dict(v) for s, v in self.seats.items()}),
@@ -307,12 +305,6 @@ class Ledger(TableEvent):
                 ("dropouts", list(self.dropouts)), ("button", self.button), ("over", self.over),
                 ("reason", self.reason), ("reason_ja", self.reason_ja)]
 
-    @classmethod
-    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
-        out = TableEvent.fields_of.__func__(cls, line)
-        out["seats"] = _int_keys(line.get("seats"), dict)
-        out["changes"] = _int_keys(line.get("changes"), dict)
-        return out
 
 
 @dataclass(frozen=True, slots=True)
