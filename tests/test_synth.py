@@ -342,6 +342,37 @@ def test_synth_command(tmp_path, capsys):
     assert meta["meta"]["recipe"] == "fresh-pips" and "~var-" in meta["meta"]["deck_style"]
 
 
+def test_a_fresh_fonts_frame_is_the_fresh_pips_frame_with_its_indices_in_another_typeface(tmp_path):
+    """The fresh-fonts recipe (corner-classifier data in typefaces beyond DejaVu) changes only the
+    deck's index font: same table, same cards in the same places; the font is one of the extra
+    typefaces, never a held-out test deck's; the test split is refused."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.scene import render_scene
+    from dealer_assist.vision.synth.styles import DECK_STYLES, extra_fonts
+
+    fonts = extra_fonts()
+    if not fonts:
+        pytest.skip("no extra typefaces installed (fonts-liberation, fonts-urw-base35, ...)")
+    test_fonts = {s.font.name for s in DECK_STYLES.values() if s.split == "test"}
+    assert not set(fonts.values()) & test_fonts
+    seen = set()
+    for seed in (5, 6, 7):
+        img_p, lab_p = render_scene(seed, "train", **RECIPES["fresh-pips"])
+        img_f, lab_f = render_scene(seed, "train", **RECIPES["fresh-fonts"])
+        # the same cards in the same places (how much of an index shows depends on its glyphs)
+        same = ("card", "polygon", "visible_fraction")
+        assert [{k: c[k] for k in same} for c in lab_f["cards"]] == [{k: c[k] for k in same} for c in lab_p["cards"]]
+        assert lab_f.get("backs") == lab_p.get("backs")
+        style = lab_f["meta"]["deck_style"]
+        assert style.startswith(lab_p["meta"]["deck_style"] + "~font-")
+        assert lab_f["meta"]["font"] == "ttf:" + fonts[style.split("~font-")[1]]
+        assert not np.array_equal(img_f, img_p)
+        seen.add(style.split("~font-")[1])
+    assert len(seen) >= 2
+    with pytest.raises(ValueError, match="training frames only"):
+        render_scene(5, "test", **RECIPES["fresh-fonts"])
+
+
 # --- the world recipe (issue 20, item 2) ---------------------------------------------------------
 
 def _world_frames(seeds):

@@ -13,7 +13,7 @@ from dealer_assist.errors import UserError
 
 #: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
 #: renderer to start: tests/test_synth.py checks the two agree)
-RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world")
+RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world", "fresh-fonts")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--workers must be 1 or more")
     if args.seed < 0:
         raise UserError("--seed must be 0 or more")
-    if args.recipe.startswith("fresh-pips") and args.split != "train":
+    if args.recipe.startswith("fresh-") and args.split != "train":
         raise UserError(f"--recipe {args.recipe} redraws training decks: use it with --split train "
                         "(the test split's held-out decks are fixed)")
     from dealer_assist.vision.synth import write_dataset

@@ -75,12 +75,16 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: reading pip drawings the corner classifier has not met, without touching the test split.
 #: ``world`` (:mod:`world`) puts the cards on photographs and procedural carpet, wood, cloth...,
 #: among clutter, in close-ups and empty frames, with busy seeded court art (issue 20, item 2).
+#: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
+#: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
+#: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
     "fresh-pips": {"fresh_pips": (100_000, 200_000)},
     "fresh-pips-val": {"fresh_pips": (900_000, 1_000_000)},
     "world": {"world": True, "joker_p": 0.3},
+    "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
 }
 
 

@@ -426,6 +426,24 @@ def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int
     return f"{deck_name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
 
 
+def fresh_font_name(deck_name: str, seed: int, split: str) -> str:
+    """The deck style ``deck_name`` with its indices in an extra typeface ``font-STEM`` of the
+    ``fresh-fonts`` recipe (:func:`styles.extra_fonts`, by the seed alone); training frames only.
+
+    >>> from dealer_assist.vision.synth.styles import extra_fonts
+    >>> not extra_fonts() or fresh_font_name("bicycle-like", 3, "train").split(PIPS_SEP)[1][5:] in extra_fonts()
+    True
+    """
+    from dealer_assist.vision.synth.styles import extra_fonts
+
+    if split != "train":
+        raise ValueError("fresh fonts are for training frames only: the test split's decks are fixed")
+    fonts = list(extra_fonts())
+    if not fonts:
+        raise ValueError("the fresh-fonts recipe needs the extra typefaces (styles.EXTRA_FONT_DIRS); none is installed")
+    return f"{deck_name}{PIPS_SEP}font-{fonts[(int(seed) * 2246822519 + 13) % len(fonts)]}"
+
+
 def joker_and_back(rng: np.random.Generator, split: str):
     """The frame's joker art and back design, drawn from the split's styles."""
     jokers = styles_for(split, JOKER_STYLES)
@@ -464,7 +482,7 @@ def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_s
 
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
-                 world: bool = False) -> tuple[np.ndarray, dict]:
+                 world: bool = False, fresh_fonts: bool = False) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -474,6 +492,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     deck's pips are redrawn with the seeded drawing ``var-N``, N in lo..hi-1 chosen by the seed
     alone (the ``fresh-pips`` recipes: a pip drawing per frame, so the corner classifier learns
     what makes a spade a spade, not some decks' drawings); the frame is otherwise the same.
+    ``fresh_fonts``: the deck's indices are drawn in an extra typeface chosen by the seed alone
+    (the ``fresh-fonts`` recipe, :func:`fresh_font_name`); the frame is otherwise the same.
     ``world``: a frame of the ``world`` recipe instead (:func:`world.render_world`: photographic
     and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
     are unchanged."""
@@ -486,6 +506,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]
     if fresh_pips is not None:
         deck = deck_style(fresh_pips_name(deck.name, seed, split, fresh_pips))
+    if fresh_fonts:
+        deck = deck_style(fresh_font_name(deck.name, seed, split))
     js, bs = joker_and_back(rng, split)
 
     tilt = float(rng.uniform(0, 35)) if rng.random() > 0.2 else float(rng.uniform(0, 4))

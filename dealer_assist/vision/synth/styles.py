@@ -294,13 +294,46 @@ SPLITS = ("train", "test")
 #: Separator of a deck style with its pips redrawn: ``"gen-12~var-123456"`` (:func:`deck_style`).
 PIPS_SEP = "~"
 
+#: Folders of index typefaces beyond DejaVu that the ``fresh-fonts`` data recipe gives training
+#: decks (Debian's fonts-liberation, fonts-urw-base35, fonts-quicksand and fonts-noto-mono; their
+#: licences are in models/MODEL_CARD.md). ``DEALER_ASSIST_EXTRA_FONT_DIRS`` (folders joined by
+#: ``os.pathsep``) replaces the list. No held-out TEST deck uses any of them.
+EXTRA_FONT_DIRS = ("/usr/share/fonts/truetype/liberation", "/usr/share/fonts/opentype/urw-base35",
+                   "/usr/share/fonts/truetype/quicksand", "/usr/share/fonts/truetype/noto")
+#: Files of those folders that hold no letters and digits to draw an index with (symbols, dingbats)
+#: or only a script hand
+_NOT_INDEX_FONTS = ("StandardSymbolsPS", "D050000L", "Z003-MediumItalic")
+
+
+def extra_fonts() -> dict[str, str]:
+    """The extra index typefaces found on this machine: file stem -> path, sorted by stem (so
+    seeded picks repeat where the same packages are installed).
+
+    >>> all(stem not in extra_fonts() for stem in _NOT_INDEX_FONTS)
+    True
+    """
+    import os
+
+    env = os.environ.get("DEALER_ASSIST_EXTRA_FONT_DIRS")
+    dirs = tuple(d for d in env.split(os.pathsep) if d) if env is not None else EXTRA_FONT_DIRS
+    found: dict[str, str] = {}
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for f in os.listdir(d):
+            stem, ext = os.path.splitext(f)
+            if ext.lower() in (".ttf", ".otf") and stem not in _NOT_INDEX_FONTS:
+                found.setdefault(stem, os.path.join(d, f))
+    return dict(sorted(found.items()))
+
 
 def deck_style(name: str) -> DeckStyle:
     """A deck style by name. ``BASE~var-N`` is the TRAINING deck ``BASE`` with its pips drawn by
     the seeded drawing ``var-N`` (:func:`dealer_assist.vision.synth.draw.pip_mask`): the
     ``fresh-pips`` data recipes give every frame a pip drawing of its own this way.
     ``BASE~rich-N`` (also after a ``~var-N``) gives it the busy seeded court art ``rich-N``
-    (:mod:`dealer_assist.vision.synth.courts`; the ``world`` recipe).
+    (:mod:`dealer_assist.vision.synth.courts`; the ``world`` recipe). ``BASE~font-STEM`` draws its
+    indices in the extra typeface ``STEM`` (:func:`extra_fonts`; the ``fresh-fonts`` recipe).
 
     >>> deck_style("gen-03~var-123456").pips, deck_style("gen-03~var-123456").font == deck_style("gen-03").font
     ('var-123456', True)
@@ -331,6 +364,11 @@ def deck_style(name: str) -> DeckStyle:
             changes["court"] = part
         elif part.startswith("var-") and part[4:].isdigit() and "pips" not in changes:
             changes["pips"] = part
+        elif part.startswith("font-") and "font" not in changes:
+            path = extra_fonts().get(part[5:])
+            if path is None:
+                raise ValueError(f"the typeface {part[5:]!r} is not installed (extra_fonts())")
+            changes["font"] = FontSpec("ttf", path)
         else:
             raise ValueError(f"fresh pips must be var-N, not {part!r}")
     return replace(st, **changes)
