@@ -48,12 +48,15 @@ SEED0 = 3_000_000
 #: the held-out TEST split the model card reports; the ``val-*`` sets are validation frames of the
 #: TRAIN styles, where settings and models are chosen: ``val-train`` and ``val-train2`` two
 #: samples of the base recipe, ``val-pips`` training decks with pip drawings that no training
-#: frame uses (the ``fresh-pips-val`` recipe). None of their seeds is a training seed.
+#: frame uses (the ``fresh-pips-val`` recipe), ``val-world`` frames of the ``world`` recipe (photographs,
+#: clutter, close-ups, washed-out light: the sure threshold must hold there too). None of their
+#: seeds is a training seed.
 EVAL_SETS: dict[str, tuple[str, str, int, str]] = {
     "test": ("eval-test", "test", SEED0, "base"),
     "val-train": ("val-train", "train", 1_000_000, "base"),
     "val-train2": ("val-train2", "train", 1_000_300, "base"),
     "val-pips": ("val-pips", "train", 1_000_600, "fresh-pips-val"),
+    "val-world": ("val-world", "train", 1_000_900, "world"),
 }
 
 
