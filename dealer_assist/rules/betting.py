@@ -951,7 +951,7 @@ STREETS: dict[str, bool] = {
     "third": False, "fourth": False, "fifth": True, "sixth": True, "seventh": True,
     "predraw": False, "postdraw": True,
 }
-_FIRST_STREETS = {"preflop"}
+_FIRST_STREETS = frozenset({"preflop"})
 HOLDEM_STREETS = ("preflop", "flop", "turn", "river")
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 DRAW_STREETS = ("predraw", "postdraw")
@@ -988,6 +988,18 @@ class GameBetting:
     def first_street(self) -> str:
         return self.streets[0]
 
+    def blind_streets(self, obj: Mapping[str, Any]) -> frozenset[str]:
+        """The streets whose round opens with the input's blinds posted: preflop, and this game's
+        first round when the game has blinds (lowball posts them before the draw) and the input
+        gives no ``min_bet`` of its own.
+
+        >>> sorted(GameBetting("fixed-limit", DRAW_STREETS, ("blinds",)).blind_streets({}))
+        ['predraw', 'preflop']
+        """
+        if "blinds" in self.forced and "min_bet" not in obj:
+            return _FIRST_STREETS | {self.first_street}
+        return _FIRST_STREETS
+
     def fill(self, obj: Mapping[str, Any], game: str) -> dict:
         out = dict(obj)
         out.setdefault("structure", self.structure)
@@ -996,8 +1008,6 @@ class GameBetting:
             raise RuleError(f"{game} has no street {street!r}: its betting rounds are {_list(self.streets)}",
                             field="street")
         first = street == self.first_street
-        if "blinds" in self.forced and first and "blinds" in out and "min_bet" not in out:
-            out.setdefault("_post_blinds", True)
         if "bring_in" in self.forced and first and "bring_in" not in out and not _is_snapshot(out.get("seats")):
             raise RuleError(f"{game} opens {street} street with a bring-in: give \"bring_in\", the chips the "
                             f"opening seat posts (less than the small bet; 0 when it opens with a bet of its own)",
@@ -1187,8 +1197,10 @@ def _action_from_json(item: Any, index: int) -> Action:
     return Action(seat, kind, to)
 
 
-def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
-    """The betting round an input describes, after replaying its ``actions``."""
+def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIRST_STREETS) -> BettingRound:
+    """The betting round an input describes, after replaying its ``actions``; its ``blinds`` are
+    posted when its street is one of ``blind_streets`` (a game's: :meth:`GameBetting.blind_streets`)
+    or names none."""
     if not isinstance(obj, Mapping):
         raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
     structure = structure_from_json(obj)
@@ -1228,8 +1240,7 @@ def round_from_json(obj: Mapping[str, Any]) -> BettingRound:
         rnd = _snapshot(obj, structure, rows, pot)
     else:
         street = obj.get("street")
-        blinds = (obj.get("blinds") if street is None or street in _FIRST_STREETS or obj.get("_post_blinds")
-                  else None)
+        blinds = obj.get("blinds") if street is None or street in blind_streets else None
         if blinds is not None:
             blinds = _blinds(blinds)
         rnd = BettingRound.start(structure, {r.seat: r.stack for r in rows}, button=button,
@@ -1354,7 +1365,7 @@ def bet_from_json(obj: Any) -> dict:
         seat, card, why = _first_dealer(draw)
         return {"button": seat, "card": str(card), "why": why.to_json(),
                 "next_button": next_button(seat, [_seat_key(s, "first_dealer") for s in draw])}
-    rnd = round_from_json(obj)
+    rnd = round_from_json(obj, _FIRST_STREETS if game is None else game.betting.blind_streets(obj))
     out = rnd.to_json()
     if game is not None:
         out = {"game": game.name, **out}
