@@ -37,11 +37,10 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
+from dealer_assist.desk.texts import SUIT_SYMBOL
 from dealer_assist.i18n import _, render, seat
 
 __all__ = ["DaifugoView", "SeatRow", "daifugo_view", "game_panel"]
-
-_SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,7 @@ def daifugo_view(state: Optional[Mapping[str, Any]], lang: str = "ja") -> Daifug
     revolution = render(_("REVOLUTION"), lang) if d.get("revolution") else ""
     lock = ""
     if d.get("lock"):
-        lock = render(_("suit lock {suits}", suits="".join(_SUITS.get(s, s) for s in d["lock"])), lang)
+        lock = render(_("suit lock {suits}", suits="".join(SUIT_SYMBOL.get(s, s) for s in d["lock"])), lang)
     direction = render(_("clockwise") if d.get("direction") == "clockwise" else
                        _("counterclockwise (J reverse)"), lang)
     if d.get("winner") is not None:
@@ -152,7 +151,7 @@ def game_panel(table: Any):
 
 def reading_text(cards) -> str:
     """Cards as the panel writes them: ``♠7``, ``♥10 JK`` (a joker reading on its button: ``♠7``)."""
-    return " ".join(c if c == "JK" or len(c) != 2 else _SUITS.get(c[1], c[1]) + ("10" if c[0] == "T" else c[0])
+    return " ".join(c if c == "JK" or len(c) != 2 else SUIT_SYMBOL.get(c[1], c[1]) + ("10" if c[0] == "T" else c[0])
                     for c in cards)
 
 
