@@ -297,7 +297,7 @@ class DaifugoTable(LiveTable):
         self._on_table = on_table        # the winning play still lies there: it is no new play
 
     # ===================================================================== dealer inputs
-    def act(self, action: Mapping[str, Any], frame: int, t: float) -> list:
+    def apply(self, action: Mapping[str, Any], frame: int, t: float) -> list:
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise UserError(_("a dealer action is an object with a \"type\""))

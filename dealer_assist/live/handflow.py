@@ -408,12 +408,9 @@ class LiveTable:
         Traceback (most recent call last):
         ...
         dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm
-        """
-        return self.act(action, frame, t)
 
-    def act(self, action: Mapping[str, Any], frame: int, t: float) -> list[TableEvent]:
-        """What :meth:`apply` does: the hook a game's table with its own dealer inputs overrides
-        (Daifugo's referee); callers use :meth:`apply`."""
+        A game's table with dealer inputs of its own overrides it (Daifugo's referee).
+        """
         self._frame, self._t = frame, float(t)
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise UserError(_("a dealer action is an object with a \"type\""))
