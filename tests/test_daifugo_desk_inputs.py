@@ -75,7 +75,7 @@ def test_the_count_a_dealer_sets_is_the_one_the_payout_uses(desk):
     tb.lay("4c")
     panel.show_state(tb.t.state(), "ja")
     end = [e for e in tb.events if e.type == "hand_end"][0]
-    assert end.ruling["payouts"]["3"] == -5 - 7 * 5
+    assert end.ruling.payouts[3] == -5 - 7 * 5
     assert panel.view.over and not panel.pass_button.isEnabled() and panel.count_buttons == {}
 
 

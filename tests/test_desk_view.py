@@ -5,6 +5,7 @@ from __future__ import annotations
 from dealer_assist.desk.view import DeskState
 from dealer_assist.live.events import event_from_json
 from dealer_assist.live.handflow import LiveTable
+from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import Observation
 from dealer_assist.rules.settle import settle
 
@@ -27,7 +28,7 @@ def state(hand, street="preflop", board=(), seats=None, alerts=(), ruling=None, 
     slots = (list(board) + [None] * 5)[:5]
     return {"hand": hand, "street": street, "button": button, "board": list(board), "board_slots": slots,
             "seats": seats or seats_state(), "burn": list(burn), "muck": 0, "alerts": list(alerts),
-            "ruling": ruling, "tracks": []}
+            "ruling": None if ruling is None else TableRuling.from_json(ruling), "tracks": []}
 
 
 SIDE_POT = {"game": "joker-holdem", "board": ["Qd", "Jc", "Th", "5s", "5h"], "button": 6,
@@ -89,7 +90,7 @@ def test_a_finished_hand_stays_on_screen_until_the_next_deal():
     ds = played_side_pot()
     ruling = ds.state["ruling"]
     # the table is cleared: hand_end, and the table state is empty again
-    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": ruling, "board": SIDE_POT["board"],
+    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": ruling.to_json(), "board": SIDE_POT["board"],
                   "won_without_showdown": None, "corrections": 0}]),
             {**state(None, "waiting"), "hand": None})
     snap = ds.snapshot("ja")
@@ -199,7 +200,7 @@ def test_a_correction_stands_on_the_banner_and_marks_its_card_until_the_hand_end
     assert ja.corrected("board3", "Th") == "Tc" and ja.corrected("board1", "Qd") is None
     assert ja.seat(2).corrected == (("Qh", "Qd"),) and ja.seat(4).corrected == ()
     # the hand ends: the banner no longer says it; the finished hand keeps its marks until the next deal
-    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": st["ruling"], "board": SIDE_POT["board"],
+    ds.feed(evs([{"type": "hand_end", "hand": 2, "ruling": st["ruling"].to_json(), "board": SIDE_POT["board"],
                   "won_without_showdown": None, "corrections": 3}]),
             {**state(None, "waiting"), "hand": None, "corrections": []})
     snap = ds.snapshot("ja")

@@ -32,8 +32,8 @@ def test_hilo_pays_both_halves_and_the_desk_shows_both_hands():
     shows = [e for e in events if e.type == "showdown"]
     assert len(shows) == 1
     r = shows[0].ruling
-    assert r["payouts"] == {"1": 77, "2": 76, "3": 0}
-    assert [(p["amount"], p["winners"]) for p in r["pots"]] == [(77, [1]), (76, [2])]
+    assert r.payouts == {1: 77, 2: 76, 3: 0}
+    assert [(p.amount, p.winners) for p in r.pots] == [(77, (1,)), (76, (2,))]
     desk = DeskState(seats=6)
     desk.feed(events, None)
     snap = desk.snapshot("en")
@@ -62,7 +62,7 @@ DRAWS = {24: [{"type": "draw", "seat": 1, "cards": 2}, {"type": "draw", "seat": 
          40: [{"type": "committed", "seat": 1, "amount": 30}, {"type": "committed", "seat": 2, "amount": 30}]}
 
 
-@pytest.mark.parametrize("game, winner", [("lowball-a5", "1"), ("lowball-27", "2")])
+@pytest.mark.parametrize("game, winner", [("lowball-a5", 1), ("lowball-27", 2)])
 def test_lowball_draws_are_dealer_inputs_and_the_final_five_are_ruled(game, winner):
     table = LiveTable(seats=6, game=game)
     events, _ = play(LOWBALL, DRAWS, table=table)
@@ -70,7 +70,7 @@ def test_lowball_draws_are_dealer_inputs_and_the_final_five_are_ruled(game, winn
     assert draws == [(1, 2, 1), (2, 0, 1)]
     assert [e.seats for e in events if e.type == "hand_start"] == [(1, 2)]
     shows = [e for e in events if e.type == "showdown"]
-    assert len(shows) == 1 and shows[0].ruling["payouts"][winner] == 60
+    assert len(shows) == 1 and shows[0].ruling.payouts[winner] == 60
     assert not [e for e in events if e.type == "alert"]
     assert not [e for e in events if e.type == "hand_start" and e.hand == 2]   # the draw is no new deal
 
@@ -95,7 +95,7 @@ def test_a_wrong_card_count_is_an_alert_and_holds_the_ruling():
     assert counts[0].get("seat") == 1 and "6 cards" in counts[0].message and "6枚" in counts[0].message_ja
     shows = [e for e in events if e.type == "showdown"]
     assert len(shows) == 1 and shows[0].frame > counts[1].frame - 1
-    assert shows[0].ruling["payouts"]["1"] == 60
+    assert shows[0].ruling.payouts[1] == 60
 
 
 def test_bad_draws_are_refused_with_the_reason():

@@ -66,7 +66,7 @@ def play(frames, actions, detector):
 
 
 def hands(events):
-    return [(e.ruling["payouts"] if e.ruling else None, e.won_without_showdown)
+    return [(e.ruling.to_json()["payouts"] if e.ruling else None, e.won_without_showdown)
             for e in events if e.type == "hand_end"]
 
 

@@ -84,9 +84,11 @@ def test_a_game_rules_the_colour_points_and_keeps_the_ledger():
     assert [b.street for b in boards] == ["flop", "turn", "river"]    # never a face-down board
     sd = of(events, "showdown")[-1]
     r = sd.ruling
-    assert r["multiplier"] == 2 and r["winners"] == [1]
-    assert r["points"] == {"1": {"bp": 10, "rp": 0}, "2": {"bp": 0, "rp": -4}, "3": {"bp": 0, "rp": 0}}
-    assert r["hands"]["1"]["category"] == "straight_flush"
+    assert r.note("multiplier") == 2 and r.note("winners") == [1] and r.payouts == {} and r.pots == ()
+    assert r.note("points") == {"1": {"bp": 10, "rp": 0}, "2": {"bp": 0, "rp": -4}, "3": {"bp": 0, "rp": 0}}
+    assert r.hands[1].category == "straight_flush"
+    # the engine's own ruling, typed: what the ledger is kept from
+    assert r.result.multiplier == 2 and r.result.points[2] == (0, -4) and r.result.standings[2].rp == 6
     assert [s["seat"] for s in sd.table["seats"]] == [1, 2, 3]      # seat 4 plays no part
     assert not [e for e in events if e.type == "alert" and e.code == "chips_missing"]
     ledger = of(events, "ledger")
@@ -134,7 +136,7 @@ def test_a_dropout_gets_a_swap_hand_the_button_skips_it_and_a_change_takes_it():
     assert [(e.seat, e.with_seat) for e in of(events, "change")] == [(1, 3)]
     sd = of(events, "showdown")[-1]
     assert [s["seat"] for s in sd.table["seats"]] == [1, 2]      # the swap hand is no player
-    assert sd.ruling["winners"] == [2]                           # twin tower 8-8-9-T-T
+    assert sd.ruling.winners_of_pots() == (2,)                           # twin tower 8-8-9-T-T
     # a second change in one game, and a change with no dropped seat, are refused
     t2 = LiveTable(seats=6, game="half-texas")
     play([seg(12, board=B5, seat1=B2, seat2=B2)], {0: [{"type": "players", "seats": [1, 2]}]}, t2)
@@ -195,7 +197,7 @@ def test_a_game_won_by_folds_waits_for_the_cards_its_points_need():
     assert errors[-1].cleared
     end = of(events, "hand_end")[0]
     assert end.won_without_showdown == 1
-    assert end.ruling["points"]["1"] == {"bp": 5, "rp": 0}       # x1, five black; nobody loses
+    assert end.ruling.note("points")["1"] == {"bp": 5, "rp": 0}       # x1, five black; nobody loses
     assert of(events, "ledger")[0].seats[1]["bp"] == 15
 
 

@@ -124,16 +124,16 @@ def test_a_full_hand_with_a_showdown_and_its_payouts(seed):
     sd = of(events, "showdown")[0]
     # pot 100 + 100 + 10 = 210 (seat 5's 10 stay in the pot), all to seat 2 (J1: the joker holder's
     # A-K-J-T-6 flush beats A-K-J-8-6)
-    assert sd.ruling["payouts"] == {"2": 210, "4": 0, "5": 0}
-    assert sd.ruling["hands"]["2"]["joker_as"] == "As"
-    assert sd.ruling["chips_entered"] is True
+    assert sd.ruling.payouts == {2: 210, 4: 0, 5: 0}
+    assert sd.ruling.hands[2].note("joker_as") == "As"
+    assert sd.ruling.chips_entered is True
     assert sd.table["seats"] == [
         {"seat": 2, "hole": ["JK", "Ts"], "committed": 100, "folded": False},
         {"seat": 4, "hole": ["As", "8s"], "committed": 100, "folded": False},
         {"seat": 5, "committed": 10, "folded": True}]
     assert sd.table["button"] == 2      # first hand: the lowest dealt seat
     end = of(events, "hand_end")[0]
-    assert end.ruling["payouts"] == sd.ruling["payouts"]
+    assert end.ruling.payouts == sd.ruling.payouts
     assert end.won_without_showdown is None and list(end.board) == BOARD.split()
     assert all(e.hand == 1 for e in events)
     assert table.state()["hand"] is None
@@ -194,7 +194,7 @@ def test_a_fold_leaves_one_seat_who_wins_without_a_showdown():
     end = events[-1]
     assert end.won_without_showdown == 1
     # everyone else folded: the whole 100 goes to seat 1
-    assert end.ruling["payouts"] == {"1": 100, "2": 0, "4": 0}
+    assert end.ruling.payouts == {1: 100, 2: 0, 4: 0}
     assert list(end.board) == FLOP.split()
 
 
@@ -216,10 +216,10 @@ def test_a_side_pot_goes_to_another_seat_than_the_main_pot():
     assert [b[0] for b in brief(events)] == ["hand_start", "board", "board", "board", "hole", "hole",
                                              "hole", "showdown", "hand_end"]
     ruling = of(events, "showdown")[0].ruling
-    assert ruling["payouts"] == {"1": 300, "2": 0, "3": 400}
-    assert [(p["amount"], p["eligible"], p["winners"]) for p in ruling["pots"]] == [
-        (300, [1, 2, 3], [1]), (400, [2, 3], [3])]
-    assert ruling["showdown_order"][0] == 2      # the last aggressor shows first
+    assert ruling.payouts == {1: 300, 2: 0, 3: 400}
+    assert [(p.amount, p.eligible, p.winners) for p in ruling.pots] == [
+        (300, (1, 2, 3), (1,)), (400, (2, 3), (3,))]
+    assert ruling.showdown_order[0] == 2      # the last aggressor shows first
 
 
 def test_a_duplicate_card_is_called_and_cleared_when_it_goes():
@@ -286,13 +286,13 @@ def test_a_correction_that_changes_the_winner_makes_a_new_showdown():
     chips[s[3]] = [fix]
     events, table = play(script, chips, drop=0.05, seed=10)
     sds = of(events, "showdown")
-    assert [sd.ruling["payouts"] for sd in sds] == [{"2": 100, "4": 0}, {"2": 0, "4": 100}]
+    assert [sd.ruling.payouts for sd in sds] == [{2: 100, 4: 0}, {2: 0, 4: 100}]
     assert sds[1].frame == s[3]
     assert sds[1].table["seats"][1]["hole"] == ["As", "8s"]
     holes = [(e.seat, sorted(e.cards)) for e in of(events, "hole")]
     assert holes[-1] == (4, ["8s", "As"])
     assert of(events, "hand_end")[0].corrections == 1
-    assert of(events, "hand_end")[0].ruling["payouts"] == {"2": 0, "4": 100}
+    assert of(events, "hand_end")[0].ruling.payouts == {2: 0, 4: 100}
 
 
 def test_apply_returns_the_events_of_a_correction():
@@ -341,10 +341,10 @@ def test_no_chips_entered_shows_winners_from_one_chip_each_until_chips_come():
     i = kinds.index(("showdown",))
     assert kinds[i - 1] == ("alert", "chips_missing", "raised")
     first = events[i].ruling
-    assert first["chips_entered"] is False and first["payouts"] == {"1": 2, "2": 0}
+    assert first.chips_entered is False and first.payouts == {1: 2, 2: 0}
     assert ("alert", "chips_missing", "cleared") in kinds
     last = of(events, "showdown")[-1].ruling
-    assert last["chips_entered"] is True and last["payouts"] == {"1": 80, "2": 0}
+    assert last.chips_entered is True and last.payouts == {1: 80, 2: 0}
 
 
 def test_a_table_cleared_without_a_showdown_is_called():
@@ -444,9 +444,9 @@ def test_a_big_blind_ante_entered_for_the_level_is_dead_money_in_the_main_pot():
     sd = of(events, "showdown")[0]
     assert sd.table["seats"][1] == {"seat": 2, "hole": ["9d", "9c"], "committed": 3575, "ante": 225,
                                        "folded": False}
-    assert sd.ruling["payouts"] == {"1": 0, "2": 0, "5": 7000}
-    assert sd.ruling["antes"] == {"2": 225}
-    assert any("デッドマネー" in line for line in sd.ruling["explanation_ja"])
+    assert sd.ruling.payouts == {1: 0, 2: 0, 5: 7000}
+    assert sd.ruling.antes == {2: 225}
+    assert any("デッドマネー" in line for line in sd.ruling.explanation_ja)
     # the level's antes stay for the next hand; "antes" with nothing turns them off
     assert table.ante_structure == {"big_blind": 225, "blind": 100}
     table.apply({"type": "antes"}, 200, 20.0)
@@ -490,7 +490,7 @@ def test_a_new_hand_dealt_before_the_board_and_muck_are_cleared_is_a_new_hand():
         ("showdown",), ("hand_end",),
         ("hand_start", [1, 3]), ("board", "flop", "Ah 9c 8d"), ("hand_end",)]
     ends = of(events, "hand_end")
-    assert ends[0].ruling["payouts"] == {"2": 210, "4": 0, "5": 0} and ends[0].hand == 1
+    assert ends[0].ruling.payouts == {2: 210, 4: 0, 5: 0} and ends[0].hand == 1
     assert ends[1].hand == 2 and list(ends[1].board) == "Ah 9c 8d".split()
     assert not [e for e in events if e.type == "alert" and e.get("hand") == 2
                 and e.code in ("sixth_board_card", "duplicate_card", "wrong_street")]
@@ -509,7 +509,7 @@ def test_a_camera_dropout_mid_hand_leaves_exactly_the_hand_that_was_played(gap_s
         events += table.step(f, t + (gap_s if f >= turn_end else 0.0), seen)
     assert [b[0] for b in brief(events) if b[0] != "alert"] == [
         "hand_start", "board", "board", "board", "hole", "hole", "showdown", "hand_end"]
-    assert of(events, "hand_end")[0].ruling["payouts"] == {"2": 210, "4": 0, "5": 0}
+    assert of(events, "hand_end")[0].ruling.payouts == {2: 210, 4: 0, 5: 0}
     assert not [e for e in events if e.type == "alert" and e.code == "falling_behind"]
 
 
@@ -525,7 +525,7 @@ def showdown_table(burn="", doubt=()):
             for s in (2, 4):
                 table.apply({"type": "committed", "seat": s, "amount": 50}, f, t)
         table.step(f, t, seen)
-    assert table.ruling["payouts"] == {"2": 100, "4": 0}
+    assert table.ruling.payouts == {2: 100, 4: 0}
     return table, f, t
 
 
@@ -545,7 +545,7 @@ def test_a_correction_that_puts_one_card_in_two_places_is_refused_with_its_reaso
             table.apply(action, f, t)
     # nothing changed: no correction counted, none standing, the same ruling
     assert table.corrections == 0 and table.corrections_standing() == []
-    assert table.ruling["payouts"] == {"2": 100, "4": 0}
+    assert table.ruling.payouts == {2: 100, 4: 0}
     assert table.can_correct({"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"})
     holdem = LiveTable(game="holdem")
     for f2, t2, seen in frames([seg(10, seat2=B2, seat4=B2), seg(6, board=FLOP, seat2=B2, seat4=B2)]):
@@ -567,13 +567,13 @@ def test_a_correction_preview_shows_the_payouts_before_and_after_and_changes_not
     fix = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}
     preview = table.correction_preview(fix)
     assert preview == {"before": {2: 100, 4: 0}, "after": {2: 0, 4: 100}, "changes": True}
-    assert table.ruling["payouts"] == {"2": 100, "4": 0} and table.corrections == 0
+    assert table.ruling.payouts == {2: 100, 4: 0} and table.corrections == 0
     assert table.corrections_standing() == []
     # a correction that pays nobody else: no change, it goes straight through
     same = {"type": "correct", "zone": "seat4", "card": "8c", "to": "8h"}
     assert table.correction_preview(same)["changes"] is False
     events = table.apply(fix, f, t)
-    assert of(events, "showdown")[0].ruling["payouts"] == {"2": 0, "4": 100}
+    assert of(events, "showdown")[0].ruling.payouts == {2: 0, 4: 100}
     assert table.corrections_standing() == [{"zone": "seat4", "card": "8c", "to": "8s"}]
     with pytest.raises(UserError, match="already read"):
         table.correction_preview({"type": "correct", "zone": "seat2", "card": "Qh", "to": "As"})
@@ -585,7 +585,7 @@ def test_cards_read_surely_give_a_final_showdown_and_the_events_say_each_card_is
     for e in of(events, "board") + of(events, "hole"):
         assert e.sure == (True,) * len(e.cards), e
     (sd,) = of(events, "showdown")
-    assert sd.ruling["provisional"] is False and sd.ruling["unsure"] == []
+    assert sd.ruling.provisional is False and sd.ruling.unsure == ()
     end = of(events, "hand_end")[0]
     assert end.provisional is False and end.confirmed == ()
 
@@ -593,22 +593,22 @@ def test_cards_read_surely_give_a_final_showdown_and_the_events_say_each_card_is
 def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_it():
     table, f, t = showdown_table(doubt={"8c", "4d"})
     sd = table.ruling
-    assert sd["provisional"] is True
-    assert sd["unsure"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
-    assert sd["payouts"] == {"2": 100, "4": 0}       # the ruling is there, marked provisional
-    assert table.state()["unsure"] == sd["unsure"]
+    assert sd.provisional is True
+    assert sd.unsure == (("board4", "4d"), ("seat4", "8c"))
+    assert sd.payouts == {2: 100, 4: 0}       # the ruling is there, marked provisional
+    assert table.state()["unsure"] == sd.to_json()["unsure"] == [{"zone": "board4", "card": "4d"},
+                                                                  {"zone": "seat4", "card": "8c"}]
     # the dealer confirms one card, then all the others with one key
     events = table.apply({"type": "confirm", "zone": "board4", "card": "4d"}, f, t)
     assert [e.type for e in events] == ["confirm", "showdown"]
     assert events[0].cards == (("board4", "4d"),)
-    assert events[1].ruling["provisional"] is True and events[1].ruling["unsure"] == [
-        {"zone": "seat4", "card": "8c"}]
+    assert events[1].ruling.provisional is True and events[1].ruling.unsure == (("seat4", "8c"),)
     events = table.apply({"type": "confirm"}, f, t)
     assert events[0].type == "confirm" and events[0].cards == (("seat4", "8c"),)
     final = of(events, "showdown")[-1].ruling
-    assert final["provisional"] is False and final["unsure"] == []
-    assert final["confirmed"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
-    assert final["payouts"] == {"2": 100, "4": 0}
+    assert final.provisional is False and final.unsure == ()
+    assert final.confirmed == (("board4", "4d"), ("seat4", "8c"))
+    assert final.payouts == {2: 100, 4: 0}
     with pytest.raises(UserError, match="no card of hand 1 awaits confirmation") as err:
         table.apply({"type": "confirm"}, f, t)
     assert "確認待ちのカードはありません" in err.value.message_ja
@@ -617,8 +617,10 @@ def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_
     for f2 in range(f + 1, f + 12):
         end += table.step(f2, f2 / 15, [])
     (he,) = of(end, "hand_end")
-    assert he.provisional is False and he.ruling["provisional"] is False
-    assert [{"zone": z, "card": c} for z, c in he.confirmed] == final["confirmed"]
+    assert he.provisional is False and he.ruling.provisional is False
+    assert he.confirmed == final.confirmed
+    assert he.to_json()["confirmed"] == he.to_json()["ruling"]["confirmed"] == [
+        {"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
 
 
 def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
@@ -627,17 +629,17 @@ def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
     for f2 in range(f + 1, f + 12):
         end += table.step(f2, f2 / 15, [])
     (he,) = of(end, "hand_end")
-    assert he.provisional is True and he.ruling["unsure"] == [{"zone": "seat2", "card": "Qh"}]
+    assert he.provisional is True and he.ruling.unsure == (("seat2", "Qh"),)
     from dealer_assist.live.words import describe
     assert "provisional" in describe(he) and "仮のまま" in describe(he, "ja")
 
 
 def test_a_correction_settles_the_doubt_about_the_card_it_sets():
     table, f, t = showdown_table(doubt={"8c"})
-    assert table.ruling["provisional"]
+    assert table.ruling.provisional
     events = table.apply({"type": "correct", "zone": "seat4", "card": "8c", "to": "8s"}, f, t)
     final = of(events, "showdown")[-1].ruling
-    assert final["provisional"] is False and final["payouts"] == {"2": 0, "4": 100}
+    assert final.provisional is False and final.payouts == {2: 0, 4: 100}
     assert of(events, "hole")[-1].sure == (True, True)
 
 
@@ -650,10 +652,10 @@ def test_a_card_the_reader_doubts_is_not_sure_until_its_readings_agree_surely():
     for f, t, seen in frames(script, doubt={"8c"}):
         events += table.step(f, t, seen)
     assert of(events, "hole")[-1].sure in ((True, False), (False, True))
-    assert of(events, "showdown")[-1].ruling["provisional"] is True
+    assert of(events, "showdown")[-1].ruling.provisional is True
     for f, t, seen in frames([seg(4, board=BOARD, seat2="Qh Qd", seat4="As 8c")]):
         events += table.step(32 + f, (32 + f) / 15, seen)
-    assert of(events, "showdown")[-1].ruling["provisional"] is False
+    assert of(events, "showdown")[-1].ruling.provisional is False
     assert table.state()["unsure"] == []
 
 
@@ -669,6 +671,6 @@ def test_a_confirmation_of_a_card_not_there_is_refused_and_changes_nothing(actio
         table.apply(action, f, t)
     if ja:
         assert ja in err.value.message_ja
-    assert table.confirmed == [] and table.ruling["provisional"] is True
+    assert table.confirmed == [] and table.ruling.provisional is True
     with pytest.raises(UserError, match="no hand is in progress"):
         LiveTable().apply({"type": "confirm"}, 0, 0.0)

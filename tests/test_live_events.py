@@ -8,6 +8,7 @@ import pytest
 
 from dealer_assist.live.events import Alert, Board, HandStart, Hole, Showdown, event_from_json
 from dealer_assist.live.handflow import LiveTable
+from dealer_assist.live.ruling import TableRuling
 from test_handflow import frames, seg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,14 +24,15 @@ def test_step_gives_the_events_as_objects_whose_json_reads_back_as_them():
     got_typed, ruled = [], None
     for f, t, seen in frames(SCRIPT):
         got_typed += typed.step(f, t, seen)
-        if typed.ruled is not None:
-            ruled = typed.ruled
+        if typed.ruling is not None:
+            ruled = typed.ruling.result
     assert [type(e) for e in got_typed][:4] == [HandStart, Board, Board, Board]
     assert any(isinstance(e, Hole) for e in got_typed) and any(isinstance(e, Showdown) for e in got_typed)
     assert [event_from_json(e.to_json()) for e in got_typed] == got_typed
     show = next(e for e in got_typed if isinstance(e, Showdown))
     # no chips entered: the winners as if each seat put in 1 chip; seat 2's three nines win
-    assert show.ruling["payouts"] == {"1": 0, "2": 2} and show.ruling["chips_entered"] is False
+    assert show.ruling.payouts == {1: 0, 2: 2} and show.ruling.chips_entered is False
+    assert show.to_json()["ruling"]["payouts"] == {"1": 0, "2": 2}      # the line as always
     with pytest.raises(dataclasses.FrozenInstanceError):
         show.hand = 7
     with pytest.raises(TypeError):      # an event is read by its attributes, never like a dict
@@ -38,10 +40,10 @@ def test_step_gives_the_events_as_objects_whose_json_reads_back_as_them():
     # the typed ruling the flow asked the rules engine for, on the typed table
     assert dict(ruled.payouts) == {1: 0, 2: 2} and ruled.hands[2].category == "three_of_a_kind"
     # the showdown and the hand's end carry it too (never written: the event line is the same)
-    assert show.ruled is not None and dict(show.ruled.payouts) == {1: 0, 2: 2}
+    assert show.ruling.result is ruled and event_from_json(show.to_json()).ruling.result is None
     end = got_typed[-1]
-    assert end.type == "hand_end" and end.ruled is not None and "ruled" not in end.to_json()
-    assert typed.ruled is None      # the hand is over: the next one starts afresh
+    assert end.type == "hand_end" and end.ruling.result is ruled and "result" not in end.to_json()["ruling"]
+    assert typed.ruling is None      # the hand is over: the next one starts afresh
 
 
 def test_an_open_alert_is_kept_as_an_object_and_told_as_json():
@@ -88,7 +90,7 @@ def test_the_desk_gets_objects_and_the_events_file_and_hand_log_get_the_same_jso
         finally:
             session.close()
     assert got and all(isinstance(e, TableEvent) and not isinstance(e, dict) for e in got)
-    assert any(e.type == "showdown" and e.ruled is not None for e in got)     # the typed ruling rides along
+    assert any(e.type == "showdown" and isinstance(e.ruling, TableRuling) for e in got)     # typed, to the desk
     lines = read_jsonl(path)
     assert lines == [e.to_json() for e in got]
     expected = read_jsonl(expected_file(game))

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor  # noqa: E402
 from dealer_assist.cli import build_parser, main  # noqa: E402
 from dealer_assist.desk.session import Tick  # noqa: E402
 from dealer_assist.desk.shadow import ShadowWindow, attach  # noqa: E402
+from dealer_assist.live.ruling import TableRuling  # noqa: E402
 from dealer_assist.desk.widgets import DECIDING  # noqa: E402
 from dealer_assist.live.events import HandEnd, HandStart, Showdown  # noqa: E402
 from dealer_assist.trainer.drills import check, make_drill  # noqa: E402
@@ -156,7 +157,8 @@ def test_shadowing_the_clip_one_showdown_right_one_wrong_while_the_desk_shows_ea
 # ----------------------------------------------------------------------------- recorded events
 
 def showdown_event(drill, hand: int, **ruling) -> Showdown:
-    return Showdown(1.0, 10 * hand, hand, table=dict(drill.table), ruling={**drill.answer, **ruling})
+    return Showdown(1.0, 10 * hand, hand, table=dict(drill.table),
+                    ruling=TableRuling.from_json({**drill.answer, **ruling}))
 
 
 def test_a_showdown_that_passes_unanswered_is_kept_as_not_answered_and_then_revealed(qtbot, tmp_path):

@@ -64,15 +64,15 @@ def test_showdown_from_the_owner_and_the_weaker_hand_mucked():
     shows = [e for e in events if e.type == "showdown"]
     assert len(shows) == 1
     r = shows[0].ruling
-    assert r["showdown_order"] == [4, 1, 2]
-    assert r["payouts"] == {"1": 120, "2": 0, "4": 0}
-    assert r["hands"]["1"]["category"] == "full_house"
-    assert [r["hands"][s]["shown"] for s in ("4", "1", "2")] == [True, True, False]
+    assert r.showdown_order == (4, 1, 2)
+    assert r.payouts == {1: 120, 2: 0, 4: 0}
+    assert r.hands[1].category == "full_house"
+    assert [r.hands[s].shown for s in (4, 1, 2)] == [True, True, False]
     # the rules got each seat's down and up cards apart
     seat4 = next(s for s in shows[0].table["seats"] if s["seat"] == 4)
     assert seat4["up"] == ["Ad", "Qs", "5c", "As"] and sorted(seat4["down"]) == ["6h", "8c", "Ah"]
     end = [e for e in events if e.type == "hand_end"]
-    assert len(end) == 1 and end[0].ruling["payouts"]["1"] == 120
+    assert len(end) == 1 and end[0].ruling.payouts[1] == 120
 
 
 def test_the_desk_state_shows_up_cards_by_deal_and_who_acts():
@@ -118,9 +118,9 @@ def test_a_split_gives_the_odd_chip_by_suit():
     assert [(e.street, e.acts_first) for e in ups] == [("deal1", 2), ("deal2", 1)]
     assert set(ups[1].seats) == {1, 3}          # the folded seat is dealt no more
     r = next(e for e in events if e.type == "showdown").ruling
-    assert r["showdown_order"] == [1, 3]
-    assert r["payouts"] == {"1": 35, "2": 0, "3": 36}
-    assert r["pots"][0]["odd_chips"] == [3]
+    assert r.showdown_order == (1, 3)
+    assert r.payouts == {1: 35, 2: 0, 3: 36}
+    assert r.pots[0].odd_chips == (3,)
 
 
 def test_a_wrong_card_count_at_the_showdown_is_an_alert_not_a_ruling():
@@ -139,7 +139,7 @@ def test_a_wrong_card_count_at_the_showdown_is_an_alert_not_a_ruling():
     # the dealer corrects the misread card: the ruling comes
     caused = table.apply({"type": "correct", "zone": "seat4", "card": "4s", "to": "As"}, 999, 99.0)
     caused += table.step(1000, 99.1, [])
-    assert any(e.type == "showdown" and e.ruling["payouts"]["1"] == 120 for e in caused)
+    assert any(e.type == "showdown" and e.ruling.payouts[1] == 120 for e in caused)
 
 
 def test_a_joker_read_among_the_up_cards_holds_the_deal_and_is_called_out():

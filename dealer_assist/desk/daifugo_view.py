@@ -108,7 +108,7 @@ def daifugo_view(state: Optional[Mapping[str, Any]], lang: str = "ja") -> Daifug
         legal = bool(last.get("legal"))
         if not legal:
             said = render(_("ILLEGAL: {why}", why=said), lang)
-    payouts = (pay or {}).get("payouts") or {}
+    payouts = dict(pay.payouts) if pay is not None else {}      # the game's GamePayout, once over
     left = d.get("cards_left") or {}
     passed = set(d.get("passed") or ())
     rows = []
@@ -119,14 +119,11 @@ def daifugo_view(state: Optional[Mapping[str, Any]], lang: str = "ja") -> Daifug
             bits.append(render(_("passed"), lang))
         if s == d.get("leader") and not over:
             bits.append(render(_("leads the round"), lang))
-        if str(s) in payouts:
-            v = payouts[str(s)]
-            bits.append(f"{v:+d}G")
+        if s in payouts:
+            bits.append(f"{payouts[s]:+d}G")
         rows.append(SeatRow(s, n, s == d.get("turn") and not over, s in passed, s == d.get("leader"),
-                            payouts.get(str(s)), s == d.get("winner"), " · ".join(bits)))
-    lines: tuple[str, ...] = ()
-    if pay:
-        lines = tuple(pay.get("explanation_ja" if lang == "ja" else "explanation") or ())
+                            payouts.get(s), s == d.get("winner"), " · ".join(bits)))
+    lines = pay.lines(lang) if pay is not None else ()
     inputs = not over and d.get("winner") is None
     to_act = d.get("turn") if inputs else None
     pass_text = render(_("Pass: {seat} (P)", seat=seat(to_act)), lang) if to_act is not None else ""

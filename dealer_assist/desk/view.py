@@ -34,6 +34,7 @@ from typing import Any, Mapping, Optional, Sequence
 from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
 from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
                                        event_from_json)
+from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, ruling_or_none
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -162,22 +163,12 @@ class _HandRecord:
     shown: dict = field(default_factory=dict)       # seat -> cards from its hole event
     board: list = field(default_factory=list)       # from the board events
     burn: list = field(default_factory=list)
-    ruling: Optional[dict] = None
+    ruling: Optional[TableRuling] = None
     street: str = "preflop"
     corrections: list = field(default_factory=list)   # [(zone, card, to)] standing in the hand
     unsure: list = field(default_factory=list)        # [(zone, card)] not sure, as last seen
     up: dict = field(default_factory=dict)            # stud: seat -> up cards by deal
     acts_first: Optional[int] = None                  # stud: the owner of the last deal
-
-
-def _int_keys(d: Optional[Mapping]) -> dict[int, Any]:
-    out = {}
-    for k, v in (d or {}).items():
-        try:
-            out[int(k)] = v
-        except (TypeError, ValueError):
-            continue
-    return out
 
 
 class DeskState:
@@ -227,14 +218,16 @@ class DeskState:
     def logged_hand(cls, events: Sequence[Mapping[str, Any]], ruling: Optional[Mapping[str, Any]],
                     seats: int = 12) -> "DeskState":
         """A hand read back from the hand log (its stored event lines, turned into events again),
-        shown as it ended (an open hand as far as it got), with the log's ruling; no notices (they
-        were for the dealer at the time)."""
+        shown as it ended (an open hand as far as it got), with the log's ruling (its JSON, read
+        back here; one that cannot be read leaves the hand's own); no notices (they were for the
+        dealer at the time)."""
         desk = cls(seats=seats)
         desk.feed([ev for ev in map(event_from_json, events) if ev is not None], None)
         rec = desk.finished or desk.record
         desk.record, desk.finished, desk.notices = None, rec, []
-        if rec is not None and ruling is not None:
-            rec.ruling = dict(ruling)
+        logged = ruling_or_none(ruling)
+        if rec is not None and isinstance(logged, TableRuling):
+            rec.ruling = logged
         return desk
 
     def notify(self, code: str, message: str, message_ja: str = "") -> None:
@@ -281,10 +274,11 @@ class DeskState:
                 if isinstance(n, int):
                     if seat.get("folded"):
                         rec.folded.add(n)
-                    if isinstance(seat.get("committed"), int) and ev.ruling.get("chips_entered", True):
+                    if isinstance(seat.get("committed"), int) and ev.ruling.chips_entered is not False:
                         rec.committed[n] = seat["committed"]
         elif isinstance(ev, HandEnd):
-            rec.ruling = ev.ruling if ev.ruling is not None else rec.ruling
+            if isinstance(ev.ruling, TableRuling):
+                rec.ruling = ev.ruling
             if ev.won_without_showdown is not None:
                 rec.street = "won"
             self.finished, self.record = rec, None
@@ -295,7 +289,7 @@ class DeskState:
             return
         rec.button = st.get("button", rec.button)
         rec.street = st.get("street") or rec.street
-        if st.get("ruling") is not None:
+        if isinstance(st.get("ruling"), TableRuling):
             rec.ruling = st["ruling"]
         for key, s in (st.get("seats") or {}).items():
             n = int(key)
@@ -345,7 +339,7 @@ class DeskState:
     def _live_snapshot(self, st: Mapping[str, Any], lang: str) -> DeskSnapshot:
         rec = self.record
         assert rec is not None
-        ruling = st.get("ruling")
+        ruling = st.get("ruling") if isinstance(st.get("ruling"), TableRuling) else None
         street = str(st.get("street") or "preflop")
         seats = []
         for n in range(1, self.seats + 1):
@@ -382,63 +376,59 @@ class DeskState:
         title = f"{t('hand_over', lang, n=rec.hand)}"
         street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
         # a hand over keeps the doubt its ruling ended with (none once confirmed)
-        unsure = _placed((rec.ruling or {}).get("unsure")) if (rec.ruling or {}).get("provisional") else []
+        unsure = list(rec.ruling.unsure) if rec.ruling is not None and rec.ruling.provisional else []
         return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
                                  tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections),
                                  tuple(unsure))
 
     def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
-                   cards: list[str], ruling: Optional[Mapping[str, Any]], lang: str,
+                   cards: list[str], ruling: Optional[TableRuling], lang: str,
                    ante: Any = None) -> SeatView:
-        hand = {}
-        if ruling and ruling.get("chips_entered", True):
-            ante = _int_keys(ruling.get("antes")).get(n, ante)
+        hand: Optional[HandRuled] = None
+        if ruling is not None and ruling.chips_entered is not False:
+            ante = ruling.antes.get(n, ante)
         payout = None
         winner = False
         shows = None
-        if ruling:
-            hand = (ruling.get("hands") or {}).get(str(n)) or {}
-            pays = _int_keys(ruling.get("payouts"))
-            if n in pays:
-                payout = int(pays[n])
-            winner = any(n in (p.get("winners") or ()) for p in ruling.get("pots") or ())
-            order = list(ruling.get("showdown_order") or [])
+        if ruling is not None:
+            hand = ruling.hands.get(n)
+            payout = ruling.payouts.get(n)
+            winner = ruling.takes_a_pot(n)
+            order = list(ruling.showdown_order)
             shows = order.index(n) + 1 if n in order else None
         name = ""
-        if hand:
-            name = (hand.get("description_ja") or hand.get("category_ja") or "") if lang == "ja" else (
-                hand.get("description") or hand.get("category") or "")
-            low = hand.get("low")
+        if hand is not None:
+            name = hand.words(lang) or (hand.category_ja if lang == "ja" else hand.category)
+            low = hand.note("low")
             if isinstance(low, Mapping):      # hi/lo: the low half's hand too ("7-4-3-2-A low")
                 name += "\n" + str(low.get("description_ja" if lang == "ja" else "description") or "")
-        reason = lose_reason(n, ruling, lang) if ruling and hand and not winner and not folded else ""
+        reason = lose_reason(n, ruling, lang) if ruling is not None and hand is not None and not winner and not folded else ""
         return SeatView(n, dealt, folded, button == n and dealt,
                         committed if isinstance(committed, int) else None, tuple(cards), name,
-                        tuple(hand.get("best_five") or ()), hand.get("joker_as"), payout, winner, shows,
-                        ante if isinstance(ante, int) and ante > 0 else None, reason)
+                        hand.best_five if hand is not None else (), hand.note("joker_as") if hand is not None else None,
+                        payout, winner, shows, ante if isinstance(ante, int) and ante > 0 else None, reason)
 
     def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
-                     board: tuple, burn: tuple, seats: tuple, ruling: Optional[Mapping[str, Any]],
+                     board: tuple, burn: tuple, seats: tuple, ruling: Optional[TableRuling],
                      st: Mapping[str, Any], corrections: tuple = (), unsure: tuple = ()) -> DeskSnapshot:
         pots: list[PotView] = []
         explanation: tuple[str, ...] = ()
         deciding: tuple[str, ...] = ()
         payouts: dict[int, int] = {}
         chips = True
-        if ruling:
-            for p in ruling.get("pots") or ():
-                pots.append(self._pot_view(p, lang))
-            explanation = tuple(ruling.get("explanation_ja" if lang == "ja" else "explanation") or ())
-            payouts = {k: int(v) for k, v in _int_keys(ruling.get("payouts")).items()}
-            chips = bool(ruling.get("chips_entered", True))
+        if ruling is not None:
+            pots = [self._pot_view(p, lang) for p in ruling.pots]
+            explanation = ruling.lines(lang)
+            payouts = dict(ruling.payouts)
+            chips = ruling.chips_entered is not False
             deciding = deciding_lines(explanation, pots)
         if corrections:
             seats = tuple(replace(sv, corrected=tuple((to, card) for z, card, to in corrections
                                                       if z == f"seat{sv.seat}" and to)) for sv in seats)
-        provisional = bool(ruling and ruling.get("provisional"))
+        provisional = bool(ruling is not None and ruling.provisional)
         alerts = self._alerts(st, lang)
         if provisional and live:
-            what = placed_text(_placed(ruling.get("unsure")), lang)
+            what = placed_text(ruling.unsure, lang)
             mine = AlertView("provisional_ruling", "provisional_ruling", alert_title("provisional_ruling", lang),
                              t("provisional_banner", lang, cards=what), SEVERITY["provisional_ruling"])
             rank = {"stop": 0, "warn": 1, "info": 2}
@@ -449,13 +439,9 @@ class DeskState:
                             provisional, unsure)
 
     @staticmethod
-    def _pot_view(p: Mapping[str, Any], lang: str) -> PotView:
-        name = str((p.get("name_ja") if lang == "ja" else p.get("name")) or p.get("name") or "")
-        amount = int(p.get("amount") or 0)
-        eligible = tuple(int(s) for s in p.get("eligible") or ())
-        winners = tuple(int(s) for s in p.get("winners") or ())
-        shares = tuple(sorted((int(k), int(v)) for k, v in (p.get("shares") or {}).items()))
-        odd = tuple(int(s) for s in p.get("odd_chips") or ())
+    def _pot_view(p: PotRuled, lang: str) -> PotView:
+        name, amount, eligible, winners, odd = p.title(lang), p.amount, p.eligible, p.winners, p.odd_chips
+        shares = tuple(sorted(p.shares.items()))
         takes = ", ".join(f"{t('seat', lang, n=s)} {v}" for s, v in shares if v) or "-"
         text = (t("pot_line", lang, name=name, amount=amount,
                   eligible=t("seats_list", lang, seats=seats_text(eligible, lang)))
@@ -513,53 +499,51 @@ def _corrections(st: Mapping[str, Any]) -> list[tuple[str, str, Optional[str]]]:
     return out
 
 
-def _hand_words(hand: Mapping[str, Any], lang: str) -> str:
+def _hand_words(hand: HandRuled, lang: str) -> str:
     """A hand's category in words: ``フルハウス`` / ``full house``; a lowball hand (its
     ``low_rule`` given) by its low, since its category is its high hand's.
 
-    >>> _hand_words({"category": "high_card", "description": "8-6-4-3-2 low", "low_rule": "27"}, "en")
+    >>> _hand_words(HandRuled("high_card", "ハイカード", (), "8-6-4-3-2 low", "8-6-4-3-2 ロー", (("low_rule", "27"),)), "en")
     '8-6-4-3-2 low'
     """
-    if hand.get("low_rule"):
-        return str(hand.get("description_ja" if lang == "ja" else "description") or "")
+    if hand.note("low_rule"):
+        return hand.words(lang)
     if lang == "ja":
-        return str(hand.get("category_ja") or hand.get("description_ja") or "")
-    return str(hand.get("category") or hand.get("description") or "").replace("_", " ")
+        return hand.category_ja or hand.description_ja
+    return (hand.category or hand.description).replace("_", " ")
 
 
-def lose_reason(seat: int, ruling: Mapping[str, Any], lang: str) -> str:
+def lose_reason(seat: int, ruling: TableRuling, lang: str) -> str:
     """Why ``seat``, which showed its cards, takes no pot, in one line from the ruling's hands:
     a tie the joker holder loses (the line most disputed) if it lost one, else the better hand of
     the first pot it could win.
 
-    >>> r = {"hands": {"3": {"category": "straight", "category_ja": "ストレート", "description": "straight, A-K-Q-J-T",
-    ...                       "joker_as": "As"},
-    ...                 "5": {"category": "three_of_a_kind", "category_ja": "スリーカード", "description": "three 9s"},
-    ...                 "4": {"category": "straight", "category_ja": "ストレート", "description": "straight, A-K-Q-J-T"}},
-    ...      "pots": [{"eligible": [3, 5], "winners": [5]}, {"eligible": [3, 4], "winners": [4]}]}
+    >>> straight = HandRuled("straight", "ストレート", (), "straight, A-K-Q-J-T", "ストレート A-K-Q-J-T")
+    >>> r = TableRuling("joker-holdem", hands={
+    ...     3: replace(straight, notes=(("joker_as", "As"),)),
+    ...     5: HandRuled("three_of_a_kind", "スリーカード", (), "three 9s", "スリーカード 9"), 4: straight},
+    ...     pots=(PotRuled("Main pot", "メインポット", 10, (3, 5), (5,), {5: 10}),
+    ...           PotRuled("Side pot 1", "サイドポット1", 10, (3, 4), (4,), {4: 10})))
     >>> lose_reason(3, r, "ja"), lose_reason(3, r, "en")
     ('シート4と同点、JOKERの負け', 'ties seat 4; the joker loses ties')
-    >>> r["hands"]["3"]["joker_as"] = None; r["hands"]["3"]["description"] = "straight, K-Q-J-T-9"
+    >>> r = replace(r, hands={**r.hands, 3: replace(straight, description="straight, K-Q-J-T-9")})
     >>> lose_reason(3, r, "ja"), lose_reason(3, r, "en")
     ('シート5のスリーカードに負け', "loses to seat 5's three of a kind")
     """
-    hands = ruling.get("hands") or {}
-    mine = hands.get(str(seat))
-    if not isinstance(mine, Mapping):
+    mine = ruling.hands.get(seat)
+    if mine is None:
         return ""
-    lost = [p for p in ruling.get("pots") or ()
-            if seat in (p.get("eligible") or ()) and p.get("winners") and seat not in p["winners"]]
+    lost = [p for p in ruling.pots if seat in p.eligible and p.winners and seat not in p.winners]
     if not lost:
         return ""
-    joker = mine.get("joker_as") is not None or "JK" in (mine.get("best_five") or ())
+    joker = mine.note("joker_as") is not None or "JK" in mine.best_five
     for p in lost:
-        tied = [w for w in p["winners"]
-                if (hands.get(str(w)) or {}).get("description") == mine.get("description")]
-        if joker and tied and mine.get("description"):
+        tied = [w for w in p.winners if w in ruling.hands and ruling.hands[w].description == mine.description]
+        if joker and tied and mine.description:
             return t("ties_joker", lang, seats=seats_text(tied, lang))
-    winners = list(lost[0]["winners"])
-    best = hands.get(str(winners[0])) or {}
-    return t("loses_to", lang, seats=seats_text(winners, lang), hand=_hand_words(best, lang))
+    winners = list(lost[0].winners)
+    best = ruling.hands.get(winners[0])
+    return t("loses_to", lang, seats=seats_text(winners, lang), hand=_hand_words(best, lang) if best else "")
 
 
 def deciding_lines(explanation: Sequence[str], pots: Sequence[PotView]) -> tuple[str, ...]:

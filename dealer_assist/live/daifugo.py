@@ -52,6 +52,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.handflow import CARD_CODES, JokerHoldemFlow, LiveTable
+from dealer_assist.live.ruling import GamePayout
 from dealer_assist.live.tracker import BACK, UNREADABLE, canonical_card
 from dealer_assist.rules.daifugo import CASINO_QUEST, Move, State, payout
 from dealer_assist.rules.errors import RuleError
@@ -277,11 +278,11 @@ class DaifugoTable(LiveTable):
         left = {s: len(st.hands[s]) for s in st.seats if s != st.winner}
         try:
             paid = payout(st.seats, st.winner, left, leaving=sorted(self._leaving & set(st.seats)))
-            self.ruling = paid.to_json()
+            self.ruling = GamePayout.of(paid)
         except RuleError as exc:
             self.ruling = None
             self._raise(out, ("ruling_error",), "ruling_error", _("no payout: {why}", why=str(exc)), keep=False)
-        self._next_leader = self.ruling["next_leader"] if self.ruling else None
+        self._next_leader = self.ruling.note("next_leader") if self.ruling else None
         self._end_game(out)
 
     def _end_game(self, out: list) -> None:

@@ -9,10 +9,10 @@ events file and the CLI's lines (:func:`dealer_assist.live.pipeline.json_sink`),
 stored rows (and so the central log's outbox, which forwards those rows). Reading the hand log
 back, :func:`event_from_json` turns a stored row into its object again.
 
-A ruling inside an event is the rules engine's JSON
-(:meth:`dealer_assist.rules.showdown.Ruling.to_json`) with the flow's marks (``provisional``,
-``unsure``, ``confirmed``, ``chips_entered``); the typed ruling rides along as ``ruled`` (the
-engine's object, never written: it is not part of the event line).
+A ruling inside an event is a :class:`~dealer_assist.live.ruling.TableRuling` (Daifugo's payout
+a :class:`~dealer_assist.live.ruling.GamePayout`): the engine's ruling with the flow's marks
+(``provisional``, ``unsure``, ``confirmed``, ``chips_entered``), its JSON made only in the event
+line; the engine's own object is its ``result``.
 
 >>> HandStart(0.4, 6, 1, seats=(1, 3, 5), button=5).to_json()
 {'t': 0.4, 'frame': 6, 'type': 'hand_start', 'hand': 1, 'seats': [1, 3, 5], 'button': 5}
@@ -25,12 +25,15 @@ engine's object, never written: it is not part of the event line).
 >>> event_from_json(a.to_json()) == a
 True
 
-Must not import the desk, Qt, OpenCV or the rules engine.
+Must not import the desk, Qt, OpenCV or the rules engine (rulings come typed from
+:mod:`dealer_assist.live.ruling`, which does not either).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Mapping, Optional
+from typing import Any, ClassVar, Mapping, Optional, Union
+
+from dealer_assist.live.ruling import GamePayout, TableRuling, ruling_or_none
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
            "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "EVENT_TYPES", "event_from_json"]
@@ -64,7 +67,7 @@ class TableEvent:
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
         """The constructor's fields (other than the head) from an event line: each field by its own
         name, lists as tuples. Kinds whose line names or nests a field otherwise override this."""
-        names = [f.name for f in fields(cls) if f.name not in ("t", "frame", "hand", "ruled")]
+        names = [f.name for f in fields(cls) if f.name not in ("t", "frame", "hand")]
         out = {n: _tuple(line[n]) for n in names if n in line}
         for name, value in cls.seat_keyed.items():
             if line.get(name) is not None:
@@ -186,33 +189,40 @@ class Confirm(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class Showdown(TableEvent):
-    """A ruling at the showdown (``ruling``: its JSON with the flow's marks) and the table it was
-    made on (``table``: as ``dealer-assist settle`` reads it)."""
+    """A ruling at the showdown (``ruling``: the engine's ruling with the flow's marks) and the
+    table it was made on (``table``: as ``dealer-assist settle`` reads it, the input a dispute
+    replays). A stored line whose ruling cannot be read gives no event."""
 
     type: ClassVar[str] = "showdown"
-    ruling: Mapping[str, Any] = field(default_factory=dict)
+    ruling: Optional[TableRuling] = None
     table: Mapping[str, Any] = field(default_factory=dict)
-    #: the rules engine's ruling as its object (its game's result type); None when read back
-    ruled: Any = field(default=None, compare=False, repr=False)
 
     def body(self) -> list[tuple[str, Any]]:
-        return [("ruling", self.ruling), ("table", self.table)]
+        return [("ruling", None if self.ruling is None else self.ruling.to_json()), ("table", self.table)]
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        out["ruling"] = TableRuling.from_json(line.get("ruling"))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class HandEnd(TableEvent):
+    """The hand is over: its final ruling (None: none was made; a stored one that cannot be read
+    back is None too, the hand's end still stands), the board, who won without a showdown, the
+    dealer's corrections, and whether the ruling stayed provisional and which cards were confirmed."""
+
     type: ClassVar[str] = "hand_end"
-    ruling: Optional[Mapping[str, Any]] = None
+    ruling: Union[TableRuling, GamePayout, None] = None
     board: tuple[str, ...] = ()
     won_without_showdown: Optional[int] = None
     corrections: int = 0
     provisional: bool = False
     confirmed: tuple[tuple[str, str], ...] = ()
-    #: the rules engine's ruling as its object (its game's result type); None when read back
-    ruled: Any = field(default=None, compare=False, repr=False)
 
     def body(self) -> list[tuple[str, Any]]:
-        return [("ruling", self.ruling), ("board", list(self.board)),
+        return [("ruling", None if self.ruling is None else self.ruling.to_json()), ("board", list(self.board)),
                 ("won_without_showdown", self.won_without_showdown), ("corrections", self.corrections),
                 ("provisional", self.provisional),
                 ("confirmed", [{"zone": z, "card": c} for z, c in self.confirmed])]
@@ -221,6 +231,7 @@ class HandEnd(TableEvent):
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
         out = TableEvent.fields_of.__func__(cls, line)
         out["confirmed"] = _placed(line.get("confirmed"))
+        out["ruling"] = ruling_or_none(line.get("ruling"))
         return out
 
 

@@ -36,16 +36,17 @@ Must not import the desk, Qt or OpenCV.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, both, seat_list, zone
 from dealer_assist.live.handflow import BOARD_SLOTS, STREETS, JokerHoldemFlow
+from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import BACK, UNREADABLE
 from dealer_assist.rules.half_texas import (_ACTIONS as _HT_ACTIONS, _SUIT_SIGN, DEFAULT_POINTS, DROPOUTS_TO_END, ROUNDS_PER_SESSION,
-                                            Colors, LiveGame, Points, TableSeat)
+                                            Colors, HalfTexasRuling, LiveGame, Points, TableSeat)
 
 __all__ = ["HalfTexasFlow", "HalfTexasHand", "Ledger"]
 
@@ -279,20 +280,24 @@ class HalfTexasFlow(JokerHoldemFlow):
         return want
 
     # ------------------------------------------------------------------ the ledger
+    def table_ruling(self, result: HalfTexasRuling) -> TableRuling:
+        """The engine's ruling as every desk and log reads it: hands and explanation in the common
+        shape, no chips paid, and the colour points (multiplier, points, standings, dropouts,
+        winners, tie) as the game's own fields, as ``settle`` writes them."""
+        return replace(TableRuling.from_json(result.to_json()), result=result)
+
     def hand_ended(self, table, out: list) -> None:
-        ruling = table.ruling
+        result = table.ruling.result if table.ruling is not None else None
         ledger = self.ledger
-        if ledger is None or not ruling or "standings" not in ruling:
+        if ledger is None or not isinstance(result, HalfTexasRuling):
             return
         game = ledger.games + 1
         changes: dict[int, dict] = {}
         newly: list[int] = []
-        for key, st in ruling["standings"].items():
-            s = int(key)
+        for s, new in result.standings.items():
             if s not in ledger.points:
                 continue
             old = ledger.points[s]
-            new = Points(int(st["bp"]), int(st["rp"]))
             ledger.points[s] = new
             changes[s] = {"bp": new.bp - old.bp, "rp": new.rp - old.rp}
             if new.dropped and s not in ledger.dropped:

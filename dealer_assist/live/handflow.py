@@ -19,8 +19,8 @@ The flow of one hand (docs/live.md tells it for dealers):
   mucked, ``showdown`` with the rules engine's ruling; corrections and late chips re-rule;
 * doubt is said, never hidden: ``hole`` and ``board`` carry ``sure`` (one flag per card, the
   tracker's :meth:`~dealer_assist.live.tracker.Tracker.sure`), and a ruling made on cards that are
-  not all sure is **provisional** (``ruling["provisional"]``, the doubtful cards in
-  ``ruling["unsure"]``) until the dealer confirms them (``confirm``, one card or all at once:
+  not all sure is **provisional** (the ruling's ``provisional``, the doubtful cards in its
+  ``unsure``) until the dealer confirms them (``confirm``, one card or all at once:
   a ``confirm`` event names them) or corrects them; it is then ruled again;
 * the table cleared -> ``hand_end`` with the final ruling.
 
@@ -45,6 +45,7 @@ from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, zone
 from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
+from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
 from dealer_assist.rules.holdem import BURN_SWAP_MSG
@@ -84,6 +85,7 @@ class JokerHoldemFlow:
     ``read_streets``        what a street is: reading the table for the next one
     ``showdown_ready``      what ends the hand at a showdown
     ``rules_table``         the table the rules rule on (how the showdown is shown)
+    ``table_ruling``        the engine's ruling in the shape every game's desk and log read
     ``entry_cards``         the cards a seat of that table shows
     ``corrected``           what a dealer's correction changes in the game's own record
     ``actions``             the game's own dealer inputs (lowball: the cards each seat draws)
@@ -146,6 +148,10 @@ class JokerHoldemFlow:
                 s not in live, antes.get(s, 0)))
         return Table(table.game_rules.name, tuple(parse_card(c) for c in table.board_emitted),
                      table._table_button(), tuple(seats), table.last_aggressor)
+
+    def table_ruling(self, result: Any) -> TableRuling:
+        """The engine's ruling (its game's result object) as the live table keeps and shows it."""
+        return TableRuling.of(result)
 
     def entry_cards(self, entry: Mapping[str, Any]) -> list[str]:
         """The cards a seat entry of :meth:`rules_table`'s JSON shows."""
@@ -326,13 +332,12 @@ class LiveTable:
         self._restate: set[int] = set()
         self.won: Optional[int] = None
         self.showdown_done = False
-        self.ruling: Optional[dict] = None
-        #: the rules engine's ruling as its object (:class:`~dealer_assist.rules.showdown.Ruling`);
-        #: :attr:`ruling` is its JSON with the flow's marks (provisional, chips entered)
-        self.ruled = None
+        #: the hand's ruling with the flow's marks (provisional, chips entered); the engine's own
+        #: object is its ``result``
+        self.ruling: Optional[TableRuling] = None
         self._settle_input: Optional[dict] = None
         self._doubt_input: Optional[list] = None
-        self._showdown_ruling: Optional[dict] = None
+        self._showdown_ruling: Optional[TableRuling] = None
         self.corrections = 0
         #: the game's own record of the hand (its flow's ``new_hand``)
         self.game_hand = self.rules.new_hand()
@@ -441,7 +446,9 @@ class LiveTable:
         return caused + self._evaluate()
 
     def state(self) -> dict:
-        """A JSON-ready snapshot of the table (for the desk display and the pipeline)."""
+        """A snapshot of the table for the desk display and the pipeline: JSON-ready but for its
+        ``ruling`` (the :class:`~dealer_assist.live.ruling.TableRuling`, whose ``to_json()`` is its
+        JSON)."""
         tr = self.tracker
         slots: list[Optional[str]] = []
         for i, slot in enumerate(self.rules.board_slots):     # none for a game without a board
@@ -636,10 +643,8 @@ class LiveTable:
         twin = copy.deepcopy(self, memo)
         twin.apply(dict(action), self._frame, self._t)
 
-        def pays(ruling: Optional[dict]) -> Optional[dict[int, int]]:
-            if ruling is None:
-                return None
-            return {int(k): int(v) for k, v in (ruling.get("payouts") or {}).items()}
+        def pays(ruling: Optional[TableRuling]) -> Optional[dict[int, int]]:
+            return None if ruling is None else dict(ruling.payouts)
 
         before, after = pays(self.ruling), pays(twin.ruling)
         return {"before": before, "after": after, "changes": before is not None and before != after}
@@ -1092,13 +1097,12 @@ class LiveTable:
     def _settle_table(self, chips: bool) -> Table:
         return self.rules.rules_table(self, chips)
 
-    def _settle(self, out: list, table: Table, chips: bool) -> Optional[dict]:
-        """The rules engine's ruling on ``table`` (its JSON), or None with a ``ruling_error`` alert
-        saying why there is none; the typed ruling is kept as :attr:`ruled`."""
+    def _settle(self, out: list, table: Table, chips: bool) -> Optional[TableRuling]:
+        """The rules engine's ruling on ``table``, marked with whether the chips were entered, or
+        None with a ``ruling_error`` alert saying why there is none."""
         key = ("ruling_error",)
         try:
-            self.ruled = self.game_rules.rule(self.game_rules.check(table))
-            ruling = self.ruled.to_json()
+            ruling = self.rules.table_ruling(self.game_rules.rule(self.game_rules.check(table)))
         except (UserError, CardError) as exc:
             text = str(exc)
             old = self._active.get(key)
@@ -1109,8 +1113,7 @@ class LiveTable:
             return None
         if key in self._active:
             self._clear(out, key)
-        ruling["chips_entered"] = chips
-        return ruling
+        return ruling.marked(chips_entered=chips)
 
     def _chips_ok(self) -> tuple[bool, list[int]]:
         if not self.rules.chips:
@@ -1127,36 +1130,35 @@ class LiveTable:
                 cards += [(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)]
         return [(z, c) for z, c in cards if not self.card_sure(z, c)]
 
-    def _mark_doubt(self, ruling: dict, table: Mapping[str, Any], doubt: list) -> None:
-        """Say in the ruling whether it is provisional: made on cards not all sure (``unsure``
+    def _mark_doubt(self, ruling: TableRuling, table: Mapping[str, Any], doubt: list) -> TableRuling:
+        """The ruling saying whether it is provisional: made on cards not all sure (``unsure``
         names them), and which of its cards the dealer confirmed."""
         ruled = {(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())}
         for seat in table.get("seats") or ():
             ruled |= {(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)}
-        ruling["provisional"] = bool(doubt)
-        ruling["unsure"] = [{"zone": z, "card": c} for z, c in doubt]
-        ruling["confirmed"] = [{"zone": z, "card": c} for z, c in self.confirmed if (z, c) in ruled]
+        return ruling.marked(provisional=bool(doubt), unsure=doubt,
+                             confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
 
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()
-        ruled = self._settle_table(chips)
-        table = ruled.to_json()
+        typed = self._settle_table(chips)
+        table = typed.to_json()
         doubt = self._doubt_in(table)
         if table == self._settle_input and doubt == self._doubt_input:
             return
         if table == self._settle_input and self.ruling is not None:
             # only the doubt changed: the same ruling, marked again
-            ruling = dict(self.ruling)
+            ruling = self.ruling
         else:
             ruling = None
         self._settle_input, self._doubt_input = table, doubt
         key = ("chips_missing",)
         if ruling is None:
-            ruling = self._settle(out, ruled, chips)
+            ruling = self._settle(out, typed, chips)
         if ruling is None:
             self.ruling = None
             return
-        self._mark_doubt(ruling, table, doubt)
+        ruling = self._mark_doubt(ruling, table, doubt)
         if not chips and key not in self._active:
             self._raise(out, key, "chips_missing",
                         _("no committed chips entered for {seats}: the winners are shown as if each seat "
@@ -1169,19 +1171,19 @@ class LiveTable:
         self.showdown_done = True
         # a new showdown event when the ruling changes, or turns final or provisional, or a card
         # of it is confirmed (not for each doubtful card that becomes sure while it stays provisional)
-        said = {k: v for k, v in ruling.items() if k != "unsure"}
+        said = ruling.marked(unsure=())
         if said != self._showdown_ruling:
             self._showdown_ruling = said
-            out.append(self._event("showdown", ruling=ruling, table=table, ruled=self.ruled))
+            out.append(self._event("showdown", ruling=ruling, table=table))
 
     def _rule_won(self, out: list, final: bool) -> None:
         chips = bool(self.committed)
-        ruled = self._settle_table(chips)
-        table = ruled.to_json()
+        typed = self._settle_table(chips)
+        table = typed.to_json()
         if table == self._settle_input and not final:
             return
         self._settle_input = table
-        ruling = self._settle(out, ruled, chips)
+        ruling = self._settle(out, typed, chips)
         self.ruling = ruling
         if final and ruling is not None and not chips and self.rules.chips:
             self._raise(out, ("chips_missing",), "chips_missing",
@@ -1201,9 +1203,8 @@ class LiveTable:
                         keep=False)
         out.append(self._event("hand_end", ruling=self.ruling, board=tuple(self.board_emitted),
                                won_without_showdown=self.won, corrections=self.corrections,
-                               provisional=bool(self.ruling and self.ruling.get("provisional")),
-                               confirmed=tuple(self.confirmed),
-                               ruled=self.ruled if self.ruling is not None else None))
+                               provisional=bool(self.ruling and self.ruling.provisional),
+                               confirmed=tuple(self.confirmed)))
         self.rules.hand_ended(self, out)
         for key in [k for k in self._active if k[0] in HAND_CODES]:
             del self._active[key]     # they belong to the hand that is over

@@ -41,7 +41,7 @@ __all__ = [
     "Colors", "Category", "Hand", "rank_five", "best_hand", "parse_call",
     "Points", "GameScore", "score_game", "illegal",
     "Role", "Status", "Phase", "Location", "SeatState", "Event", "Game",
-    "Player", "Session", "Standing", "Standings", "casino_war", "HalfTexas", "LiveGame", "LiveRuling",
+    "Player", "Session", "Standing", "Standings", "casino_war", "HalfTexas", "HalfTexasRuling", "LiveGame",
     "TableSeat",
     "DEFAULT_POINTS", "TABLE_SEATS", "SLIDE_MAX", "BURNS_TO_SHOW",
 ]
@@ -1194,15 +1194,48 @@ class LiveGame:
         return out
 
 
-@dataclass(frozen=True)
-class LiveRuling:
-    """The ruling on a :class:`LiveGame`: ``settle``'s output (``to_json()`` gives a copy)."""
+@dataclass(frozen=True, slots=True)
+class HalfTexasRuling:
+    """One game of Half Texas ruled: the raise multiplier, each player's points won or lost (after
+    the 0 floor) and standing after the game, the hands, the winners, the showdown order and the
+    explanation in both languages; nobody is paid chips. ``to_json()`` is ``settle``'s output."""
 
-    data: Mapping[str, Any]
+    multiplier: int
+    points: Mapping[int, tuple[int, int]]       # seat -> (BP, RP) won (+) or lost (-) this game
+    standings: Mapping[int, Points]             # seat -> its points after the game
+    hands: Mapping[int, Hand]
+    winners: tuple[int, ...]
+    showdown_order: tuple[int, ...]
+    explanation: tuple[str, ...]
+    explanation_ja: tuple[str, ...]
+    game: ClassVar[str] = "half-texas"
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def dropouts(self) -> tuple[int, ...]:
+        """The players out of points after this game (dropped before or now)."""
+        return tuple(n for n, p in sorted(self.standings.items()) if p.dropped)
 
     def to_json(self) -> dict:
-        import copy
-        return copy.deepcopy(dict(self.data))
+        return {
+            "game": self.game,
+            "multiplier": self.multiplier,
+            "points": {str(n): {"bp": bp, "rp": rp} for n, (bp, rp) in sorted(self.points.items())},
+            "standings": {str(n): {"bp": p.bp, "rp": p.rp, "dropped": p.dropped}
+                          for n, p in sorted(self.standings.items())},
+            "dropouts": list(self.dropouts),
+            "hands": {str(n): h.to_json() for n, h in sorted(self.hands.items())},
+            "winners": list(self.winners),
+            "tie": self.tie,
+            "showdown_order": list(self.showdown_order),
+            "explanation": list(self.explanation),
+            "explanation_ja": list(self.explanation_ja),
+            "payouts": {},
+            "pots": [],
+        }
 
 
 class HalfTexas:
@@ -1233,11 +1266,18 @@ class HalfTexas:
             raise UserError(_("the colour points need the two cards of {seats} open", seats=_seats(hidden)))
         return game
 
-    def rule(self, game: LiveGame) -> LiveRuling:
-        """The ruling on a game read at the live table (as ``settle`` rules on its JSON)."""
-        return LiveRuling(self.settle(game.to_json()))
+    def rule(self, game: LiveGame) -> HalfTexasRuling:
+        """The ruling on a game read at the live table. Its cards and points are checked by the
+        same reader as ``settle``'s input (one place says what a game may hold)."""
+        return self.ruling(game.to_json())
 
     def settle(self, obj: Mapping) -> dict:
+        """``dealer-assist settle`` for one game: :meth:`ruling`'s JSON."""
+        return self.ruling(obj).to_json()
+
+    def ruling(self, obj: Mapping) -> HalfTexasRuling:
+        """Read one finished game (``settle``'s input) and rule on it; a :class:`RuleError` names
+        the field and the seat that are wrong."""
         if not isinstance(obj, Mapping):
             raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
         unknown = sorted(set(obj) - self.fields)
@@ -1322,19 +1362,7 @@ class HalfTexas:
         else:
             start = table_seats
         order = [(start + i - 1) % table_seats + 1 for i in range(1, table_seats + 1)]
-        return {
-            "game": self.name,
-            "multiplier": score.multiplier,
-            "points": {str(n): {"bp": actual[n][0], "rp": actual[n][1]} for n in sorted(points)},
-            "standings": {str(n): {"bp": new[n].bp, "rp": new[n].rp, "dropped": new[n].dropped}
-                          for n in sorted(points)},
-            "dropouts": [n for n in sorted(points) if new[n].dropped],
-            "hands": {str(n): h.to_json() for n, h in sorted(score.hands.items())},
-            "winners": list(score.winners),
-            "tie": score.tie,
-            "showdown_order": [n for n in order if n in live],
-            "explanation": list(score.explanation) + notes,
-            "explanation_ja": list(score.explanation_ja) + notes_ja,
-            "payouts": {},
-            "pots": [],
-        }
+        return HalfTexasRuling(
+            score.multiplier, {n: actual[n] for n in sorted(points)}, {n: new[n] for n in sorted(points)},
+            dict(sorted(score.hands.items())), tuple(score.winners), tuple(n for n in order if n in live),
+            tuple(score.explanation) + tuple(notes), tuple(score.explanation_ja) + tuple(notes_ja))

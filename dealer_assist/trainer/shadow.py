@@ -82,8 +82,8 @@ def live_drill(event: Showdown, session: Optional[int] = None) -> Drill:
     from dealer_assist.trainer.fromlog import hand_drill
 
     ref = hand_ref(session, event.hand)
-    ruling = dict(event.ruling) if event.ruling else None
-    d = hand_drill({"ref": ref, "events": [event.to_json()], "ruling": ruling}, "")
+    line = event.to_json()        # the drill is made from the line, as from a stored hand
+    d = hand_drill({"ref": ref, "events": [line], "ruling": line["ruling"]}, "")
     ident = "shadow-" + ("live-" if session is None else "") + ref.replace(":", "-")
     return dataclasses.replace(d, id=ident, source=None, flagged=())
 
