@@ -135,6 +135,8 @@ class Scenario:
     video: str = "clip.mp4"
     seats: int = 6
     table_points: tuple[tuple[float, float], ...] = ()
+    #: the game's name printed on the felt (the sample clip's Joker NLH table by default)
+    title: str = "JOKER HOLD'EM"
 
     def table_to_image(self) -> np.ndarray:
         """3x3 homography: table mm -> frame pixel."""
@@ -224,7 +226,11 @@ def parse_scenario(obj: Any) -> Scenario:
     for key, table in (("deck", DECK_STYLES), ("joker", JOKER_STYLES), ("back", BACK_STYLES)):
         if sty.get(key) not in table:
             raise ScenarioError(f"scenario styles: unknown {key} style {sty.get(key)!r}")
-    tab = _keys(obj.get("table") or {}, {"felt", "table_points"}, "scenario table")
+    tab = _keys(obj.get("table") or {}, {"felt", "table_points", "title"}, "scenario table")
+    title = tab.get("title", "JOKER HOLD'EM")
+    if not isinstance(title, str) or len(title) > 40 or not title.isascii():
+        raise ScenarioError("scenario table: title is the game's name printed on the felt, in at most "
+                            "40 plain letters (ASCII)")
     felt = tab.get("felt", [40, 110, 30])
     if not isinstance(felt, (list, tuple)) or len(felt) != 3:
         raise ScenarioError("scenario table: felt must be a BGR colour [b, g, r]")
@@ -262,7 +268,7 @@ def parse_scenario(obj: Any) -> Scenario:
         deck=sty["deck"], joker=sty["joker"], back=sty["back"], felt=tuple(float(v) for v in felt),
         zones=zones, chip_spots=chip_spots, button_spots=button_spots, frames=tuple(frames),
         video=str(obj.get("video", "clip.mp4")), seats=seats,
-        table_points=tuple(_pair(p, "table table_points") for p in tp))
+        table_points=tuple(_pair(p, "table table_points") for p in tp), title=title)
 
 
 def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots: dict) -> list[FrameState]:
@@ -432,7 +438,7 @@ class ClipRenderer:
         cv2.ellipse(tex, t((cx, cy - 20)), (int(330 * k * 16), int(200 * k * 16)), 0, 0, 360, ink, 3, cv2.LINE_AA, 4)
         for seat, (sx, sy) in sc.chip_spots.items():
             cv2.circle(tex, t((sx, sy)), int(26 * k * 16), ink, 2, cv2.LINE_AA, 4)
-        txt = "JOKER HOLD'EM"
+        txt = sc.title
         face = HERSHEY["duplex"]
         (tw, th), _ = cv2.getTextSize(txt, face, 1.6, 3)
         org = ((cx - x0) * k - tw / 2, (cy - 105 - y0) * k)
