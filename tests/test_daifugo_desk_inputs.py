@@ -50,7 +50,7 @@ def test_the_pass_button_passes_the_seat_to_act(desk):
     assert panel.pass_button.text() == "パス: シート3 (P)"
     panel.send_pass()                            # the P key's slot: seat 3 passes, the field clears
     last = tb.plays(tb.events)[-1]
-    assert last.seat == 3 and last.ruling["events"] == ["pass", "field_cleared"]
+    assert last.seat == 3 and last.ruling.events == ("pass", "field_cleared")
     assert panel.view.field == () and panel.pass_button.text() == "パス: シート1 (P)"
 
 

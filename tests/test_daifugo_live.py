@@ -62,7 +62,7 @@ def test_each_play_is_ruled_once_with_the_lock_and_the_next_seat():
     assert [(e.seat, e.cards, e.legal, e.turn) for e in p] == [(1, ("3h",), True, 2)]
     assert tb.plays(tb.frames(20)) == []                      # lying there is no second play
     p = tb.plays(tb.lay("5h"))
-    assert p[0].ruling["events"] == ["lock"] and p[0].lock == ("h",)
+    assert p[0].ruling.events == ("lock",) and p[0].lock == ("h",)
     st = tb.t.state()["daifugo"]
     assert st["turn"] == 3 and st["lock"] == ["h"] and st["cards_left"] == {"1": 9, "2": 9, "3": 10}
 
@@ -75,7 +75,7 @@ def test_an_illegal_play_is_a_red_banner_in_japanese_until_taken_back_and_change
     assert play.legal is False and play.turn == 2
     alert = [e for e in got if e.type == "alert"][0]
     assert alert.code == "illegal_play" and SEVERITY["illegal_play"] == "stop"
-    assert "反則" in alert.message_ja and play.ruling["reason_ja"] in alert.message_ja
+    assert "反則" in alert.message_ja and play.ruling.reason_ja in alert.message_ja
     assert tb.t.state()["daifugo"]["cards_left"]["2"] == 10
     got = tb.lay(keep=False)                            # taken back (and the 9 covered/swept)
     assert [(e.code, e.cleared) for e in got if e.type == "alert"] == [("illegal_play", True)]
@@ -85,14 +85,14 @@ def test_an_illegal_play_is_a_red_banner_in_japanese_until_taken_back_and_change
 def test_revolution_eight_clear_and_j_reverse_show_in_the_state():
     tb = Table(seats=[1, 2, 3, 4], leader=1)
     p = tb.plays(tb.lay("5s", "5h", "5d", "5c"))[0]
-    assert p.ruling["events"] == ["revolution"] and p.revolution is True
+    assert p.ruling.events == ("revolution",) and p.revolution is True
     p = tb.plays(tb.lay("Jc", "Jd", "Jh", "Js", keep=False))[0]
     assert not p.legal                                 # in the revolution a J is weaker than a 5
     p = tb.plays(tb.lay("4s", "4h", "4d", "4c", keep=False))[0]
-    assert p.ruling["events"] == ["lock", "revolution_ends"] and p.revolution is False and p.seat == 2
+    assert p.ruling.events == ("lock", "revolution_ends") and p.revolution is False and p.seat == 2
     tb2 = Table(seats=[1, 2, 3], leader=2)
     p = tb2.plays(tb2.lay("8d"))[0]
-    assert p.ruling["events"] == ["eight_clear"] and p.turn == 2 and p.field_cards == ()
+    assert p.ruling.events == ("eight_clear",) and p.turn == 2 and p.field_cards == ()
     p = tb2.plays(tb2.lay("Jh", keep=False))[0]
     assert p.direction == "counterclockwise" and p.turn == 1
 
@@ -115,7 +115,7 @@ def test_passes_and_the_end_of_the_game_with_its_payout():
     tb.lay("9c")
     assert tb.plays(tb.act({"type": "pass"}))[0].seat == 2
     p = tb.plays(tb.act({"type": "pass", "seat": 3}))[0]
-    assert p.ruling["events"] == ["pass", "field_cleared"] and p.turn == 1
+    assert p.ruling.events == ("pass", "field_cleared") and p.turn == 1
     got = tb.lay("4c", keep=False)
     end = [e for e in got if e.type == "hand_end"][0]
     assert end.ruling.winner == 1 and end.ruling.payouts == {1: 39, 2: -20, 3: -25}
@@ -126,7 +126,7 @@ def test_passes_and_the_end_of_the_game_with_its_payout():
 def test_a_forbidden_finish_is_illegal():
     tb = Table(seats=[1, 2, 3], leader=1, cards_left={"1": 1})
     p = tb.plays(tb.lay("2s"))[0]
-    assert not p.legal and "2" in p.ruling["reason"]
+    assert not p.legal and "2" in p.ruling.reason
 
 
 @pytest.mark.parametrize("action, words", [
@@ -210,7 +210,10 @@ def test_the_desk_on_the_clip_shows_the_illegal_play_red_in_japanese_then_the_re
 def test_a_stair_follows_a_stair_and_a_group_on_a_stair_is_illegal():
     tb = Table(seats=[1, 2, 3], leader=1)
     p = tb.plays(tb.lay("4d", "5d", "6d"))[0]
-    assert p.legal and p.ruling["play"]["kind"] == "stair"
+    assert p.legal and p.ruling.play.kind.value == "stair"
+    # the play event's line reads back as the same typed event: its ruling and its cards left by seat
+    assert type(p).from_json(p.to_json()) == p and p.cards_left == {1: 7, 2: 10, 3: 10}
+    assert p.to_json()["ruling"]["play"]["description_ja"].startswith("階段")
     p = tb.plays(tb.lay("9c", "9h", "9s", keep=False))[0]        # three of a kind on a stair
     assert not p.legal and p.turn == 2
     p = tb.plays(tb.lay("5s", "6s", "7s", keep=False))[0]

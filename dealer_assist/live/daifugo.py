@@ -50,11 +50,11 @@ from typing import Any, ClassVar, Mapping, Optional
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
-from dealer_assist.live.events import TableEvent
+from dealer_assist.live.events import TableEvent, _tuple
 from dealer_assist.live.handflow import CARD_CODES, JokerHoldemFlow, LiveTable
 from dealer_assist.live.ruling import GamePayout
 from dealer_assist.live.tracker import BACK, UNREADABLE, canonical_card
-from dealer_assist.rules.daifugo import CASINO_QUEST, Move, State, payout
+from dealer_assist.rules.daifugo import CASINO_QUEST, Meld, Move, Ruling, State, payout
 from dealer_assist.rules.errors import RuleError
 
 __all__ = ["DaifugoFlow", "DaifugoTable", "Play", "PLAY_ZONE"]
@@ -76,29 +76,89 @@ class _Said:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayRuling:
+    """The rules engine's ruling on one play (:class:`dealer_assist.rules.daifugo.Ruling`) as the
+    ``play`` event carries it: legal or not and why in both languages, the move, the play as it
+    counts (its jokers' readings; None for a pass or a play that is none), what it set off
+    (``events``: ``lock``, ``revolution``, ``eight_clear``, ...) and, for a joker whose reading
+    the dealer must declare, the readings allowed. The game's state after it is the event's own
+    fields, so the state is not repeated here."""
+
+    legal: bool
+    reason: str
+    reason_ja: str
+    move: Move
+    play: Optional[Meld] = None
+    events: tuple[str, ...] = ()
+    options: tuple[tuple[str, ...], ...] = ()
+
+    @classmethod
+    def of(cls, ruling: Ruling) -> "PlayRuling":
+        return cls(ruling.legal, ruling.reason, ruling.reason_ja, ruling.move, ruling.meld, tuple(ruling.events),
+                   tuple(tuple(str(c) for c in m.declared) for m in ruling.options))
+
+    def said(self, lang: str) -> str:
+        return self.reason_ja if lang == "ja" else self.reason
+
+    def to_json(self) -> dict:
+        """The engine's JSON of the ruling, less its ``state`` (the event's fields give it)."""
+        out = {"legal": self.legal, "reason": self.reason, "reason_ja": self.reason_ja, "move": self.move.to_json(),
+               "play": None if self.play is None else self.play.to_json(), "events": list(self.events)}
+        if self.options:
+            out["options"] = [list(o) for o in self.options]
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "PlayRuling":
+        """A stored play's ruling; a :class:`RuleError` (a ``ValueError``) names what is wrong."""
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("legal"), bool):
+            raise RuleError("a play's ruling is a JSON object saying whether the play is legal", field="ruling")
+        if not all(isinstance(obj.get(k), str) for k in ("reason", "reason_ja")):
+            raise RuleError("a play's ruling says why in English and Japanese", field="ruling")
+        options = obj.get("options") or []
+        if not isinstance(options, list) or not all(isinstance(o, list) for o in options):
+            raise RuleError("a play's readings are lists of cards", field="options")
+        return cls(obj["legal"], obj["reason"], obj["reason_ja"], Move.from_json(obj.get("move")),
+                   None if obj.get("play") is None else Meld.from_json(obj["play"]),
+                   tuple(str(e) for e in obj.get("events") or ()), tuple(tuple(str(c) for c in o) for o in options))
+
+
+@dataclass(frozen=True, slots=True)
 class Play(TableEvent):
-    """A play (or a pass) and the rules engine's ruling on it, with the game's state after it."""
+    """A play (or a pass) and the rules engine's ruling on it, with the game's state after it
+    (whose turn, the direction, revolution, the suit lock, the field, each seat's cards left)."""
 
     type: ClassVar[str] = "play"
+    seat_keyed: ClassVar[Mapping[str, Any]] = {"cards_left": int}
     seat: Optional[int] = None
     cards: tuple[str, ...] = ()
     passed: bool = False
     jokers: tuple[str, ...] = ()
     legal: bool = False
-    ruling: Mapping[str, Any] = field(default_factory=dict)
+    ruling: Optional[PlayRuling] = None
     turn: Optional[int] = None
     direction: str = "clockwise"
     revolution: bool = False
     lock: Optional[tuple[str, ...]] = None
     field_cards: tuple[tuple[str, ...], ...] = ()
-    cards_left: Mapping[str, int] = field(default_factory=dict)
+    cards_left: Mapping[int, int] = field(default_factory=dict)
 
     def body(self) -> list[tuple[str, Any]]:
         return [("seat", self.seat), ("cards", list(self.cards)), ("pass", self.passed),
-                ("jokers", list(self.jokers)), ("legal", self.legal), ("ruling", dict(self.ruling)),
+                ("jokers", list(self.jokers)), ("legal", self.legal),
+                ("ruling", None if self.ruling is None else self.ruling.to_json()),
                 ("turn", self.turn), ("direction", self.direction), ("revolution", self.revolution),
                 ("lock", None if self.lock is None else list(self.lock)),
-                ("field", [list(p) for p in self.field_cards]), ("cards_left", dict(self.cards_left))]
+                ("field", [list(p) for p in self.field_cards]),
+                ("cards_left", {str(s): n for s, n in self.cards_left.items()})]
+
+    @classmethod
+    def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
+        out = TableEvent.fields_of.__func__(cls, line)
+        out["passed"] = bool(line.get("pass", False))
+        out["field_cards"] = _tuple(line.get("field") or [])
+        out["ruling"] = None if line.get("ruling") is None else PlayRuling.from_json(line["ruling"])
+        return out
 
 
 class DaifugoFlow(JokerHoldemFlow):
@@ -247,14 +307,13 @@ class DaifugoTable(LiveTable):
                 self._clear(out, key)
             self._illegal = None
         st = self.game_state
-        body = ruling.to_json()
-        body.pop("state", None)
         ev = Play(round(self._t, 3), self._frame, self.hand, seat=seat, cards=cards, passed=not cards,
-                  jokers=tuple(str(c) for c in (ruling.move.jokers or ())), legal=ruling.legal, ruling=body,
+                  jokers=tuple(str(c) for c in (ruling.move.jokers or ())), legal=ruling.legal,
+                  ruling=PlayRuling.of(ruling),
                   turn=st.turn, direction="clockwise" if st.clockwise else "counterclockwise",
                   revolution=st.revolution, lock=None if st.lock is None else tuple(s.symbol for s in st.lock),
                   field_cards=tuple(tuple(str(c) for c in p.meld.cards) for p in st.field),
-                  cards_left={str(s): len(st.hands[s]) for s in st.seats})
+                  cards_left={s: len(st.hands[s]) for s in st.seats})
         js = ev.to_json()
         self.last_play = js
         self.plays.append(js)

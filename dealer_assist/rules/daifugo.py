@@ -193,6 +193,25 @@ class Meld:
     def describe_ja(self) -> str:
         return both(self.description())[1]
 
+    @classmethod
+    def from_json(cls, obj: Any) -> "Meld":
+        """The play its JSON names (its cards and what its jokers stand for), read again from the
+        cards' readings (:func:`interpretations`); :class:`RuleError` when it is none of them.
+
+        >>> m = interpretations(_cards("9h Th JK"))[1]
+        >>> Meld.from_json(m.to_json()) == m
+        True
+        """
+        if not isinstance(obj, Mapping):
+            raise RuleError(f"a play is a JSON object, not {type(obj).__name__}", field="play")
+        cards = _read_cards(obj.get("cards"), "play.cards", None)
+        declared = tuple(_read_cards(obj.get("jokers") or [], "play.jokers", None))
+        for meld in interpretations(cards):
+            if meld.kind.value == obj.get("kind") and meld.declared == declared and \
+                    [str(c) for c in meld.as_cards] == list(obj.get("as") or [str(c) for c in meld.as_cards]):
+                return meld
+        raise RuleError(f"{_cards_text(cards)} cannot be read as the {obj.get('kind')!r} it names", field="play")
+
     def to_json(self) -> dict:
         return {
             "kind": self.kind.value,
