@@ -19,6 +19,10 @@ field            what it is
                  structure, its streets and forced bets), which ``dealer-assist bet`` takes for
                  what an input with ``"game"`` leaves out; None for a game without chip betting,
                  ``no_betting`` then says why
+``drilled``      how a showdown of the game from the hand log is drilled (:class:`Drilled`: the
+                 trainer's topic and what it wins over); None where the log makes no drills
+``phh``          the house rules a PHH hand history of the game says it was played by (``review
+                 --export-phh``, variant NT); None where PHH cannot hold the game's hands
 ===============  ===============================================================================
 
 Adding a game touches its rules module, its live hooks module (if the camera follows it and its
@@ -56,11 +60,24 @@ from dealer_assist.rules.lowball import Lowball27, LowballA5
 from dealer_assist.rules.stud import Stud7
 from dealer_assist.rules.wild import WildHoldem
 
-__all__ = ["Game", "GAMES", "UnknownGame", "find_game", "game_names", "live_games"]
+__all__ = ["Drilled", "Game", "GAMES", "UnknownGame", "find_game", "game_names", "live_games"]
 
 
 class UnknownGame(UserError, ValueError):
     """A game name that is not in :data:`GAMES`; says which names are."""
+
+
+@dataclass(frozen=True)
+class Drilled:
+    """How a showdown of a game from the hand log becomes a drill (:mod:`dealer_assist.trainer.fromlog`):
+    ``topic`` is the trainer's topic for it (:data:`dealer_assist.trainer.drills.TOPICS`). A hand
+    whose chips were not entered is drilled on the showing order, and one with side pots or odd
+    chips on those, unless the game's topic comes first: ``before_pots`` (hi/lo: its pots come in
+    halves) or ``always`` (stud and Half Texas: their own questions whatever the table)."""
+
+    topic: str
+    before_pots: bool = False
+    always: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,8 @@ class Game:
     clip: Optional[tuple[str, str]] = None
     betting: Optional[GameBetting] = None
     no_betting: Optional[Msg] = None
+    drilled: Optional[Drilled] = None
+    phh: Optional[str] = None
 
     def betting_defaults(self, obj: Any) -> dict:
         """A ``dealer-assist bet`` input with this game's usual betting for what it leaves out;
@@ -108,25 +127,29 @@ LIMIT_DRAW = GameBetting("fixed-limit", DRAW_STREETS, ("blinds",))
 GAMES: tuple[Game, ...] = (
     Game("holdem", _("Texas hold'em (holdem)"), WildHoldem(),
          flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4"),
-         betting=NO_LIMIT_HOLDEM),
+         betting=NO_LIMIT_HOLDEM, drilled=Drilled("showdown-holdem"), phh="Texas hold'em"),
     Game("joker-holdem", _("Joker NLH (joker-holdem)"), JokerHoldem(),
          flow="dealer_assist.live.handflow:JokerHoldemFlow", clip=("clip", "joker-nlh.mp4"),
-         betting=NO_LIMIT_HOLDEM),
+         betting=NO_LIMIT_HOLDEM, drilled=Drilled("showdown-joker"),
+         phh="Joker NLH: one joker; its holder plays both hole cards and three board cards, the joker standing "
+             "for the best card that is neither a board card nor the holder's other card, and loses ties; a joker "
+             "turned on the board is burned and swapped (docs/rules.md)"),
     Game("half-texas", _("Half Texas hold'em (half-texas)"), HalfTexas(),
          flow="dealer_assist.live.half_texas:HalfTexasFlow", clip=("clips/half-texas", "half-texas.mp4"),
-         no_betting=_("it is played for points, not chips: each raise multiplies the game's points (seed 001)")),
+         no_betting=_("it is played for points, not chips: each raise multiplies the game's points (seed 001)"),
+         drilled=Drilled("half-texas", always=True)),
     Game("stud7", _("Seven-card stud (stud7)"), Stud7(),
          flow="dealer_assist.live.stud:StudFlow", clip=("clips/stud7", "stud7.mp4"),
-         betting=LIMIT_STUD),
+         betting=LIMIT_STUD, drilled=Drilled("stud", always=True)),
     Game("holdem-hilo", _("Hold'em hi/lo (holdem-hilo)"), HoldemHiLo(),
          flow="dealer_assist.live.handflow:HoldemFlow", clip=("clips/holdem", "holdem.mp4"),
-         betting=LIMIT_HOLDEM),
+         betting=LIMIT_HOLDEM, drilled=Drilled("hilo", before_pots=True)),
     Game("lowball-a5", _("Lowball A-5 (lowball-a5)"), LowballA5(),
          flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4"),
-         betting=LIMIT_DRAW),
+         betting=LIMIT_DRAW, drilled=Drilled("showdown-holdem")),
     Game("lowball-27", _("Lowball 2-7 (lowball-27)"), Lowball27(),
          flow="dealer_assist.live.lowball:LowballFlow", clip=("clips/lowball", "lowball.mp4"),
-         betting=LIMIT_DRAW),
+         betting=LIMIT_DRAW, drilled=Drilled("showdown-holdem")),
     Game("daifugo", _("Daifugo (daifugo)"), CASINO_QUEST, settles=False,
          flow="dealer_assist.live.daifugo:DaifugoFlow", clip=("clips/daifugo", "daifugo.mp4"),
          no_betting=_("its money is the ante and the payment per card left (dealer-assist daifugo payout)")),

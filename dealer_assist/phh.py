@@ -45,12 +45,15 @@ __all__ = ["hand_phh", "phh_name", "export_command"]
 
 _CARD = re.compile(r"^[AKQJT98765432][shdc]$")
 
-HOUSE_RULES = {
-    "joker-holdem": "Joker NLH: one joker; its holder plays both hole cards and three board cards, the joker "
-                    "standing for the best card that is neither a board card nor the holder's other card, and "
-                    "loses ties; a joker turned on the board is burned and swapped (docs/rules.md)",
-    "holdem": "Texas hold'em",
-}
+def _house_rules(game: Any) -> Optional[str]:
+    """The house rules a PHH file of ``game`` names (the registry's ``phh``), or None where PHH
+    cannot hold the game's hands."""
+    from dealer_assist.games import UnknownGame, find_game
+
+    try:
+        return find_game(game).phh
+    except UnknownGame:
+        return None
 
 
 def _phh_cards(cards: Iterable[Any]) -> str:
@@ -140,7 +143,7 @@ def hand_phh(hand: dict, table: Optional[str] = None) -> str:
         ("_dealer_assist_hand", hand.get("ref") or ""),
         ("_dealer_assist_table", table or hand.get("table") or ""),
         ("_game", game),
-        ("_house_rules", HOUSE_RULES.get(game, game)),
+        ("_house_rules", _house_rules(game) or game),
         ("_stacks_are_chips_committed", True),
         ("_committed_known", known),
         ("_button_seat", hand.get("button") if isinstance(hand.get("button"), int) else 0),
@@ -192,13 +195,16 @@ def export_command(args) -> int:
             hands = [load_hand(args.db, _hand_ref(args.hand))]
         else:
             hands = [load_hand(args.db, h["ref"]) for h in list_hands(args.db, session=args.session)]
-    other = [h for h in hands if _game_of(h) not in HOUSE_RULES]
-    hands = [h for h in hands if _game_of(h) in HOUSE_RULES]
+    other = [h for h in hands if _house_rules(_game_of(h)) is None]
+    hands = [h for h in hands if _house_rules(_game_of(h)) is not None]
     if other:
         games = ", ".join(sorted({str(_game_of(h)) for h in other}))
-        print(_n("{n} hand of {games} left out: the PHH export writes hold'em hands (holdem, joker-holdem)",
-                 "{n} hands of {games} left out: the PHH export writes hold'em hands (holdem, joker-holdem)",
-                 len(other), n=len(other), games=games).render(args.lang), file=sys.stderr)
+        from dealer_assist.games import GAMES
+
+        can = ", ".join(g.name for g in GAMES if g.phh is not None)
+        print(_n("{n} hand of {games} left out: the PHH export writes hold'em hands ({can})",
+                 "{n} hands of {games} left out: the PHH export writes hold'em hands ({can})",
+                 len(other), n=len(other), games=games, can=can).render(args.lang), file=sys.stderr)
     if not hands:
         print(_("no hands to write").render(args.lang))
         return 0

@@ -382,3 +382,31 @@ def qtbot_or_skip(request):
     pytest.importorskip("PySide6")
     pytest.importorskip("pytestqt")
     return request.getfixturevalue("qtbot")
+
+
+def test_the_topic_of_a_logged_hand_comes_from_its_games_registry_entry():
+    """Which topic a showdown from the log is drilled on is said once, in ``games.GAMES``
+    (``drilled``): stud and Half Texas always on their own, hi/lo before its pots' shape, the
+    others on side pots or odd chips where the pots have them, else their own showdown."""
+    from dealer_assist.games import GAMES
+    from dealer_assist.trainer.drills import TOPICS
+    from dealer_assist.trainer.fromlog import _natural_topic
+
+    side = {"pots": [{"winners": [1]}, {"winners": [2]}]}
+    plain = {"pots": [{"winners": [1]}]}
+    seen = {}
+    for g in GAMES:
+        if g.drilled is None:
+            continue
+        assert g.drilled.topic in TOPICS
+        t = {"game": g.name}
+        seen[g.name] = (_natural_topic(t, side, True), _natural_topic(t, plain, True), _natural_topic(t, plain, False))
+    assert seen == {
+        "holdem": ("side-pots", "showdown-holdem", "showing-order"),
+        "joker-holdem": ("side-pots", "showdown-joker", "showing-order"),
+        "half-texas": ("half-texas", "half-texas", "half-texas"),
+        "stud7": ("stud", "stud", "stud"),
+        "holdem-hilo": ("hilo", "hilo", "showing-order"),
+        "lowball-a5": ("side-pots", "showdown-holdem", "showing-order"),
+        "lowball-27": ("side-pots", "showdown-holdem", "showing-order"),
+    }

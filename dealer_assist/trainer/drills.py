@@ -332,13 +332,16 @@ class Topic:
     also: tuple[str, ...] = ()
     settles: bool = True            # the table is a ``settle`` input and the answer its output
     keep: Callable[[Mapping, Mapping, int], bool] = lambda table, answer, level: True
+    #: the game its question names (None: any game); a hand of another game from the log is
+    #: asked with that game's name
+    game: Optional[str] = None
 
 
 def _make_board(game: Optional[str] = None, *, joker_always: bool = False, **kw: Any):
     def make(rng: random.Random, level: int) -> dict:
         g, joker = _board_game(level)
         if game is not None:
-            g, joker = game, (joker_always or (joker and game == "joker-holdem"))
+            g, joker = game, joker_always     # a topic of one game deals its joker only if it says so
         return board_table(rng, level, g, joker=joker, **kw)
     return make
 
@@ -353,10 +356,11 @@ _PAYOUT_ALSO = ("pots", "showdown_order")
 TOPICS: dict[str, Topic] = {t.name: t for t in (
     Topic("showdown-joker", _("Joker NLH showdown"),
           _("Joker NLH: who wins each pot, and how many chips does each seat get?"),
-          _make_board("joker-holdem", joker_always=True), _settle_answer, ("payouts",), _PAYOUT_ALSO),
+          _make_board("joker-holdem", joker_always=True), _settle_answer, ("payouts",), _PAYOUT_ALSO,
+          game="joker-holdem"),
     Topic("showdown-holdem", _("Hold'em showdown"),
           _("Hold'em: who wins each pot, and how many chips does each seat get?"),
-          _make_board("holdem"), _settle_answer, ("payouts",), _PAYOUT_ALSO),
+          _make_board("holdem"), _settle_answer, ("payouts",), _PAYOUT_ALSO, game="holdem"),
     Topic("side-pots", _("Side pots"),
           _("Cut the pots: each pot's amount and the seats that may win it; then the chips each seat gets."),
           _make_board(), _settle_answer, ("payouts", "pots"), ("showdown_order",),
@@ -379,18 +383,20 @@ TOPICS: dict[str, Topic] = {t.name: t for t in (
           _("Hold'em hi/lo: who takes the high half and the low half of each pot, and how many chips "
             "does each seat get?"),
           _make_hilo, _settle_answer, ("payouts",), _PAYOUT_ALSO,
-          keep=lambda t, a, level: _has_halves(a)),
+          keep=lambda t, a, level: _has_halves(a), game="holdem-hilo"),
     Topic("half-texas", _("Half Texas points"),
           _("Half Texas: how many BP and RP does each seat gain or lose in this game?"),
-          lambda rng, level: half_texas_table(rng, level), _settle_answer, ("points",), ("dropouts",)),
+          lambda rng, level: half_texas_table(rng, level), _settle_answer, ("points",), ("dropouts",),
+          game="half-texas"),
     Topic("stud", _("Stud: first to act and showing order"),
           _("Seven-card stud: which seat owns the last round (acts first), in what order do the seats "
             "show, and which seats open their hands?"),
           lambda rng, level: stud_table(rng, level), _stud_answer,
-          ("first_to_act", "showdown_order", "shown"), ("payouts",), settles=False),
+          ("first_to_act", "showdown_order", "shown"), ("payouts",), settles=False, game="stud7"),
     Topic("daifugo", _("Daifugo: legal or not"),
           _("Daifugo: may this seat make this play now?"),
-          lambda rng, level: daifugo_table(rng, level), _daifugo_answer, ("legal",), settles=False),
+          lambda rng, level: daifugo_table(rng, level), _daifugo_answer, ("legal",), settles=False,
+          game="daifugo"),
 )}
 
 

@@ -40,6 +40,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import JOKER, CardError
 from dealer_assist.errors import UserError
+from dealer_assist.games import Drilled, UnknownGame, find_game
 from dealer_assist.i18n import Msg, Text, _, _n, both, render
 from dealer_assist.trainer.drills import TOPICS, Drill
 
@@ -65,9 +66,8 @@ class LogSkip(UserError):
 def log_question(topic: str, game: str) -> Optional[Msg]:
     """The question of a hand from the log where the topic's own names another game (a lowball
     hand asked as a showdown); None where the topic's question fits."""
-    if topic != "showdown-holdem" or game == "holdem":
+    if topic not in TOPICS or TOPICS[topic].game in (None, game):
         return None
-    from dealer_assist.games import UnknownGame, find_game
     try:
         title: Text = find_game(game).title
     except UnknownGame:
@@ -174,24 +174,32 @@ def _level(table: Mapping, answer: Mapping) -> int:
     return 3
 
 
+def _drilled(game: Any) -> Drilled:
+    """How the registry says a showdown of ``game`` is drilled (a game it does not drill: as a
+    hold'em showdown)."""
+    try:
+        found = find_game(game).drilled
+    except UnknownGame:
+        found = None
+    return found if found is not None else Drilled("showdown-holdem")
+
+
 def _natural_topic(table: Mapping, answer: Mapping, chips_entered: bool) -> str:
-    game = table.get("game")
-    if game == "stud7":
-        return "stud"
-    if game == "half-texas":
-        return "half-texas"
+    """The topic a hand is drilled on: its game's own (:attr:`Drilled.topic`) where that comes
+    first; else the showing order without chips, side pots or odd chips where the pots have them."""
+    own = _drilled(table.get("game"))
+    if own.always:
+        return own.topic
     if not chips_entered:
         return "showing-order"
-    if game == "holdem-hilo":      # its pots come in halves: a hi/lo hand before a side-pot one
-        return "hilo"
+    if own.before_pots:
+        return own.topic
     pots = answer.get("pots") or []
     if len(pots) >= 2:
         return "side-pots"
     if any(p.get("odd_chips") for p in pots):
         return "odd-chips"
-    if game == "joker-holdem":
-        return "showdown-joker"
-    return "showdown-holdem"
+    return own.topic
 
 
 def _apply_corrections(table: dict, corrections: Iterable[Mapping]) -> bool:
@@ -249,11 +257,13 @@ def hand_drill(hand: Mapping[str, Any], log: str = "", topic: Optional[str] = No
         raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(topic),
                           topics=", ".join(TOPICS)))
     try:
-        own = TOPICS["stud" if game == "stud7" else "side-pots"]
+        drilled = _drilled(game)
+        # the engine's answer for the game: settle's (any settling topic's), or the game's own topic's
+        own = TOPICS["side-pots"] if TOPICS[drilled.topic].settles else TOPICS[drilled.topic]
         ruled = own.answer(table)
         guess = _natural_topic(table, ruled, chips)
         name = topic or guess
-        if name != guess and not (name == "showing-order" and guess not in ("stud", "half-texas")):
+        if name != guess and not (name == "showing-order" and not drilled.always):
             skip = LogSkip(_("hand {hand} is not a {topic} hand", hand=ref, topic=TOPICS[name].title))
             skip.other_topic = True
             raise skip
