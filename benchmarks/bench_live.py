@@ -112,7 +112,7 @@ def rulings_at(frames: list, every: int, reads: dict) -> tuple[list, bool]:
     pipe = Pipeline(detector=Reads(), calibration=cal, table=LiveTable(seats=cal.seats, game="joker-holdem"),
                     sink=events.append, actions=actions)
     pipe.run(iter([Frame(i // every, f.t, f.image) for i, f in enumerate(frames) if i % every == 0]))
-    got = [(e.ruling["payouts"] if e.ruling else None, e.won_without_showdown)
+    got = [(e.ruling.to_json()["payouts"] if e.ruling else None, e.won_without_showdown)
            for e in events if isinstance(e, HandEnd)]
     behind = any(isinstance(e, Alert) and e.code == "falling_behind" for e in events)
     return got, behind
