@@ -702,3 +702,27 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     assert main(["review", "--db", str(path), "1:2", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
     assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out
+
+
+def test_a_ruling_damaged_in_the_log_is_said_and_the_rest_of_the_hand_still_reads(logged, capsys):
+    """A ruling row or event line that is no ruling (hand-edited or damaged): ``review`` tells the
+    hand, says the ruling cannot be read and gives no winners for it, instead of a traceback."""
+    db, _ = logged
+    con = sqlite3.connect(db)
+    con.execute("""UPDATE hands SET ruling = '{"game": "holdem", "pots": "all of it"}' WHERE hand = 1""")
+    rows = con.execute("SELECT id, json FROM events WHERE type IN ('showdown', 'hand_end')").fetchall()
+    for i, text in rows:
+        line = json.loads(text)
+        line["ruling"] = "garbage" if line["type"] == "showdown" else {"payouts": {"one": "lots"}}
+        con.execute("UPDATE events SET json = ? WHERE id = ?", (json.dumps(line), i))
+    con.commit()
+    con.close()
+    first = list_hands(db)[0]
+    assert first["winners"] == [] and first["payouts"] == {} and first["ruling_unreadable"] is True
+    assert load_hand(db, first["id"])["ruling"] is None
+    code, out, err = review(capsys, "--db", str(db), "1")
+    assert code == 0 and "Traceback" not in err
+    assert "showdown (its ruling in the log cannot be read)" in out
+    assert "the ruling stored for this hand cannot be read (the log is damaged)" in out.split("Ruling:")[1]
+    code, out, _ = review(capsys, "--db", str(db), "1", "--lang", "ja")
+    assert code == 0 and "ハンドログの裁定が読めません" in out

@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error, shown_url
 from dealer_assist.errors import UserError
-from dealer_assist.live.handlog import _confirmations, _corrections, _iso, parse_hand_ref, ruling_winners
+from dealer_assist.live.handlog import _confirmations, _corrections, _iso, parse_hand_ref, ruling_winners, stored_ruling
 
 __all__ = ["CentralLog", "list_hands", "load_hand", "load_snapshot", "tables"]
 
@@ -41,7 +41,7 @@ def _status(r: dict) -> str:
 
 
 def _summary(r: dict) -> dict:
-    ruling = _loads(r["ruling"])
+    ruling, damaged = stored_ruling(r["ruling"])
     return {
         "ref": f"{r['session_number']}:{r['hand']}", "table": r["table_name"],
         "id": r["local_id"], "session": r["session_number"], "hand": r["hand"],
@@ -52,7 +52,7 @@ def _summary(r: dict) -> dict:
         "winners": ruling_winners(ruling), "payouts": dict((ruling or {}).get("payouts") or {}),
         "won_without_showdown": r["won_without_showdown"],
         "events": r["n_events"], "corrections": r["n_corrections"],
-        "source": r["source"], "game": r["game"],
+        "source": r["source"], "game": r["game"], "ruling_unreadable": damaged,
     }
 
 
@@ -169,7 +169,7 @@ class CentralLog:
             snaps.append({"id": r["local_id"], "frame": r["frame"], "t": r["t"], "event_seq": r["event_seq"],
                           "event_index": i, "event_type": out["events"][i].get("type")})
         out["snapshots"] = snaps
-        out["ruling"] = _loads(row["ruling"])
+        out["ruling"] = stored_ruling(row["ruling"])[0]
         out["withheld"] = sum(1 for r in evs if r["withheld"])
         out["session"] = {"id": row["session_number"], "started": _iso(row["session_started"]),
                           "ended": _iso(row["session_ended"]), "source": row["source"], "game": row["game"],

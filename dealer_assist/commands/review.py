@@ -193,7 +193,10 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     lines = (ruling or {}).get("explanation_ja" if ja else "explanation") or []
     for line in lines:
         out.append(f"  {line}")
-    if not ruling:
+    if not ruling and hand.get("ruling_unreadable"):
+        out.append(_("  the ruling stored for this hand cannot be read (the log is damaged): settle the "
+                     "hand again from its showdown table").render(lang))
+    elif not ruling:
         out.append(_("  no ruling was recorded for this hand").render(lang))
     snaps = hand.get("snapshots") or []
     if snaps:

@@ -48,8 +48,9 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
 from dealer_assist.live.events import TableEvent
+from dealer_assist.live.ruling import ruling_or_none
 
-__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners",
+__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners", "stored_ruling",
            "parse_hand_ref", "find_hand", "salvage"]
 
 #: The schema this code writes (``PRAGMA user_version``). A file with a higher number was written
@@ -494,23 +495,38 @@ def _iso(ts: Optional[float]) -> Optional[str]:
 
 
 def ruling_winners(ruling: Optional[Mapping[str, Any]]) -> list[int]:
-    """Seats that won something in a ruling: the pots' winners (or the ruling's own ``winners``).
+    """Seats that won something in a stored ruling: the pots' winners (Half Texas: the ruling's
+    own ``winners``; Daifugo: the seat that went out); none for a ruling that cannot be read.
 
     >>> ruling_winners({"pots": [{"winners": [2]}, {"winners": [3, 2]}]})
     [2, 3]
-    >>> ruling_winners(None)
-    []
+    >>> ruling_winners(None), ruling_winners({"pots": "all of it"})
+    ([], [])
     """
-    if not ruling:
-        return []
-    seats: set[int] = set()
-    if isinstance(ruling.get("winners"), list):
-        seats.update(int(s) for s in ruling["winners"])
-    elif isinstance(ruling.get("winner"), int) and not isinstance(ruling.get("winner"), bool):
-        seats.add(ruling["winner"])          # Daifugo's payout: the seat that went out
-    for pot in ruling.get("pots") or []:
-        seats.update(int(s) for s in pot.get("winners") or [])
-    return sorted(seats)
+    typed = ruling_or_none(ruling)
+    return [] if typed is None else list(typed.winners_of_pots())
+
+
+def stored_ruling(text: Optional[str]) -> tuple[Optional[dict], bool]:
+    """A hand's stored ruling as a reader hands it on: ``(its JSON, False)``, ``(None, False)``
+    where none was stored, or ``(None, True)`` where the stored one cannot be read as a ruling (a
+    damaged log: the reader says so instead of failing on it).
+
+    >>> stored_ruling('{"game": "holdem", "payouts": {"2": 40}}')[0]["payouts"], stored_ruling(None)
+    ({'2': 40}, (None, False))
+    >>> stored_ruling('{"game": "holdem", "pots": "all of it"}'), stored_ruling("{not json")
+    ((None, True), (None, True))
+    """
+    if text is None:
+        return None, False
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None, True
+    typed = ruling_or_none(obj)
+    if typed is None and obj is not None:
+        return None, True
+    return (None if typed is None else typed.to_json()), False
 
 
 def _loads(text: Optional[str], default: Any = None) -> Any:
@@ -607,7 +623,7 @@ def _confirmations(events: Sequence[dict]) -> list[dict]:
 
 
 def _summary(row: sqlite3.Row) -> dict:
-    ruling = _loads(row["ruling"])
+    ruling, damaged = stored_ruling(row["ruling"])
     payouts = dict((ruling or {}).get("payouts") or {})
     return {
         "ref": _ref(row["session"], row["hand"]),
@@ -621,7 +637,7 @@ def _summary(row: sqlite3.Row) -> dict:
         "winners": ruling_winners(ruling), "payouts": payouts,
         "won_without_showdown": row["won_without_showdown"],
         "events": row["n_events"], "corrections": row["n_corrections"],
-        "source": row["source"], "game": row["game"],
+        "source": row["source"], "game": row["game"], "ruling_unreadable": damaged,
     }
 
 
@@ -733,7 +749,7 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
             snaps.append({"id": r["id"], "frame": r["frame"], "t": r["t"], "event_seq": seq,
                           "event_index": i, "event_type": ev.get("type")})
         out["snapshots"] = snaps
-        out["ruling"] = _loads(row["ruling"])
+        out["ruling"] = stored_ruling(row["ruling"])[0]
         out["session"] = {"id": row["session"], "started": _iso(row["session_started"]),
                           "ended": _iso(row["session_ended"]),
                           "source": row["source"], "game": row["game"], "calibration": row["calibration"],

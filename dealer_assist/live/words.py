@@ -21,6 +21,7 @@ from typing import Any, Optional
 
 from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
 from dealer_assist.live.events import TableEvent
+from dealer_assist.live.ruling import ruling_or_none
 
 #: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
 ALERT_TITLES: dict[str, Msg] = {
@@ -83,6 +84,22 @@ def placed_cards(cards: Any) -> Any:
     items = [_("{zone} {card}", zone=zone(c.get("zone")), card=c.get("card"))
              for c in cards or () if isinstance(c, dict)]
     return join(items, _p("placed cards", ", ")) if items else "-"
+
+
+def _ruling(ev: dict) -> tuple[dict, bool]:
+    """An event line's ruling as the words read it, and whether one is there but cannot be read
+    (a damaged log: said, not failed on).
+
+    >>> _ruling({"ruling": {"game": "holdem", "payouts": {"1": 20}}})[0]["payouts"], _ruling({})
+    ({'1': 20}, ({}, False))
+    >>> _ruling({"ruling": "garbage"})
+    ({}, True)
+    """
+    stored = ev.get("ruling")
+    typed = ruling_or_none(stored)
+    if typed is None:
+        return {}, stored is not None
+    return typed.to_json(), False
 
 
 def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:
@@ -206,7 +223,9 @@ def _describe(ev: dict, lang: str) -> Any:
                 _("resolved {title}", title=title)
         return _("ALERT {title}: {message}", title=title, message=msg) if msg else _("ALERT {title}", title=title)
     if kind == "showdown":
-        ruling = ev.get("ruling") or {}
+        ruling, damaged = _ruling(ev)
+        if damaged:
+            return _("showdown (its ruling in the log cannot be read)")
         parts = [p for p in (_hands_shown(ruling, lang), _pays(ruling.get("payouts")),
                              _colour_points(ruling.get("points"))) if p]
         if ruling.get("provisional"):
@@ -219,14 +238,14 @@ def _describe(ev: dict, lang: str) -> Any:
     if kind == "confirm":
         return _("the dealer confirmed {cards} as read", cards=placed_cards(ev.get("cards")))
     if kind == "play":          # Daifugo: a play or a pass ruled (the rules engine's own words)
-        ruling = ev.get("ruling") or {}
-        why = (ruling.get("reason_ja") if ja else ruling.get("reason")) or "-"
+        ruling = ev.get("ruling") if isinstance(ev.get("ruling"), dict) else {}
+        why = str((ruling.get("reason_ja") if ja else ruling.get("reason")) or "-")
         if ev.get("legal"):
             return why
         return _("ILLEGAL: seat {seat} ({cards}): {why}", seat=ev.get("seat"),
                  cards=cards_text(ev.get("cards")) if ev.get("cards") else _("pass"), why=why)
     if kind == "hand_end":
-        ruling = ev.get("ruling")
+        ruling, damaged = _ruling(ev)
         wws = ev.get("won_without_showdown")
         bits: list = []
         if wws is not None:
@@ -235,6 +254,8 @@ def _describe(ev: dict, lang: str) -> Any:
             pays = _pays(ruling.get("payouts"))
             if pays:
                 bits.append(pays)
+        elif damaged:
+            bits.append(_("its ruling in the log cannot be read"))
         else:
             bits.append(_("no ruling"))
         n = ev.get("corrections")
@@ -277,6 +298,6 @@ def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str
         stamp += _("hand {n} ", n=hand).render(lang)
     out = stamp + describe(ev, lang)
     if explain and ev.get("type") == "showdown":
-        lines = (ev.get("ruling") or {}).get("explanation_ja" if lang == "ja" else "explanation") or []
+        lines = _ruling(ev)[0].get("explanation_ja" if lang == "ja" else "explanation") or []
         out += "".join("\n    " + x for x in lines)
     return out
