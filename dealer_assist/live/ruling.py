@@ -124,6 +124,30 @@ def _thawed(value: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ the parts
+class _Noted:
+    """A part of a ruling with the game's own fields (``notes``), read by name."""
+
+    __slots__ = ()
+
+    def note(self, name: str, default: Any = None) -> Any:
+        """One of the game's own fields (``default`` where the game has none): Half Texas's
+        ``points``, a hand's ``joker_as``, a payout's ``next_leader``."""
+        for key, value in self.notes:
+            if key == name:
+                return _thawed(value)
+        return default
+
+
+class _Explained(_Noted):
+    """A whole ruling: the game's own fields and the explanation in both languages."""
+
+    __slots__ = ()
+
+    def lines(self, lang: str) -> tuple[str, ...]:
+        """The explanation in ``lang`` (what a floor manager reads aloud)."""
+        return self.explanation_ja if lang == "ja" else self.explanation
+
+
 @dataclass(frozen=True, slots=True)
 class PotRuled:
     """One pot (or one half of a split pot): its name in both languages, the chips in it, the
@@ -160,7 +184,7 @@ _BEFORE_WORDS = ("joker_as", "unused", "black", "red")
 
 
 @dataclass(frozen=True, slots=True)
-class HandRuled:
+class HandRuled(_Noted):
     """A seat's hand at the showdown: its category (an English key and its name in Japanese), the
     best five, its description in both languages, and the game's own fields (``notes``: the
     joker's stand-in ``joker_as``, stud's ``shown``, lowball's ``low``, Half Texas's ``unused``,
@@ -172,13 +196,6 @@ class HandRuled:
     description: str
     description_ja: str
     notes: tuple[tuple[str, Any], ...] = ()
-
-    def note(self, name: str, default: Any = None) -> Any:
-        """One of the game's own fields (``default`` where the game has none)."""
-        for key, value in self.notes:
-            if key == name:
-                return _thawed(value)
-        return default
 
     @property
     def shown(self) -> bool:
@@ -220,7 +237,7 @@ class HandRuled:
 
 # ------------------------------------------------------------------------------ the ruling
 @dataclass(frozen=True, slots=True)
-class TableRuling:
+class TableRuling(_Explained):
     """A ruling at the live table: what the engine ruled, in the shape every game shares, and the
     flow's marks.
 
@@ -273,17 +290,6 @@ class TableRuling:
         return replace(self, **{k: tuple(v) if k in ("unsure", "confirmed") else v for k, v in marks.items()})
 
     # -------------------------------------------------------------- read by the desk and the log
-    def note(self, name: str, default: Any = None) -> Any:
-        """One of the game's own fields (Half Texas's ``points``, ``standings``, ...)."""
-        for key, value in self.notes:
-            if key == name:
-                return _thawed(value)
-        return default
-
-    def lines(self, lang: str) -> tuple[str, ...]:
-        """The explanation in ``lang``."""
-        return self.explanation_ja if lang == "ja" else self.explanation
-
     def winners_of_pots(self) -> tuple[int, ...]:
         """Every seat that takes a pot (or a share of one), in seat order; a game without pots
         (Half Texas) gives its own ``winners``."""
@@ -365,7 +371,7 @@ _PAYOUT_ORDER = ("winner", "cards_left", "antes", "card_payments", "pot", "rake"
 
 
 @dataclass(frozen=True, slots=True)
-class GamePayout:
+class GamePayout(_Explained):
     """The payout at the end of a Daifugo game (:class:`dealer_assist.rules.daifugo.Payout`):
     the seat that went out first, each seat's signed change in chips, the explanation, and the
     game's own fields (``notes``: cards left, antes, card payments, pot, rake, the winner's take,
@@ -388,15 +394,6 @@ class GamePayout:
         obj = paid.to_json()
         out = cls.from_json(obj)
         return replace(out, result=paid)
-
-    def note(self, name: str, default: Any = None) -> Any:
-        for key, value in self.notes:
-            if key == name:
-                return _thawed(value)
-        return default
-
-    def lines(self, lang: str) -> tuple[str, ...]:
-        return self.explanation_ja if lang == "ja" else self.explanation
 
     def winners_of_pots(self) -> tuple[int, ...]:
         return (self.winner,)
