@@ -479,3 +479,35 @@ def test_the_synth_command_offers_every_data_recipe():
     from dealer_assist.vision.synth.dataset import RECIPES
 
     assert set(RECIPE_NAMES) == set(RECIPES)
+
+
+def test_world_edge_frames_cut_cards_at_the_border_and_teach_the_part_in_view(monkeypatch):
+    """The ``world-edge`` recipe (issue 20): cards cut by the frame's edge, as a real camera's
+    border cuts them; the detector's label is the part in view, the hidden part counts as hidden,
+    and a ``world`` frame is unchanged by it."""
+    from dealer_assist.vision.synth.dataset import RECIPES, in_frame
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    cut_seen = 0
+    for seed in range(40, 48):
+        img, lab = render_scene(seed, **RECIPES["world-edge"])
+        plain_img, plain = render_scene(seed, **RECIPES["world"])
+        assert "edge_cards" not in plain["meta"]["world"]
+        cut = [c for c in lab["cards"] + lab["backs"]
+               if not ((np.array(c["polygon"]) >= 0).all() and (np.array(c["polygon"])[:, 0] <= FRAME_W).all()
+                       and (np.array(c["polygon"])[:, 1] <= FRAME_H).all())]
+        assert len(cut) >= lab["meta"]["world"].get("edge_cards", 0) > 0 or not lab["meta"]["world"].get("edge_cards")
+        for c in cut:
+            cut_seen += 1
+            shown = np.array(in_frame(c["polygon"], FRAME_W, FRAME_H))
+            whole = np.array(c["polygon"])
+            # the box runs along the card's sides, inside the card, around the part in view
+            side, edge = shown[1] - shown[0], whole[1] - whole[0]
+            assert abs(side[0] * edge[1] - side[1] * edge[0]) <= 1e-6 * np.linalg.norm(side) * np.linalg.norm(edge) + 1e-6
+            # (a card seen in perspective is not quite a parallelogram: the box may pass it by a hair)
+            assert 0.25 * abs(_signed_area(whole)) <= abs(_signed_area(shown)) <= 1.05 * abs(_signed_area(whole))
+            assert c["visible_fraction"] <= 0.85                                 # the cut part is hidden
+        for line in yolo_lines(lab):
+            assert all(0.0 <= float(v) <= 1.0 for v in line.split()[1:])
+    assert cut_seen >= 8
+    # the recipe's frames are new frames only where a card is cut: the world frame of a seed is as before
+    assert render_scene(40, world=True)[1] == _world_frames([40])[0][1]

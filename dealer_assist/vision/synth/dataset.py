@@ -14,6 +14,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 import cv2
+import numpy as np
 
 from dealer_assist.vision.synth.scene import SPLIT_CODE, VISIBLE_MIN, render_scene
 
@@ -36,6 +37,7 @@ def yolo_lines(label: dict) -> list[str]:
     lines = []
 
     def fmt(cls: int, polygon) -> str:
+        polygon = in_frame(polygon, w, h)
         coords = []
         for x, y in polygon:
             coords += [min(max(x / w, 0.0), 1.0), min(max(y / h, 0.0), 1.0)]
@@ -50,6 +52,33 @@ def yolo_lines(label: dict) -> list[str]:
         if b["visible_fraction"] >= DETECT_MIN_VISIBLE:
             lines.append(fmt(1, b["polygon"]))
     return lines
+
+
+def in_frame(polygon, w: int, h: int):
+    """A card's outline as the detector is taught it: as it is where it lies wholly in the frame;
+    for a card cut by the frame's edge, the box along the card's own sides around the part that
+    shows (the real photos label a cut card by what shows; the box keeps the card's turn, so its
+    corner in view is a corner of the box).
+
+    >>> in_frame([[10, 10], [30, 10], [30, 40], [10, 40]], 100, 50)
+    [[10, 10], [30, 10], [30, 40], [10, 40]]
+    >>> sorted(map(tuple, np.round(in_frame([[80, 10], [120, 10], [120, 40], [80, 40]], 100, 50)).tolist()))
+    [(80.0, 10.0), (80.0, 40.0), (100.0, 10.0), (100.0, 40.0)]
+    """
+    p = np.asarray(polygon, np.float32)
+    if p[:, 0].min() >= 0 and p[:, 1].min() >= 0 and p[:, 0].max() <= w and p[:, 1].max() <= h:
+        return polygon
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    area, shown = cv2.intersectConvexConvex(cv2.convexHull(p), frame)
+    if shown is None or area <= 0:
+        return polygon
+    shown = shown.reshape(-1, 2).astype(np.float64)
+    origin = p[0].astype(np.float64)
+    sides = np.column_stack([p[1] - p[0], p[3] - p[0]]).astype(np.float64)    # the card's two sides
+    s, t = np.linalg.solve(sides, (shown - origin).T)                          # the part in view, in them
+    box = [origin + sides @ (a, b) for a, b in ((s.min(), t.min()), (s.max(), t.min()), (s.max(), t.max()),
+                                                (s.min(), t.max()))]
+    return [[float(x), float(y)] for x, y in box]
 
 
 def _write_atomic(path: str, data: bytes) -> None:
@@ -75,6 +104,7 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: reading pip drawings the corner classifier has not met, without touching the test split.
 #: ``world`` (:mod:`world`) puts the cards on photographs and procedural carpet, wood, cloth...,
 #: among clutter, in close-ups and empty frames, with busy seeded court art (issue 20, item 2).
+#: ``world-edge`` is ``world`` with cards cut by the frame's edge in 7 frames of 10.
 #: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
 #: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
@@ -84,6 +114,7 @@ RECIPES: dict[str, dict] = {
     "fresh-pips": {"fresh_pips": (100_000, 200_000)},
     "fresh-pips-val": {"fresh_pips": (900_000, 1_000_000)},
     "world": {"world": True, "joker_p": 0.3},
+    "world-edge": {"world": True, "joker_p": 0.3, "edge_p": 0.7},
     "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
 }
 

@@ -482,7 +482,7 @@ def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_s
 
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
-                 world: bool = False, fresh_fonts: bool = False) -> tuple[np.ndarray, dict]:
+                 world: bool = False, fresh_fonts: bool = False, edge_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -496,10 +496,11 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     (the ``fresh-fonts`` recipe, :func:`fresh_font_name`); the frame is otherwise the same.
     ``world``: a frame of the ``world`` recipe instead (:func:`world.render_world`: photographic
     and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
-    are unchanged."""
+    are unchanged. ``edge_p`` (``world`` only): the chance a frame gets cards cut by its edge.
+    """
     if world:
         from dealer_assist.vision.synth.world import render_world
-        return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips)
+        return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p)
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
@@ -695,9 +696,11 @@ def _labels(objs: list[Obj], tilt: float) -> dict:
         foot = o.alpha > 0.5
         if o.kind in ("face", "back"):
             cov = cover[y0:y1, x0:x1] > 0
-            area = int(foot.sum())
-            vis = float((foot & ~cov).sum()) / max(1, area)
             polygon = apply_h(o.m, sprite_corners())
+            area = int(foot.sum())
+            if _cut_by_frame(polygon):      # the part beyond the frame does not show either
+                area = max(area, int(round(cv2.contourArea(polygon.astype(np.float32)))))
+            vis = float((foot & ~cov).sum()) / max(1, area)
             entry = {"polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in polygon],
                      "visible_fraction": round(vis, 3)}
             if o.kind == "face":
@@ -717,6 +720,12 @@ def _labels(objs: list[Obj], tilt: float) -> dict:
             "meta": {"rotation_deg": [c["rotation_deg"] for c in cards], "tilt_deg": round(tilt, 1)}}
 
 
+def _cut_by_frame(points: np.ndarray) -> bool:
+    """Whether a polygon (frame pixels) reaches beyond the frame."""
+    p = np.asarray(points, np.float64)
+    return bool(p[:, 0].min() < 0 or p[:, 1].min() < 0 or p[:, 0].max() > FRAME_W or p[:, 1].max() > FRAME_H)
+
+
 def _index_visible(m: np.ndarray, box: tuple, flip: bool, cover: np.ndarray) -> float:
     """Uncovered fraction of an index box (TL, or BR when ``flip``) of a card drawn with ``m``."""
     x0, y0, x1, y1 = box
@@ -733,6 +742,8 @@ def _index_visible(m: np.ndarray, box: tuple, flip: bool, cover: np.ndarray) -> 
     mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
     cv2.fillConvexPoly(mask, np.round((q - [bx0, by0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
     total = int(mask.sum())
+    if _cut_by_frame(q):                    # an index partly beyond the frame shows only in part
+        total = max(total, int(round(cv2.contourArea(q.astype(np.float32)))))
     if total == 0:
         return 0.0
     free = int((mask.astype(bool) & (cover[by0:by1, bx0:bx1] == 0)).sum())

@@ -24,7 +24,10 @@ project's own card art and exact labels and changes what is around and behind th
 
 Frames are deterministic by (seed, split) on a machine with the same packages installed (the
 label's ``meta.background`` names the photo used). Cards lie wholly inside the frame, as in
-:mod:`scene`.
+:mod:`scene`, except with ``edge_p`` (the ``world-edge`` recipe): then that share of frames gets one
+to three cards cut by the frame's edge, 30 to 80 % of each in view, as a phone photo or a table
+camera cuts the cards at its border (a fifth of the real photos' missed cards); the detector is
+taught the part that shows (:func:`dataset.in_frame`).
 
 >>> img, lab = render_world(5)
 >>> img.shape, lab["meta"]["world"]["mode"] in WORLD_MODES
@@ -549,6 +552,39 @@ class _WorldLayout(_Layout):
         return self.lo <= short <= self.hi and long_ >= MIN_ASPECT * short
 
 
+def _edge_cards(lay: _WorldLayout, rng: np.random.Generator, card_w: float, add_cards, n: int) -> int:
+    """Up to ``n`` cards cut by the frame's edge (30-80 % of each in view, sized as the layout's
+    cards), mostly face up; returns how many were laid."""
+    frame = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], np.float32)
+    laid = 0
+    for _ in range(n):
+        for _try in range(30):
+            side = int(rng.integers(4))
+            along = rng.uniform(0.05, 0.95)
+            across = rng.uniform(-0.12, 0.08)       # the centre's distance beyond (-) or inside the edge
+            u, v = [(along, -across), (1 + across, along), (along, 1 + across), (-across, along)][side]
+            c = lay.world_at(u * FRAME_W, v * FRAME_H)
+            m = lay.h @ _pose(c[0], c[1], rng.uniform(0, 360), card_w * rng.uniform(0.9, 1.1))
+            q = apply_h(m, sprite_corners()).astype(np.float32)
+            short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+            long_ = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+            if not (lay.lo <= short <= lay.hi and long_ >= MIN_ASPECT * short):
+                continue
+            shown, _ = cv2.intersectConvexConvex(q, frame)
+            share = shown / max(1.0, float(cv2.contourArea(q)))
+            if not 0.3 <= share <= 0.8:
+                continue
+            mask = np.zeros_like(lay.occ)
+            cv2.fillConvexPoly(mask, np.round(q / 4).astype(np.int32), 1)
+            if int((mask & lay.occ).sum()) > 0.2 * max(1, int(mask.sum())):
+                continue
+            lay.occ |= mask
+            add_cards([m], face_up=rng.random() < 0.9)
+            laid += 1
+            break
+    return laid
+
+
 def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> np.ndarray:
     img = frame.astype(np.float32)
     light = 1.0 + _smooth_noise(rng, FRAME_W // 8, FRAME_H // 8, 3, rng.uniform(0.05, 0.2))
@@ -630,7 +666,7 @@ def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> n
 
 def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.3,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
-                 rich_p: float = 0.7) -> tuple[np.ndarray, dict]:
+                 rich_p: float = 0.7, edge_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
     gets seeded rich court art. Its ``meta.world`` says the layout, clutter and court art."""
@@ -714,6 +750,10 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         rng.shuffle(layout)
         _place_groups(layout, lay, add_cards, card_w, rng, overlap_p=0.2, hand_up_p=0.9, single_up_p=0.9)
 
+    edge = 0
+    if edge_p > 0 and mode != "empty" and rng.random() < edge_p:   # no draw at all without edge_p
+        edge = _edge_cards(lay, rng, card_w, add_cards, int(rng.integers(1, 4)))
+
     # things over the cards: cups, coins, pens, phones
     over = []
     for _ in range(int(rng.choice([0, 0, 1, 1, 2, 3])) if mode != "empty" else int(rng.integers(0, 3))):
@@ -757,7 +797,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         "font": f"{deck.font.kind}:{deck.font.name}" + (":italic" if deck.font.italic else ""),
         "joker_style": js.name, "back_style": bs.name, "tilt_deg": round(tilt, 1), "yaw_deg": round(yaw, 1),
         "focal_px": round(f, 1), "background": bg_name, "card_width_world": round(card_w, 1),
-        "world": {"mode": mode, "under": under, "over": over, "rich_courts": rich},
+        "world": {"mode": mode, "under": under, "over": over, "rich_courts": rich,
+                  **({"edge_cards": edge} if edge_p > 0 else {})},
     })
     if jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])
