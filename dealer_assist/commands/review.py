@@ -19,7 +19,8 @@ from typing import Any, Callable, Optional
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
-from dealer_assist.live.words import cards_text, pays_text, describe, describe_correction, placed_cards
+from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, pays_text,
+                                     placed_cards)
 
 DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db``
 
@@ -194,8 +195,7 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     for line in lines:
         out.append(f"  {line}")
     if not ruling and hand.get("ruling_unreadable"):
-        out.append(_("  the ruling stored for this hand cannot be read (the log is damaged): settle the "
-                     "hand again from its showdown table").render(lang))
+        out.append("  " + RULING_UNREADABLE.render(lang))
     elif not ruling:
         out.append(_("  no ruling was recorded for this hand").render(lang))
     snaps = hand.get("snapshots") or []

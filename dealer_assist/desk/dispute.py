@@ -19,7 +19,8 @@ from dealer_assist.desk.view import DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, SeatPanel,
                                         VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import N_, Msg, _
+from dealer_assist.i18n import N_, Msg
+from dealer_assist.live.words import RULING_UNREADABLE
 from dealer_assist.live.words import line as event_line
 
 #: The hand list's own texts (message ids of the catalogues): a hand is named by session and
@@ -258,8 +259,7 @@ class DisputeWindow(QMainWindow):
         lines += [t("confirmed_line", lang, frame=c.get("frame"), zone=zone_text(c.get("zone"), lang),
                     card=c.get("card")) for c in hand.get("confirmations") or ()]
         if hand.get("ruling_unreadable"):
-            lines.append(_("  the ruling stored for this hand cannot be read (the log is damaged): settle the "
-                           "hand again from its showdown table").render(lang).strip())
+            lines.append(RULING_UNREADABLE.render(lang))
         if (hand.get("ruling") or {}).get("provisional"):
             from dealer_assist.desk.view import _placed, placed_text
             lines.append(t("ruling_provisional", lang) + ": " + t("provisional_over", lang) + " ("

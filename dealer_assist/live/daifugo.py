@@ -97,9 +97,6 @@ class PlayRuling:
         return cls(ruling.legal, ruling.reason, ruling.reason_ja, ruling.move, ruling.meld, tuple(ruling.events),
                    tuple(tuple(str(c) for c in m.declared) for m in ruling.options))
 
-    def said(self, lang: str) -> str:
-        return self.reason_ja if lang == "ja" else self.reason
-
     def to_json(self) -> dict:
         """The engine's JSON of the ruling, less its ``state`` (the event's fields give it)."""
         out = {"legal": self.legal, "reason": self.reason, "reason_ja": self.reason_ja, "move": self.move.to_json(),

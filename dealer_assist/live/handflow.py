@@ -1121,21 +1121,24 @@ class LiveTable:
         missing = [s for s in self._live() if s not in self.committed]
         return not missing, missing
 
+    def _table_cards(self, table: Mapping[str, Any], folded: bool) -> list[tuple[str, str]]:
+        """The cards of a ruling's table by zone: its board and the seats' shown cards (``folded``:
+        folded seats' too)."""
+        cards = [(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())]
+        for seat in table.get("seats") or ():
+            if folded or not seat.get("folded"):
+                cards += [(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)]
+        return cards
+
     def _doubt_in(self, table: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The cards a ruling on ``table`` rests on that are not sure: its board and the shown
         cards of the seats still in the hand."""
-        cards = [(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())]
-        for seat in table.get("seats") or ():
-            if not seat.get("folded"):
-                cards += [(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)]
-        return [(z, c) for z, c in cards if not self.card_sure(z, c)]
+        return [(z, c) for z, c in self._table_cards(table, folded=False) if not self.card_sure(z, c)]
 
     def _mark_doubt(self, ruling: TableRuling, table: Mapping[str, Any], doubt: list) -> TableRuling:
         """The ruling saying whether it is provisional: made on cards not all sure (``unsure``
         names them), and which of its cards the dealer confirmed."""
-        ruled = {(BOARD_SLOTS[i], c) for i, c in enumerate(table.get("board") or ())}
-        for seat in table.get("seats") or ():
-            ruled |= {(f"seat{seat['seat']}", c) for c in self.rules.entry_cards(seat)}
+        ruled = set(self._table_cards(table, folded=True))
         return ruling.marked(provisional=bool(doubt), unsure=doubt,
                              confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
 

@@ -523,10 +523,9 @@ def stored_ruling(text: Optional[str]) -> tuple[Optional[dict], bool]:
         obj = json.loads(text)
     except ValueError:
         return None, True
-    typed = ruling_or_none(obj)
-    if typed is None and obj is not None:
+    if obj is not None and ruling_or_none(obj) is None:
         return None, True
-    return (None if typed is None else typed.to_json()), False
+    return obj, False
 
 
 def _loads(text: Optional[str], default: Any = None) -> Any:

@@ -39,7 +39,7 @@ Must not import the desk, Qt or OpenCV.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional
 
 __all__ = ["TableRuling", "PotRuled", "HandRuled", "GamePayout", "RulingFormatError", "ruling_from_json",
            "ruling_or_none"]
@@ -300,10 +300,6 @@ class TableRuling(_Explained):
     def takes_a_pot(self, seat: int) -> bool:
         return any(seat in p.winners for p in self.pots)
 
-    @property
-    def is_provisional(self) -> bool:
-        return bool(self.provisional)
-
     def to_json(self) -> dict:
         """The ruling's JSON, as the event line and the hand log carry it (docs/live.md)."""
         out: dict[str, Any] = {
@@ -383,10 +379,6 @@ class GamePayout(_Explained):
     explanation_ja: tuple[str, ...] = ()
     notes: tuple[tuple[str, Any], ...] = ()
     result: Any = field(default=None, compare=False, repr=False)
-
-    #: a payout is never provisional: Daifugo's plays are ruled one by one as they are laid
-    provisional: ClassVar[bool] = False
-    unsure: ClassVar[tuple] = ()
 
     @classmethod
     def of(cls, paid: Any) -> "GamePayout":

@@ -86,6 +86,11 @@ def placed_cards(cards: Any) -> Any:
     return join(items, _p("placed cards", ", ")) if items else "-"
 
 
+#: what ``review`` and the dispute desk say of a hand whose stored ruling cannot be read
+RULING_UNREADABLE = _("the ruling stored for this hand cannot be read (the log is damaged): settle the hand "
+                      "again from its showdown table")
+
+
 def _ruling(ev: dict) -> tuple[dict, bool]:
     """An event line's ruling as the words read it, and whether one is there but cannot be read
     (a damaged log: said, not failed on).
@@ -96,10 +101,9 @@ def _ruling(ev: dict) -> tuple[dict, bool]:
     ({}, True)
     """
     stored = ev.get("ruling")
-    typed = ruling_or_none(stored)
-    if typed is None:
+    if stored is None or ruling_or_none(stored) is None:
         return {}, stored is not None
-    return typed.to_json(), False
+    return stored, False
 
 
 def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:

@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 import cv2
 import numpy as np
 
-from dealer_assist.vision.synth.scene import SPLIT_CODE, VISIBLE_MIN, render_scene
+from dealer_assist.vision.synth.scene import SPLIT_CODE, VISIBLE_MIN, cut_by_frame, render_scene
 
 CLASS_NAMES = {0: "face", 1: "back", 2: "joker"}
 #: A card or back is put in the detector's labels when at least this fraction of it shows (a
@@ -65,9 +65,9 @@ def in_frame(polygon, w: int, h: int):
     >>> sorted(map(tuple, np.round(in_frame([[80, 10], [120, 10], [120, 40], [80, 40]], 100, 50)).tolist()))
     [(80.0, 10.0), (80.0, 40.0), (100.0, 10.0), (100.0, 40.0)]
     """
-    p = np.asarray(polygon, np.float32)
-    if p[:, 0].min() >= 0 and p[:, 1].min() >= 0 and p[:, 0].max() <= w and p[:, 1].max() <= h:
+    if not cut_by_frame(polygon, w, h):
         return polygon
+    p = np.asarray(polygon, np.float32)
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     area, shown = cv2.intersectConvexConvex(cv2.convexHull(p), frame)
     if shown is None or area <= 0:

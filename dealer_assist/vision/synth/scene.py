@@ -698,7 +698,7 @@ def _labels(objs: list[Obj], tilt: float) -> dict:
             cov = cover[y0:y1, x0:x1] > 0
             polygon = apply_h(o.m, sprite_corners())
             area = int(foot.sum())
-            if _cut_by_frame(polygon):      # the part beyond the frame does not show either
+            if cut_by_frame(polygon):      # the part beyond the frame does not show either
                 area = max(area, int(round(cv2.contourArea(polygon.astype(np.float32)))))
             vis = float((foot & ~cov).sum()) / max(1, area)
             entry = {"polygon": [[round(float(x), 2), round(float(y), 2)] for x, y in polygon],
@@ -720,10 +720,10 @@ def _labels(objs: list[Obj], tilt: float) -> dict:
             "meta": {"rotation_deg": [c["rotation_deg"] for c in cards], "tilt_deg": round(tilt, 1)}}
 
 
-def _cut_by_frame(points: np.ndarray) -> bool:
-    """Whether a polygon (frame pixels) reaches beyond the frame."""
+def cut_by_frame(points: np.ndarray, w: int = FRAME_W, h: int = FRAME_H) -> bool:
+    """Whether a polygon (frame pixels) reaches beyond a ``w`` x ``h`` frame."""
     p = np.asarray(points, np.float64)
-    return bool(p[:, 0].min() < 0 or p[:, 1].min() < 0 or p[:, 0].max() > FRAME_W or p[:, 1].max() > FRAME_H)
+    return bool(p[:, 0].min() < 0 or p[:, 1].min() < 0 or p[:, 0].max() > w or p[:, 1].max() > h)
 
 
 def _index_visible(m: np.ndarray, box: tuple, flip: bool, cover: np.ndarray) -> float:
@@ -742,7 +742,7 @@ def _index_visible(m: np.ndarray, box: tuple, flip: bool, cover: np.ndarray) -> 
     mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
     cv2.fillConvexPoly(mask, np.round((q - [bx0, by0]) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
     total = int(mask.sum())
-    if _cut_by_frame(q):                    # an index partly beyond the frame shows only in part
+    if cut_by_frame(q):                    # an index partly beyond the frame shows only in part
         total = max(total, int(round(cv2.contourArea(q.astype(np.float32)))))
     if total == 0:
         return 0.0

@@ -547,6 +547,10 @@ class _WorldLayout(_Layout):
         c = apply_h(m, sprite_corners())
         if c[:, 0].min() < 1 or c[:, 1].min() < 1 or c[:, 0].max() > FRAME_W - 1 or c[:, 1].max() > FRAME_H - 1:
             return False
+        return self.size_ok(c)
+
+    def size_ok(self, c: np.ndarray) -> bool:
+        """Whether a card's outline (frame pixels) has the layout's card size and a card's shape."""
         short = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
         long_ = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
         return self.lo <= short <= self.hi and long_ >= MIN_ASPECT * short
@@ -566,9 +570,7 @@ def _edge_cards(lay: _WorldLayout, rng: np.random.Generator, card_w: float, add_
             c = lay.world_at(u * FRAME_W, v * FRAME_H)
             m = lay.h @ _pose(c[0], c[1], rng.uniform(0, 360), card_w * rng.uniform(0.9, 1.1))
             q = apply_h(m, sprite_corners()).astype(np.float32)
-            short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-            long_ = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-            if not (lay.lo <= short <= lay.hi and long_ >= MIN_ASPECT * short):
+            if not lay.size_ok(q):
                 continue
             shown, _ = cv2.intersectConvexConvex(q, frame)
             share = shown / max(1.0, float(cv2.contourArea(q)))
