@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping, Optional, Union
 
-from dealer_assist.live.ruling import GamePayout, TableRuling, ruling_or_none
+from dealer_assist.live.ruling import GamePayout, TableRuling, read_placed, ruling_or_none
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
            "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "EVENT_TYPES", "event_from_json"]
@@ -90,11 +90,6 @@ def _tuple(value: Any) -> Any:
 def _int_keys(obj: Optional[Mapping[str, Any]], value=lambda v: v) -> dict[int, Any]:
     """A JSON object keyed by seat numbers as strings -> keyed by int."""
     return {int(k): value(v) for k, v in (obj or {}).items()}
-
-
-def _placed(items: Any) -> tuple[tuple[str, str], ...]:
-    """``[{"zone", "card"}]`` -> ``((zone, card), ...)``."""
-    return tuple((c["zone"], c["card"]) for c in items or ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +179,7 @@ class Confirm(TableEvent):
 
     @classmethod
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
-        return {"cards": _placed(line.get("cards"))}
+        return {"cards": read_placed(line.get("cards"), "a confirm's cards")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +225,7 @@ class HandEnd(TableEvent):
     @classmethod
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
         out = TableEvent.fields_of.__func__(cls, line)
-        out["confirmed"] = _placed(line.get("confirmed"))
+        out["confirmed"] = read_placed(line.get("confirmed"), "a hand end's confirmed cards")
         out["ruling"] = ruling_or_none(line.get("ruling"))
         return out
 

@@ -100,13 +100,15 @@ def _str(obj: Any, what: str) -> str:
     return obj
 
 
-def _placed(obj: Any, what: str) -> tuple[Placed, ...]:
+def read_placed(obj: Any, what: str) -> tuple[Placed, ...]:
+    """``[{"zone", "card"}, ...]`` as ``((zone, card), ...)``; :class:`RulingFormatError` names
+    ``what`` when it is not such a list."""
     if obj is None:
         return ()
     try:
         return tuple((_str(c["zone"], what), _str(c["card"], what)) for c in obj)
     except (TypeError, KeyError):
-        raise RulingFormatError(f"a ruling's {what} must be a list of {{zone, card}}") from None
+        raise RulingFormatError(f"{what} must be a list of {{zone, card}}") from None
 
 
 def _frozen(value: Any) -> Any:
@@ -355,8 +357,8 @@ class TableRuling(_Explained):
             tuple((k, _frozen(v)) for k, v in obj.items() if k not in own),
             obj.get("chips_entered"),
             obj.get("provisional"),
-            _placed(obj.get("unsure"), "unsure cards"),
-            _placed(obj.get("confirmed"), "confirmed cards"),
+            read_placed(obj.get("unsure"), "a ruling's unsure cards"),
+            read_placed(obj.get("confirmed"), "a ruling's confirmed cards"),
             order=tuple(obj),
         )
 
