@@ -10,7 +10,8 @@ Every named card (``??`` is no name) of the four rendered validation sets of
 of the TRAIN styles that no training frame uses, ``val-world`` among photographs, clutter,
 close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
 :meth:`CardDetector.detect` and its ``sureness`` kept (the posterior of its name times the whole
-card's look agreeing, :meth:`CardDetector.sureness`), with whether the name is right: it sits on
+card's look agreeing, times the layout's where the folder has the layout model,
+:meth:`CardDetector.sureness`), with whether the name is right: it sits on
 a labelled card of that name (``eval_detect.match``; a name on nothing, on a back or on another
 card is wrong, as its precision counts). The threshold is the smallest multiple of 0.001 above
 the surest wrong name of the four sets: with it no wrong name there is sure. The share of right
@@ -23,7 +24,7 @@ its right names not sure. Known label faults of that folder count as wrong there
 IMG_2396's ten of diamonds is labelled ``nine``).
 
 ``--write`` records the threshold in ``models/models.json`` (``"sure"``) with the figures, the
-command and the checksums of the three models measured: the detector uses it only for those
+command and the checksums of the models measured: the detector uses it only for those
 very models (a new model must be measured again; until then no card is sure).
 """
 from __future__ import annotations
@@ -160,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         meta[SURE_KEY] = {
             "threshold": threshold,
             "score": "posterior of the name x the look's agreement (P(face) x its share for the named suit; "
-                     "P(joker) for JK): CardDetector.sureness",
+                     "P(joker) for JK)" + (" x the layout's agreement (P_layout(name) / P_layout(its most likely "
+                                           "class), from the pips with the indices hidden)" if det.layout is not None else "")
+                     + "; 0 for a JK whose corners show no joker index: CardDetector.sureness",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "
                       "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",
             "figures": figures,

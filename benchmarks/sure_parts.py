@@ -6,14 +6,18 @@ not chosen here.
 
 Every named card of the validation sets that ``benchmarks/eval_sure.py`` chooses the threshold on
 (and of the real photos, measured only) is read once, keeping the parts of its sureness: the
-posterior of its name ``p`` (corners, detector scores, the look's suit term), and the look's
-P(face), the named suit's share and P(joker). It prints the parts' quantiles on right names per
+posterior of its name ``p`` (corners, detector scores, the look's suit term), the look's
+P(face), the named suit's share and P(joker), and the layout's (:mod:`dealer_assist.vision.layout`,
+the card's pips with its indices hidden) probability of the name and of its most likely class. It prints the parts' quantiles on right names per
 set, then for each way of combining them the threshold chosen as ``eval_sure.py`` chooses it (the
 smallest multiple of 0.001 above the surest wrong name of the validation sets) and the share of
 right names not sure at it per set, with the surest wrong names.
 
-The combinations: the shipped product ``p x P(face) x suit share`` (``JK``: ``p x P(joker)``),
-``p x suit share``, ``p x sqrt(agreement)``, and ``p`` gated by the look naming the suit.
+The combinations: the shipped product ``p x P(face) x suit share x layout agreement`` (``JK``:
+``p x P(joker) x layout agreement``; the agreement is P_layout(name) / P_layout(its top class)),
+the same without the layout (``p x look``, shipped until the thirteenth session) or with the
+layout's plain probability of the name, ``p x suit share``, ``p x sqrt(look agreement)``, and
+``p`` gated by the look naming the suit.
 """
 from __future__ import annotations
 
@@ -42,6 +46,11 @@ def parts_detector(det):
         probs = dict(zip(todo, det.look(np.stack([look_patch(image, cards[k]["_outline"]) for k in todo])))) \
             if todo else {}
         names = [c["card"] for c in cards]
+        layout = {}
+        if det.layout is not None and todo:
+            from dealer_assist.vision.layout import hide_indices, layout_class
+            lp = det.layout(hide_indices(np.stack([look_patch(image, cards[k]["_outline"]) for k in todo])))
+            layout = {k: (float(lp[j, layout_class(cards[k]["card"])]), float(lp[j].max())) for j, k in enumerate(todo)}
         out = []
         for k, c in enumerate(cards):
             part = None
@@ -52,6 +61,9 @@ def parts_detector(det):
                 if c["card"] != "JK":
                     i = Card.parse(c["card"]).index % 4
                     part["suit"], part["suit_top"] = float(su[i]), bool(su.argmax() == i)
+                if k in layout:
+                    part["layout_named"], part["layout_top"] = layout[k]
+                    part["layout"] = layout[k][0] / max(layout[k][1], 1e-9)
             out.append({"card": c["card"], "confidence": c["confidence"], "center": c["center"],
                         "polygon": c["polygon"], "sureness": part})
         return {"cards": out, "backs": []}
@@ -61,16 +73,23 @@ def parts_detector(det):
 def combine(kind: str, row: dict) -> float:
     """One way of making a name's sureness from its parts.
 
-    >>> r = {"card": "7h", "sureness": {"p": 0.9, "face": 0.8, "suit": 0.5, "suit_top": True, "joker": 0.0, "dup": False}}
-    >>> round(combine("shipped", r), 3), round(combine("p x suit", r), 3), combine("p, look names the suit", r)
-    (0.36, 0.45, 0.9)
+    >>> r = {"card": "7h", "sureness": {"p": 0.9, "face": 0.8, "suit": 0.5, "suit_top": True, "joker": 0.0,
+    ...      "dup": False, "layout": 0.5, "layout_named": 0.3, "layout_top": 0.6}}
+    >>> round(combine("p x look", r), 3), round(combine("shipped", r), 3), round(combine("p x suit", r), 3)
+    (0.36, 0.18, 0.45)
+    >>> combine("p, look names the suit", r), round(combine("p x look x P_layout(name)", r), 3)
+    (0.9, 0.108)
     """
     x, card = row["sureness"], row["card"]
     if x is None or x["dup"]:
         return 0.0
     agree = x["joker"] if card == "JK" else x["face"] * x["suit"]
-    if kind == "shipped":
+    if kind == "p x look":
         return x["p"] * agree
+    if kind == "shipped":
+        return x["p"] * agree * x.get("layout", 1.0)
+    if kind == "p x look x P_layout(name)":
+        return x["p"] * agree * x.get("layout_named", 1.0)
     if kind == "p x suit":
         return x["p"] * (x["joker"] if card == "JK" else x["suit"])
     if kind == "p x sqrt(agreement)":
@@ -80,7 +99,8 @@ def combine(kind: str, row: dict) -> float:
     raise KeyError(kind)
 
 
-KINDS = ("shipped", "p x suit", "p x sqrt(agreement)", "p, look names the suit")
+KINDS = ("shipped", "p x look", "p x look x P_layout(name)", "p x suit",
+         "p x sqrt(agreement)", "p, look names the suit")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,9 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     print("parts on right names (10th percentile / median):")
     for s, rs in rows.items():
         ok = [r["sureness"] for r in rs if r["right"] and r["sureness"] and r["card"] != "JK"]
-        q = {k: np.quantile([x[k] for x in ok], [0.1, 0.5]) for k in ("p", "face", "suit")}
+        q = {k: np.quantile([x.get(k, 1.0) for x in ok], [0.1, 0.5]) for k in ("p", "face", "suit", "layout")}
         print(f"  {s:10s} posterior {q['p'][0]:.3f} / {q['p'][1]:.3f}   P(face) {q['face'][0]:.3f} / "
-              f"{q['face'][1]:.3f}   suit share {q['suit'][0]:.3f} / {q['suit'][1]:.3f}")
+              f"{q['face'][1]:.3f}   suit share {q['suit'][0]:.3f} / {q['suit'][1]:.3f}   "
+              f"layout agreement {q['layout'][0]:.3f} / {q['layout'][1]:.3f}")
     for kind in KINDS:
         wrong = [(combine(kind, r), s, r) for s in VAL for r in rows[s] if not r["right"]]
         t = min(1.0, ES.choose([w for w, _, _ in wrong]))

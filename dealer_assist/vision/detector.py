@@ -9,7 +9,10 @@ box is ordered (:func:`geometry.order_card_polygon`), its two index corners are 
 :func:`classifier.fuse_card` turns the two corners and the detector's scores into one name.
 Stage 3 (``card-look.onnx``, optional: :mod:`look`) sees the whole card: a card whose corners read
 no index is named ``JK`` when it looks like a joker, and the suit its centre pips show is
-weighed into a corner reading that is not sure.
+weighed into a corner reading that is not sure. Stage 4 (``card-layout.onnx``, optional:
+:mod:`layout`) sees the same whole card with its four index corners hidden and says which rank
+and suit its pips show (or a joker, or no card): a check of the name that never reads the
+index, weighed only into how sure the name is.
 
 Decisions a user can see (docs/vision.md):
 
@@ -24,7 +27,8 @@ Decisions a user can see (docs/vision.md):
 * Every card carries ``"sure": true|false`` beside its confidence (:meth:`CardDetector.sureness`):
   a card is sure when the posterior of its name, times the whole-card look's agreement (its
   share for the named suit and its probability that the box is a face card; for ``JK`` its
-  probability of a joker), reaches a threshold measured on the validation sets so that no wrong
+  probability of a joker), times the layout's agreement (its probability of the named rank and
+  suit from the pips alone, or of a joker), reaches a threshold measured on the validation sets so that no wrong
   name there is sure (``models.json`` ``"sure"``, written by ``benchmarks/eval_sure.py`` with the
   checksums of the models it was measured on: models that are not those, a folder without a
   measured threshold, or reading without the look report no card as sure). ``??``, a name the
@@ -57,6 +61,7 @@ from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
 from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
+from dealer_assist.vision.layout import LAYOUT_FILE, load_layout
 from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS, SPARE_ROLE, Candidates,
                                         card_dicts, corner_sureness, nms_rotated, pipeline)
 # named here too for the callers that know them from this module
@@ -264,6 +269,9 @@ class CardDetector:
         self.cls = CornerClassifier(d / CLS_FILE)
         self.look_path = d / LOOK_FILE     # optional: missing_model_warning() names what is off without it
         self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
+        #: stage 4, optional: the rank and suit the whole card's layout shows (:mod:`layout`), a
+        #: check of the name that does not come from the index
+        self.layout = load_layout(d)
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
         try:
@@ -415,31 +423,53 @@ class CardDetector:
         """How sure each card's name is, per card of :meth:`_detect`: the posterior of its name
         (``_p``: what its corners, the detector's scores, the look's suit term and an enrolled
         deck give that name) times the whole card's look agreeing: P(face) x its share for the
-        named suit, or P(joker) for ``JK``. 0 for ``??``, for a name two cards of the frame bear
-        (the joker excepted: a deck may hold two) and for cards whose name rests on no posterior
-        (a joker among the backs); None for every card when the look is off or missing (the
-        posterior alone lets confident suit errors through: no card is sure without the look)."""
+        named suit, or P(joker) for ``JK``; and, where the folder has the layout model
+        (:mod:`layout`), times the layout's agreement: its probability that the card's layout
+        (its pips, one ace sign, a court picture, a joker: never its index) shows the name, over
+        its probability of what it finds most likely. 0 for ``??``, for a ``JK`` whose corners
+        show no joker index (named by its picture alone), for a name two cards of the frame
+        bear (the joker excepted: a deck may hold two) and for cards whose name rests on no
+        posterior (a joker among the backs); None for every card when the look is off or missing
+        (the posterior alone lets confident suit errors through: no card is sure without it)."""
+        return [None if parts is None else parts["sureness"] for parts in self.sureness_parts(image, cards)]
+
+    def sureness_parts(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[dict[str, float] | None]:
+        """:meth:`sureness` with its parts, per card: ``{"sureness", "p", "look", "layout"}`` (the
+        look's agreement and the layout's, 1.0 where not asked: ``??``, duplicates, a folder
+        without the layout model); None for every card without the look."""
         if self.look is None or not self.settings.look:
             return [None] * len(cards)
         names = [c["card"] for c in cards]
         out = []
         for c in cards:
             p = float(c.get("_p", 0.0))
-            out.append(0.0 if c["card"] == HIDDEN or (c["card"] != "JK" and names.count(c["card"]) > 1) else p)
-        todo = [k for k, p in enumerate(out) if p > 0.0]
+            p = 0.0 if c["card"] == HIDDEN or (c["card"] != "JK" and names.count(c["card"]) > 1) else p
+            out.append({"sureness": p, "p": p, "look": 1.0, "layout": 1.0})
+        todo = [k for k, part in enumerate(out) if part["p"] > 0.0]
         if todo:
             # the look's outputs where naming already asked it about the same outline
             ask = [k for k in todo if cards[k].get("_look") is None]
-            got = dict(zip(ask, self.look(np.stack([look_patch(image, cards[k]["_outline"]) for k in ask])))) if ask else {}
+            need = todo if self.layout is not None else ask
+            patches = {k: look_patch(image, cards[k]["_outline"]) for k in need}
+            got = dict(zip(ask, self.look(np.stack([patches[k] for k in ask])))) if ask else {}
             probs = np.stack([got[k] if k in got else cards[k]["_look"] for k in todo])
             kind, suit = look_kinds(probs), look_suits(probs)
             for j, k in enumerate(todo):
                 name = cards[k]["card"]
                 if name == "JK":
-                    agree = float(kind[j, LOOK_JOKER])
+                    out[k]["look"] = float(kind[j, LOOK_JOKER])
                 else:
-                    agree = float(kind[j, LOOK_FACE]) * float(suit[j, Card.parse(name).index % 4])
-                out[k] *= agree
+                    out[k]["look"] = float(kind[j, LOOK_FACE]) * float(suit[j, Card.parse(name).index % 4])
+            if self.layout is not None:
+                agree = self.layout.agreement(np.stack([patches[k] for k in todo]), [cards[k]["card"] for k in todo])
+                for k, a in zip(todo, agree):
+                    out[k]["layout"] = float(a)
+            for k in todo:
+                out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"]
+                if cards[k]["card"] == "JK" and float(cards[k].get("_index", 1.0)) < READABLE:
+                    # a joker named by its picture alone, no joker index in view: a phone case, a
+                    # book cover or a print looks like one (the real photos), so the dealer says
+                    out[k]["sureness"] = 0.0
         return out
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]],
@@ -511,11 +541,12 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
 
 
 def model_checksums(model_dir: str | Path) -> dict[str, str]:
-    """``{file: sha256[:16]}`` of the three models a ``sure`` threshold is measured on."""
+    """``{file: sha256[:16]}`` of the models a ``sure`` threshold is measured on (the layout
+    model too, where the folder has one)."""
     from dealer_assist.vision.enroll import file_sha256
 
     d = Path(model_dir)
-    return {name: file_sha256(d / name) for name in (OBB_FILE, CLS_FILE, LOOK_FILE) if (d / name).is_file()}
+    return {name: file_sha256(d / name) for name in (OBB_FILE, CLS_FILE, LOOK_FILE, LAYOUT_FILE) if (d / name).is_file()}
 
 
 def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:

@@ -73,22 +73,30 @@ def look_patch(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarra
     return patch
 
 
-class LookClassifier:
-    """The exported look CNN: BGR uint8 patches (N, LOOK_H, LOOK_W, 3) in, probabilities
-    (N, 7) in :data:`LOOK_CLASSES` order out. The first output is used."""
+class PatchClassifier:
+    """An exported whole-card CNN: BGR uint8 patches (N, LOOK_H, LOOK_W, 3) in, probabilities
+    (N, len(classes)) out (its first output). Subclasses name what it is and its classes."""
+
+    what = "card look classifier"
+    classes: tuple[str, ...] = LOOK_CLASSES
 
     def __init__(self, path: str | Path):
-        self.session = load_session(path, "card look classifier")
+        self.session = load_session(path, self.what)
         self.input_name = self.session.get_inputs()[0].name
         self.output_name = self.session.get_outputs()[0].name
         shape = self.session.get_inputs()[0].shape
         outs = self.session.get_outputs()[0].shape
-        if len(shape) != 4 or shape[2:] != [LOOK_H, LOOK_W] or outs[-1] != len(LOOK_CLASSES):
-            raise UserError(f"card look classifier {path}: input {shape}, output {outs}; expected "
-                            f"[n, 3, {LOOK_H}, {LOOK_W}] -> [n, {len(LOOK_CLASSES)}]")
+        if len(shape) != 4 or shape[2:] != [LOOK_H, LOOK_W] or outs[-1] != len(self.classes):
+            raise UserError(f"{self.what} {path}: input {shape}, output {outs}; expected "
+                            f"[n, 3, {LOOK_H}, {LOOK_W}] -> [n, {len(self.classes)}]")
 
     def __call__(self, patches: np.ndarray) -> np.ndarray:
         if len(patches) == 0:
-            return np.zeros((0, len(LOOK_CLASSES)), np.float32)
+            return np.zeros((0, len(self.classes)), np.float32)
         x = np.ascontiguousarray(np.asarray(patches).transpose(0, 3, 1, 2), dtype=np.float32)
         return self.session.run([self.output_name], {self.input_name: x})[0]
+
+
+class LookClassifier(PatchClassifier):
+    """The exported look CNN: BGR uint8 patches (N, LOOK_H, LOOK_W, 3) in, probabilities
+    (N, 7) in :data:`LOOK_CLASSES` order out. The first output is used."""

@@ -614,10 +614,20 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
         cards.append({"card": str(c.name[k]), "confidence": round(float(c.confidence[k]), 3),
                       "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
-                      "_look": None if looked is None else looked[k]})
+                      "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k))})
     backs = [{"center": [round(float(c.boxes[k][0]), 1), round(float(c.boxes[k][1]), 1)],
               "polygon": round_poly(c.outlines[k])} for k in c.of(BACK_ROLE)]
     return cards, backs
+
+
+def index_shown(c: Candidates, k: int) -> float:
+    """How surely either index corner of candidate ``k`` shows its name's own index (the
+    corner classifier's probability of that class, the better corner; 0.0 for ``??`` or a card
+    whose corners were not read): 0 for a joker named by its look alone, with no index in view."""
+    name = str(c.name[k])
+    if name in ("", HIDDEN) or "corners" not in c.data:
+        return 0.0
+    return float(np.max(c.data["corners"][k][:, class_of(name)]))
 
 
 def round_poly(poly: np.ndarray) -> list[list[float]]:

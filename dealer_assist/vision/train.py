@@ -239,12 +239,13 @@ def build_corner_net(num_classes: int = 54, emb_dim: int = 128, crop_hw: tuple[i
     return CornerNet()
 
 
-def augment(x, gen):
+def augment(x, gen, channel_swap: bool = True):
     """Batch augmentation of raw-pixel crops (float tensor N,3,H,W) that keeps the index readable
     but stops the network from trusting one font or one pip drawing: a small random affine warp
     (scale, aspect - condensed and wide fonts -, shear - italics -, rotation, shift), thicker or
     thinner strokes, contrast and brightness, grey-scale, colour-channel swaps (held-out decks
-    may colour suits differently), blur and noise."""
+    may colour suits differently; ``channel_swap=False`` keeps the colours, for the layout
+    classifier, whose suits are told by colour and shape), blur and noise."""
     import torch
     import torch.nn.functional as F
 
@@ -278,7 +279,7 @@ def augment(x, gen):
     grey = rand(n) < 0.25
     if grey.any():
         x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    perm = rand(n) < 0.25
+    perm = rand(n) < (0.25 if channel_swap else 0.0)
     if perm.any():
         idx = torch.randperm(3, generator=gen, device=dev)
         x[perm] = x[perm][:, idx]

@@ -66,10 +66,13 @@ def _patch(img: np.ndarray, polygon, rng: np.random.Generator) -> np.ndarray:
 
 
 def build_patches(data: Path, split: str, seed: int, frames: list[Path],
-                  hidden_reps: int = 3, joker_reps: int = 3, negatives: int = 2
-                  ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+                  hidden_reps: int = 3, joker_reps: int = 3, negatives: int = 2,
+                  label=look_label, backs: bool = True, back_label: int = BACK_OUT,
+                  none_label: int = NONE_OUT) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Patches (N, LOOK_H, LOOK_W, 3), labels (N,) and for each the frame's joker style (jokers),
-    back style (backs) or '' (others)."""
+    back style (backs) or '' (others). ``label(card) -> int | None`` names a labelled card's
+    class (:func:`look_label`; None: no patch), ``backs`` adds the face-down cards as
+    ``back_label`` and ``negatives`` table patches per frame are ``none_label``."""
     import cv2
 
     from dealer_assist.vision.geometry import polygon_iou
@@ -84,7 +87,7 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
         style = meta["meta"].get("joker_style", "")
         back_style = meta["meta"].get("back_style", "")
         for card in meta["cards"]:
-            lab = look_label(card)
+            lab = label(card)
             if lab is None:
                 continue
             hidden = not any(card.get("corners_visible", [True]))
@@ -93,10 +96,10 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                 xs.append(_patch(img, card["polygon"], rng))
                 ys.append(lab)
                 tags.append(style if lab == JOKER_OUT else "")
-        for back in meta["backs"]:
+        for back in (meta["backs"] if backs else []):
             if back["visible_fraction"] >= DETECT_MIN_VISIBLE:
                 xs.append(_patch(img, back["polygon"], rng))
-                ys.append(BACK_OUT)
+                ys.append(back_label)
                 tags.append(back_style)
         h, w = img.shape[:2]
         polys = [c["polygon"] for c in meta["cards"]] + [b["polygon"] for b in meta["backs"]]
@@ -110,7 +113,7 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
             if any(polygon_iou(poly, p) > 0.05 for p in polys):
                 continue
             xs.append(_patch(img, poly, rng))
-            ys.append(NONE_OUT)
+            ys.append(none_label)
             tags.append("")
             made += 1
     return np.stack(xs), np.array(ys, np.int64), tags

@@ -1,0 +1,129 @@
+"""Stage 4: the card named from its layout, never its index (runtime: numpy + ONNX Runtime only).
+
+The corner classifier names a card from its two index corners, and the look (:mod:`look`) checks
+the kind and the suit on the whole card, indices included. A misread index in a typeface never
+seen (a 9 taken for a 3, a 10 for a 4 or an 8) or a club sign taken for a spade could still be
+shown as sure, because nothing checked the name against anything but the index it was read
+from. This small CNN sees the same rectified whole card as the look with its four index corners
+hidden (:func:`hide_indices`) and says what the LAYOUT shows: one large sign (an ace), two to ten
+pips in their places, or a picture (a jack, queen or king: the art does not tell them apart
+across decks, so they are one class), and which suit the pips or the signs beside the picture
+are. It is independent of the index: it never sees the typeface, only the pips.
+
+:meth:`CardDetector.sureness` multiplies a name's sureness by the layout's agreement
+(:meth:`LayoutClassifier.agreement`): its probability of the name's class over that of the class
+it finds most likely. A 4c read on the ten of clubs loses its sureness, since the card shows ten
+pips; a card whose layout the model cannot make out (mostly covered, blurred) loses little. It is trained on the project's rendered cards only (``python -m
+dealer_assist.vision.train_layout``), with the same network as the corner classifier and the look.
+
+>>> rank_class("Tc"), rank_class("Ah"), rank_class("Qs"), RANK_GROUPS[rank_class("7d")]
+(9, 0, 10, '7')
+>>> layout_class("Tc"), LAYOUT_CLASSES[layout_class("Qs")], LAYOUT_CLASSES[layout_class("JK")], rank_class("JK")
+(36, 'court-s', 'joker', None)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from dealer_assist.errors import UserError
+from dealer_assist.vision.look import LOOK_H, LOOK_W, PatchClassifier
+
+#: What a layout can show: the ace, the number cards by rank, and the court cards together.
+RANK_GROUPS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "court")
+#: Suits in the order of ``Card.index % 4`` (and of the look's classes).
+SUITS = "cdhs"
+#: Output classes: each rank group in each suit (``layout_class`` = group x 4 + suit), then the
+#: joker and what is no face card at all (the table, clutter, a back).
+LAYOUT_CLASSES = tuple(f"{g}-{s}" for g in RANK_GROUPS for s in SUITS) + ("joker", "none")
+SUITED = len(RANK_GROUPS) * len(SUITS)
+JOKER_CLASS, NONE_CLASS = SUITED, SUITED + 1
+#: File name inside a model folder (optional: without it no layout check is made).
+LAYOUT_FILE = "card-layout.onnx"
+_GROUP_OF = {"A": 0, **{str(n): n - 1 for n in range(2, 10)}, "T": 9, "J": 10, "Q": 10, "K": 10}
+
+#: The share of the patch's width and height hidden at each corner by :func:`hide_indices`: the
+#: index (rank and suit sign) of every deck the renderer draws, jumbo ones too, lies inside.
+INDEX_W, INDEX_H = 0.2, 0.25
+
+
+def rank_class(card: str) -> int | None:
+    """The rank group of a two-letter card name (None for the joker and ``??``)."""
+    return _GROUP_OF.get(card[:1]) if card not in ("JK", "??") and len(card) == 2 else None
+
+
+def layout_class(card: str) -> int | None:
+    """The layout output class of a two-letter card name or ``JK`` (None for ``??``)."""
+    if card == "JK":
+        return JOKER_CLASS
+    g = rank_class(card)
+    return None if g is None or card[1] not in SUITS else g * 4 + SUITS.index(card[1])
+
+
+def hide_indices(patches: np.ndarray) -> np.ndarray:
+    """Copies of whole-card patches (N, H, W, 3) with the four corners, where the indices are,
+    painted the card's paper colour (each patch's median): the layout classifier must count the
+    pips, never read the index the corner classifier already read.
+
+    >>> p = np.full((1, LOOK_H, LOOK_W, 3), 250, np.uint8); p[0, :5, :5] = 0; p[0, 39, 28] = 0
+    >>> q = hide_indices(p); int(q[0, 0, 0, 0]), int(q[0, 39, 28, 0])
+    (250, 0)
+    """
+    x = np.array(patches, np.uint8, copy=True)
+    if not len(x):
+        return x
+    h, w = x.shape[1:3]
+    cw, ch = int(round(w * INDEX_W)), int(round(h * INDEX_H))
+    paper = np.median(x.reshape(len(x), -1, 3), axis=1).astype(np.uint8)[:, None, None, :]
+    for ys in (slice(0, ch), slice(h - ch, h)):
+        for xs in (slice(0, cw), slice(w - cw, w)):
+            x[:, ys, xs] = paper
+    return x
+
+
+class LayoutClassifier(PatchClassifier):
+    """The exported layout CNN: BGR uint8 whole-card patches (N, LOOK_H, LOOK_W, 3) in (the look's
+    patches; :meth:`agreement` hides their indices), probabilities (N, 46) in
+    :data:`LAYOUT_CLASSES` order out, or (N, 44) for a model of the suited classes alone."""
+
+    what = "card layout classifier"
+    classes = LAYOUT_CLASSES
+
+    def __init__(self, path: str | Path):
+        """A model of the 46 classes, or of the 44 suited ones alone (the first layout model,
+        shipped: it has no word on a joker, so a ``JK``'s agreement is 1.0)."""
+        try:
+            super().__init__(path)
+        except UserError:
+            self.classes = LAYOUT_CLASSES[:SUITED]
+            super().__init__(path)
+
+    def agreement(self, patches: np.ndarray, names: list[str]) -> np.ndarray:
+        """How far the layout agrees with each of N names (suited or ``JK``) of N patches: its
+        probability of the name's class over that of its most probable class, so 1.0 where the
+        name is what the pips show most, and small only where they show another card (a ten's
+        pips under a 4 read from the index). A layout that cannot tell (a card mostly covered,
+        a blurred one) takes little from a name; one that sees another card takes much.
+
+        >>> class Fake(LayoutClassifier):
+        ...     def __init__(self): pass
+        ...     def __call__(self, x):
+        ...         p = np.full((len(x), len(LAYOUT_CLASSES)), 0.01); p[:, layout_class("Tc")] = 0.5
+        ...         return p / p.sum(axis=1, keepdims=True)
+        >>> Fake().agreement(np.zeros((3, LOOK_H, LOOK_W, 3), np.uint8), ["Tc", "4c", "JK"]).round(2).tolist()
+        [1.0, 0.02, 0.02]
+        """
+        probs = self(hide_indices(patches)).astype(np.float64)
+        out = np.ones(len(names), np.float64)
+        for k, name in enumerate(names):
+            c = layout_class(name)
+            if c is not None and c < probs.shape[1]:
+                out[k] = probs[k, c] / max(float(probs[k].max()), 1e-9)
+        return out
+
+
+def load_layout(model_dir: str | Path) -> LayoutClassifier | None:
+    """The folder's layout model, or None when it has none."""
+    path = Path(model_dir) / LAYOUT_FILE
+    return LayoutClassifier(path) if path.is_file() else None
