@@ -50,13 +50,17 @@ def parts_detector(det):
         if det.layout is not None and todo:
             from dealer_assist.vision.layout import hide_indices, layout_class
             lp = det.layout(hide_indices(np.stack([look_patch(image, cards[k]["_outline"]) for k in todo])))
-            layout = {k: (float(lp[j, layout_class(cards[k]["card"])]), float(lp[j].max())) for j, k in enumerate(todo)}
+            for j, k in enumerate(todo):
+                c = layout_class(cards[k]["card"])      # a 44-class model has no word on a joker
+                top = float(lp[j].max())
+                layout[k] = (float(lp[j, c]), top) if c < lp.shape[1] else (top, top)
         out = []
         for k, c in enumerate(cards):
             part = None
             if k in probs:
                 kd, su = kinds(probs[k][None])[0], suits(probs[k][None])[0]
                 part = {"p": float(c.get("_p", 0.0)), "face": float(kd[0]), "joker": float(kd[1]),
+                        "index": float(c.get("_index", 1.0)),
                         "dup": c["card"] != "JK" and names.count(c["card"]) > 1}
                 if c["card"] != "JK":
                     i = Card.parse(c["card"]).index % 4
@@ -86,8 +90,9 @@ def combine(kind: str, row: dict) -> float:
     agree = x["joker"] if card == "JK" else x["face"] * x["suit"]
     if kind == "p x look":
         return x["p"] * agree
-    if kind == "shipped":
-        return x["p"] * agree * x.get("layout", 1.0)
+    if kind == "shipped":                     # CardDetector.sureness: no JK sure by its picture alone
+        no_index = card == "JK" and x.get("index", 1.0) < 0.5
+        return 0.0 if no_index else x["p"] * agree * x.get("layout", 1.0)
     if kind == "p x look x P_layout(name)":
         return x["p"] * agree * x.get("layout_named", 1.0)
     if kind == "p x suit":
