@@ -11,8 +11,8 @@ Stage 3 (``card-look.onnx``, optional: :mod:`look`) sees the whole card: a card 
 no index is named ``JK`` when it looks like a joker, and the suit its centre pips show is
 weighed into a corner reading that is not sure. Stage 4 (``card-layout.onnx``, optional:
 :mod:`layout`) sees the same whole card with its four index corners hidden and says which rank
-and suit its pips show (or a joker, or no card): a check of the name that never reads the
-index, weighed only into how sure the name is.
+and suit its pips show: a check of the name that never reads the index, weighed only into how
+sure the name is.
 
 Decisions a user can see (docs/vision.md):
 
@@ -27,11 +27,12 @@ Decisions a user can see (docs/vision.md):
 * Every card carries ``"sure": true|false`` beside its confidence (:meth:`CardDetector.sureness`):
   a card is sure when the posterior of its name, times the whole-card look's agreement (its
   share for the named suit and its probability that the box is a face card; for ``JK`` its
-  probability of a joker), times the layout's agreement (its probability of the named rank and
-  suit from the pips alone, or of a joker), reaches a threshold measured on the validation sets so that no wrong
-  name there is sure (``models.json`` ``"sure"``, written by ``benchmarks/eval_sure.py`` with the
-  checksums of the models it was measured on: models that are not those, a folder without a
-  measured threshold, or reading without the look report no card as sure). ``??``, a name the
+  probability of a joker), times the layout's agreement (from the pips alone: its probability of
+  the name over that of its best reading), reaches a threshold measured on the validation sets so
+  that no wrong name there is sure (``models.json`` ``"sure"``, written by
+  ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
+  are not those, a folder without a measured threshold, or reading without the look report no
+  card as sure). ``??``, a joker named by its picture alone (no joker index in view), a name the
   frame reads twice and a joker found among the backs are never sure.
 
 >>> import numpy as np
@@ -467,8 +468,9 @@ class CardDetector:
             for k in todo:
                 out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"]
                 if cards[k]["card"] == "JK" and float(cards[k].get("_index", 1.0)) < READABLE:
-                    # a joker named by its picture alone, no joker index in view: a phone case, a
-                    # book cover or a print looks like one (the real photos), so the dealer says
+                    # a joker named by its picture alone, no joker index in view: a print or a
+                    # book cover the size of a card looks like one (the real photos), so the
+                    # dealer confirms it
                     out[k]["sureness"] = 0.0
         return out
 
