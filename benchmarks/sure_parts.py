@@ -8,13 +8,15 @@ Every named card of the validation sets that ``benchmarks/eval_sure.py`` chooses
 (and of the real photos, measured only) is read once, keeping the parts of its sureness: the
 posterior of its name ``p`` (corners, detector scores, the look's suit term), the look's
 P(face), the named suit's share and P(joker), and the layout's (:mod:`dealer_assist.vision.layout`,
-the card's pips with its indices hidden) probability of the name and of its most likely class. It prints the parts' quantiles on right names per
-set, then for each way of combining them the threshold chosen as ``eval_sure.py`` chooses it (the
+the card's pips with its indices hidden) agreement and plain probability of the name; and the
+sureness the reader reports (:meth:`CardDetector.sureness_parts`). It prints the parts' quantiles
+on right names per set, then for each way of combining them the threshold chosen as ``eval_sure.py`` chooses it (the
 smallest multiple of 0.001 above the surest wrong name of the validation sets) and the share of
 right names not sure at it per set, with the surest wrong names.
 
 The combinations: the shipped product ``p x P(face) x suit share x layout agreement`` (``JK``:
-``p x P(joker) x layout agreement``; the agreement is P_layout(name) / P_layout(its top class)),
+``p x P(joker) x layout agreement``, 0 with no joker index in view; the agreement is
+P_layout(name) / P_layout(its top class)),
 the same without the layout (``p x look``, shipped until the thirteenth session) or with the
 layout's plain probability of the name, ``p x suit share``, ``p x sqrt(look agreement)``, and
 ``p`` gated by the look naming the suit.
@@ -43,31 +45,30 @@ def parts_detector(det):
     def detect(image, sureness=False):
         cards = det._detect(image)["cards"]
         todo = [k for k, c in enumerate(cards) if c["card"] != "??"]
-        probs = dict(zip(todo, det.look(np.stack([look_patch(image, cards[k]["_outline"]) for k in todo])))) \
-            if todo else {}
+        patches = {k: look_patch(image, cards[k]["_outline"]) for k in todo}
+        probs = dict(zip(todo, det.look(np.stack([patches[k] for k in todo])))) if todo else {}
         names = [c["card"] for c in cards]
-        layout = {}
-        if det.layout is not None and todo:
+        shipped = det.sureness_parts(image, cards)       # what the reader reports, rules included
+        named = {}
+        if det.layout is not None and todo:              # the layout's plain P(name), for comparison
             from dealer_assist.vision.layout import hide_indices, layout_class
-            lp = det.layout(hide_indices(np.stack([look_patch(image, cards[k]["_outline"]) for k in todo])))
+            lp = det.layout(hide_indices(np.stack([patches[k] for k in todo])))
             for j, k in enumerate(todo):
                 c = layout_class(cards[k]["card"])      # a 44-class model has no word on a joker
-                top = float(lp[j].max())
-                layout[k] = (float(lp[j, c]), top) if c < lp.shape[1] else (top, top)
+                named[k] = float(lp[j, c]) if c < lp.shape[1] else 1.0
         out = []
         for k, c in enumerate(cards):
             part = None
             if k in probs:
                 kd, su = kinds(probs[k][None])[0], suits(probs[k][None])[0]
                 part = {"p": float(c.get("_p", 0.0)), "face": float(kd[0]), "joker": float(kd[1]),
-                        "index": float(c.get("_index", 1.0)),
-                        "dup": c["card"] != "JK" and names.count(c["card"]) > 1}
+                        "dup": c["card"] != "JK" and names.count(c["card"]) > 1,
+                        "shipped": shipped[k]["sureness"], "layout": shipped[k]["layout"]}
                 if c["card"] != "JK":
                     i = Card.parse(c["card"]).index % 4
                     part["suit"], part["suit_top"] = float(su[i]), bool(su.argmax() == i)
-                if k in layout:
-                    part["layout_named"], part["layout_top"] = layout[k]
-                    part["layout"] = layout[k][0] / max(layout[k][1], 1e-9)
+                if k in named:
+                    part["layout_named"] = named[k]
             out.append({"card": c["card"], "confidence": c["confidence"], "center": c["center"],
                         "polygon": c["polygon"], "sureness": part})
         return {"cards": out, "backs": []}
@@ -78,7 +79,7 @@ def combine(kind: str, row: dict) -> float:
     """One way of making a name's sureness from its parts.
 
     >>> r = {"card": "7h", "sureness": {"p": 0.9, "face": 0.8, "suit": 0.5, "suit_top": True, "joker": 0.0,
-    ...      "dup": False, "layout": 0.5, "layout_named": 0.3, "layout_top": 0.6}}
+    ...      "dup": False, "shipped": 0.18, "layout": 0.5, "layout_named": 0.3}}
     >>> round(combine("p x look", r), 3), round(combine("shipped", r), 3), round(combine("p x suit", r), 3)
     (0.36, 0.18, 0.45)
     >>> combine("p, look names the suit", r), round(combine("p x look x P_layout(name)", r), 3)
@@ -90,9 +91,8 @@ def combine(kind: str, row: dict) -> float:
     agree = x["joker"] if card == "JK" else x["face"] * x["suit"]
     if kind == "p x look":
         return x["p"] * agree
-    if kind == "shipped":                     # CardDetector.sureness: no JK sure by its picture alone
-        no_index = card == "JK" and x.get("index", 1.0) < 0.5
-        return 0.0 if no_index else x["p"] * agree * x.get("layout", 1.0)
+    if kind == "shipped":                     # CardDetector.sureness itself
+        return x["shipped"]
     if kind == "p x look x P_layout(name)":
         return x["p"] * agree * x.get("layout_named", 1.0)
     if kind == "p x suit":

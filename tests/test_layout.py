@@ -13,8 +13,8 @@ import pytest
 from dealer_assist.cli import main
 from dealer_assist.vision.detector import CardDetector, read_image
 from dealer_assist.vision.look import LOOK_H, LOOK_W
-from dealer_assist.vision.layout import (LAYOUT_CLASSES, LAYOUT_FILE, RANK_GROUPS, LayoutClassifier, hide_indices,
-                                         layout_class, rank_class)
+from dealer_assist.vision.layout import (LAYOUT_CLASSES, LAYOUT_FILE, RANK_GROUPS, SUITED, LayoutClassifier,
+                                         hide_indices, layout_class, rank_class)
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
@@ -52,7 +52,7 @@ def test_the_layout_reads_the_rank_of_cards_of_decks_it_never_saw():
     one_more = []
     for style in ("heldout-serif-condensed", "heldout-triplex", "heldout-stroke-square"):
         patches = np.stack([card_patch(c, style) for c in cards])
-        probs = model(hide_indices(patches))[:, :44].reshape(len(cards), len(RANK_GROUPS), 4)
+        probs = model(hide_indices(patches))[:, :SUITED].reshape(len(cards), len(RANK_GROUPS), 4)
         for c, p in zip(cards, probs):
             g = rank_class(c)
             right += int(p.sum(1).argmax() == g)

@@ -13,8 +13,9 @@ are. It is independent of the index: it never sees the typeface, only the pips.
 :meth:`CardDetector.sureness` multiplies a name's sureness by the layout's agreement
 (:meth:`LayoutClassifier.agreement`): its probability of the name's class over that of the class
 it finds most likely. A 4c read on the ten of clubs loses its sureness, since the card shows ten
-pips; a card whose layout the model cannot make out (mostly covered, blurred) loses little. It is trained on the project's rendered cards only (``python -m
-dealer_assist.vision.train_layout``), with the same network as the corner classifier and the look.
+pips; a card whose layout the model cannot make out (mostly covered, blurred) loses little. It
+is trained on the project's rendered cards only (``python -m dealer_assist.vision.train_layout``,
+``scripts/train-cpu-layout.sh``), with the same network as the corner classifier and the look.
 
 >>> rank_class("Tc"), rank_class("Ah"), rank_class("Qs"), RANK_GROUPS[rank_class("7d")]
 (9, 0, 10, '7')
@@ -27,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from dealer_assist.errors import UserError
 from dealer_assist.vision.look import LOOK_H, LOOK_W, PatchClassifier
 
 #: What a layout can show: the ace, the number cards by rank, and the court cards together.
@@ -90,14 +90,10 @@ class LayoutClassifier(PatchClassifier):
     what = "card layout classifier"
     classes = LAYOUT_CLASSES
 
-    def __init__(self, path: str | Path):
-        """A model of the 46 classes, or of the 44 suited ones alone (the first layout model,
-        shipped: it has no word on a joker, so a ``JK``'s agreement is 1.0)."""
-        try:
-            super().__init__(path)
-        except UserError:
-            self.classes = LAYOUT_CLASSES[:SUITED]
-            super().__init__(path)
+    def classes_for(self, outputs) -> tuple[str, ...]:
+        """The 46 classes, or the 44 suited ones alone for a model of those (the first layout
+        model, shipped: it has no word on a joker, so a ``JK``'s agreement is 1.0)."""
+        return LAYOUT_CLASSES[:SUITED] if outputs == SUITED else LAYOUT_CLASSES
 
     def agreement(self, patches: np.ndarray, names: list[str]) -> np.ndarray:
         """How far the layout agrees with each of N names (suited or ``JK``) of N patches: its

@@ -86,9 +86,15 @@ class PatchClassifier:
         self.output_name = self.session.get_outputs()[0].name
         shape = self.session.get_inputs()[0].shape
         outs = self.session.get_outputs()[0].shape
+        self.classes = self.classes_for(outs[-1])
         if len(shape) != 4 or shape[2:] != [LOOK_H, LOOK_W] or outs[-1] != len(self.classes):
             raise UserError(f"{self.what} {path}: input {shape}, output {outs}; expected "
                             f"[n, 3, {LOOK_H}, {LOOK_W}] -> [n, {len(self.classes)}]")
+
+    def classes_for(self, outputs) -> tuple[str, ...]:
+        """The classes of a model with this many outputs (a subclass may take more than one
+        size; any other size is refused by the caller)."""
+        return self.classes
 
     def __call__(self, patches: np.ndarray) -> np.ndarray:
         if len(patches) == 0:

@@ -1,16 +1,16 @@
 """Train the layout classifier (:mod:`dealer_assist.vision.layout`) on rendered tables, on
-a CPU (``[train]`` extra)::
+a CPU (``[train]`` extra); ``scripts/train-cpu-layout.sh`` is the shipped model's recipe::
 
     dealer-assist synth runs/pips/world --n 1800 --seed 5200000 --recipe world --workers 2
     dealer-assist synth runs/pips/fresh-pips --n 1200 --seed 5210000 --recipe fresh-pips --workers 2
     python -m dealer_assist.vision.train_layout --data runs/pips/world --extra-data runs/pips/fresh-pips \\
-        --runs runs/pips --epochs 8 --out models
+        --runs runs/layout --epochs 14 --suited-only --channel-swap --out models
 
 Every face-up suited card the detector's labels hold gives a patch cut as the runtime cuts the
 look's (:func:`train_look.build_patches`: the outline jittered like a detector's error, either way
 up), its four index corners hidden (:func:`layout.hide_indices`), labelled with its layout class:
-the ace, 2 to 10, or a court card, in its suit. The last ``--val-frames`` frames of ``--data`` are validation
-only. Resumable: ``RUNS/layout/last.pt`` is written each epoch.
+the ace, 2 to 10, or a court card, in its suit. The last ``--val-frames`` frames of ``--data``
+are validation only. Resumable: ``RUNS/layout/last.pt`` is written each epoch.
 """
 from __future__ import annotations
 
@@ -42,8 +42,10 @@ def layout_label(card: dict) -> int | None:
 
 def suited_label(card: dict) -> int | None:
     """:func:`layout_label` for a model of the 44 suited classes alone (no joker)."""
+    from dealer_assist.vision.layout import SUITED
+
     lab = layout_label(card)
-    return lab if lab is not None and lab < 44 else None
+    return lab if lab is not None and lab < SUITED else None
 
 
 def patches(data: Path, split: str, seed: int, frames: list[Path], suited_only: bool = False
@@ -102,7 +104,7 @@ def widen_head(ckpt: Path, out: Path, num_classes: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from dealer_assist.vision.layout import LAYOUT_CLASSES, LAYOUT_FILE
+    from dealer_assist.vision.layout import LAYOUT_CLASSES, LAYOUT_FILE, SUITED
     from dealer_assist.vision.look import LOOK_H, LOOK_W
     from dealer_assist.vision.train import augment, train_classifier
     from dealer_assist.vision.train_look import cached_patches, evaluate
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     args.runs.mkdir(parents=True, exist_ok=True)
-    classes = LAYOUT_CLASSES[:44] if args.suited_only else LAYOUT_CLASSES
+    classes = LAYOUT_CLASSES[:SUITED] if args.suited_only else LAYOUT_CLASSES
     if args.init:
         args.init = str(widen_head(Path(args.init), args.runs / "init.pt", len(classes)))
     frames = sorted((args.data / "meta" / args.split).glob("*.json"))[:args.limit]
