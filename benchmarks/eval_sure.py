@@ -10,7 +10,8 @@ Every named card (``??`` is no name) of the four rendered validation sets of
 of the TRAIN styles that no training frame uses, ``val-world`` among photographs, clutter,
 close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
 :meth:`CardDetector.detect` and its ``sureness`` kept (the posterior of its name times the whole
-card's look agreeing, times the layout's where the folder has the layout model,
+card's look agreeing (:func:`detector.look_agreement`), times the layout's where the folder
+has the layout model,
 :meth:`CardDetector.sureness`), with whether the name is right: it sits on
 a labelled card of that name (``eval_detect.match``; a name on nothing, on a back or on another
 card is wrong, as its precision counts). The threshold is the smallest multiple of 0.001 above
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write and args.limit is not None:
         ap.error("--write needs every frame: leave out --limit")
     import eval_real as ER
-    from dealer_assist.vision.detector import META_FILE, SURE_KEY, CardDetector, model_checksums
+    from dealer_assist.vision.detector import META_FILE, SURE_KEY, SURE_SCORE, CardDetector, model_checksums
 
     import eval_detect as ED
     from dealer_assist.vision.synth import write_dataset
@@ -160,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(path.read_text(encoding="utf-8"))
         meta[SURE_KEY] = {
             "threshold": threshold,
-            "score": "posterior of the name x the look's agreement (P(face) x its share for the named suit; "
-                     "P(joker) for JK)" + (" x the layout's agreement (P_layout(name) / P_layout(its most likely "
+            "score_id": SURE_SCORE,
+            "score": "posterior of the name x the look's agreement (its P(face), P(joker) for JK, over its "
+                     "likeliest kind's probability, x its share for the named suit: detector.look_agreement)" + (" x the layout's agreement (P_layout(name) / P_layout(its most likely "
                                            "class), from the pips with the indices hidden)" if det.layout is not None else "")
                      + "; 0 for a JK whose corners show no joker index: CardDetector.sureness",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "

@@ -14,9 +14,11 @@ on right names per set, then for each way of combining them the threshold chosen
 smallest multiple of 0.001 above the surest wrong name of the validation sets) and the share of
 right names not sure at it per set, with the surest wrong names.
 
-The combinations: the shipped product ``p x P(face) x suit share x layout agreement`` (``JK``:
-``p x P(joker) x layout agreement``, 0 with no joker index in view; the agreement is
-P_layout(name) / P_layout(its top class)),
+The combinations: the shipped product ``p x kind agreement x suit share x layout agreement``
+(the kind agreement is the look's P(face), P(joker) for ``JK``, over its likeliest kind's
+probability: ``detector.look_agreement``; ``JK``: 0 with no joker index in view; the layout's
+agreement is P_layout(name) / P_layout(its top class)), the thirteenth session's product with the
+look's plain P(face) (``p x P(face) x suit x layout agreement``),
 the same without the layout (``p x look``, shipped until the thirteenth session) or with the
 layout's plain probability of the name, ``p x suit share``, ``p x sqrt(look agreement)``, and
 ``p`` gated by the look naming the suit.
@@ -62,6 +64,7 @@ def parts_detector(det):
             if k in probs:
                 kd, su = kinds(probs[k][None])[0], suits(probs[k][None])[0]
                 part = {"p": float(c.get("_p", 0.0)), "face": float(kd[0]), "joker": float(kd[1]),
+                        "kind_top": float(kd.max()),
                         "dup": c["card"] != "JK" and names.count(c["card"]) > 1,
                         "shipped": shipped[k]["sureness"], "layout": shipped[k]["layout"]}
                 if c["card"] != "JK":
@@ -79,11 +82,13 @@ def combine(kind: str, row: dict) -> float:
     """One way of making a name's sureness from its parts.
 
     >>> r = {"card": "7h", "sureness": {"p": 0.9, "face": 0.8, "suit": 0.5, "suit_top": True, "joker": 0.0,
-    ...      "dup": False, "shipped": 0.18, "layout": 0.5, "layout_named": 0.3}}
+    ...      "dup": False, "shipped": 0.18, "layout": 0.5, "layout_named": 0.3, "kind_top": 0.8}}
     >>> round(combine("p x look", r), 3), round(combine("shipped", r), 3), round(combine("p x suit", r), 3)
     (0.36, 0.18, 0.45)
     >>> combine("p, look names the suit", r), round(combine("p x look x P_layout(name)", r), 3)
     (0.9, 0.108)
+    >>> round(combine("p x P(face) x suit x layout agreement", r), 3)
+    0.18
     """
     x, card = row["sureness"], row["card"]
     if x is None or x["dup"]:
@@ -93,6 +98,8 @@ def combine(kind: str, row: dict) -> float:
         return x["p"] * agree
     if kind == "shipped":                     # CardDetector.sureness itself
         return x["shipped"]
+    if kind == "p x P(face) x suit x layout agreement":   # shipped in the thirteenth session
+        return 0.0 if card == "JK" and x["shipped"] == 0.0 else x["p"] * agree * x["layout"]
     if kind == "p x look x P_layout(name)":
         return x["p"] * agree * x.get("layout_named", 1.0)
     if kind == "p x suit":
@@ -104,7 +111,7 @@ def combine(kind: str, row: dict) -> float:
     raise KeyError(kind)
 
 
-KINDS = ("shipped", "p x look", "p x look x P_layout(name)", "p x suit",
+KINDS = ("shipped", "p x P(face) x suit x layout agreement", "p x look", "p x look x P_layout(name)", "p x suit",
          "p x sqrt(agreement)", "p, look names the suit")
 
 

@@ -278,7 +278,9 @@ def test_no_card_is_sure_without_a_threshold_measured_for_these_models(tmp_path)
     named = [c for c in CardDetector(MODELS).detect(image)["cards"] if c["card"] != "??"]
     assert named
     # measured on other models (a checksum differs), or never measured: nothing is sure
-    for entry in ({**meta["sure"], "models": {**meta["sure"]["models"], "cards-obb.onnx": "0" * 16}}, None):
+    # ... or measured for another way of making the sureness (an older product of the same parts)
+    for entry in ({**meta["sure"], "models": {**meta["sure"]["models"], "cards-obb.onnx": "0" * 16}},
+                  {**meta["sure"], "score_id": "p x P(face) x suit share x layout agreement"}, None):
         (folder / "models.json").write_text(json.dumps({**meta, "sure": entry} if entry else
                                                        {k: v for k, v in meta.items() if k != "sure"}))
         det = CardDetector(folder)

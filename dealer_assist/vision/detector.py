@@ -26,8 +26,8 @@ Decisions a user can see (docs/vision.md):
   deck's own corners or joker art match closely.
 * Every card carries ``"sure": true|false`` beside its confidence (:meth:`CardDetector.sureness`):
   a card is sure when the posterior of its name, times the whole-card look's agreement (its
-  share for the named suit and its probability that the box is a face card; for ``JK`` its
-  probability of a joker), times the layout's agreement (from the pips alone: its probability of
+  share for the named suit, and its probability that the box is a face card, or a joker for
+  ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's agreement (from the pips alone: its probability of
   the name over that of its best reading), reaches a threshold measured on the validation sets so
   that no wrong name there is sure (``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
@@ -83,6 +83,11 @@ PAD_VALUE = 114
 #: The ``models.json`` entry holding the measured ``sure`` threshold (``benchmarks/eval_sure.py``):
 #: ``{"threshold": ..., "models": {file: sha256[:16]}, ...how it was chosen}``.
 SURE_KEY = "sure"
+#: Which way of making the sureness the threshold was measured for (:meth:`CardDetector.sureness`);
+#: ``models.json`` records it beside the threshold, and a threshold measured for another score
+#: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
+#: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
+SURE_SCORE = "p x kind agreement x suit share x layout agreement; picture-alone JK 0"
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
@@ -423,8 +428,9 @@ class CardDetector:
     def sureness(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[float | None]:
         """How sure each card's name is, per card of :meth:`_detect`: the posterior of its name
         (``_p``: what its corners, the detector's scores, the look's suit term and an enrolled
-        deck give that name) times the whole card's look agreeing: P(face) x its share for the
-        named suit, or P(joker) for ``JK``; and, where the folder has the layout model
+        deck give that name) times the whole card's look agreeing (:func:`look_agreement`: its
+        kind's probability over that of the look's likeliest kind, times its share for the named
+        suit); and, where the folder has the layout model
         (:mod:`layout`), times the layout's agreement: its probability that the card's layout
         (its pips, one ace sign, a court picture, a joker: never its index) shows the name, over
         its probability of what it finds most likely. 0 for ``??``, for a ``JK`` whose corners
@@ -457,10 +463,7 @@ class CardDetector:
             kind, suit = look_kinds(probs), look_suits(probs)
             for j, k in enumerate(todo):
                 name = cards[k]["card"]
-                if name == "JK":
-                    out[k]["look"] = float(kind[j, LOOK_JOKER])
-                else:
-                    out[k]["look"] = float(kind[j, LOOK_FACE]) * float(suit[j, Card.parse(name).index % 4])
+                out[k]["look"] = look_agreement(kind[j], suit[j], name)
             if self.layout is not None:
                 agree = self.layout.agreement(np.stack([patches[k] for k in todo]), [cards[k]["card"] for k in todo])
                 for k, a in zip(todo, agree):
@@ -520,6 +523,32 @@ class CardDetector:
                 "ms": round(ms, 1), **found}
 
 
+def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str) -> float:
+    """How far the whole-card look agrees with a card's name, from its kind probabilities (face,
+    joker, back, none: :func:`look.kinds`) and its suit shares (:func:`look.suits`).
+
+    The kind is checked as an agreement: the probability of the name's kind (a face card, or the
+    joker for ``JK``) over that of the kind the look finds most likely. A card read from its index
+    loses nothing where the look also sees a face card first, and much where it sees a back or
+    the table; a real deck's court art, which the look has never seen, spreads some of its
+    probability to the joker and the back without doubting the face (on the real photos P(face)
+    had a median of 0.80 on jacks, queens and kings, and the face was the look's first kind for
+    98 % of them). The suit is checked by its plain share: clubs read as spades are the reader's
+    commonest wrong names, so the look must see the named suit, not merely not see another
+    (models/MODEL_CARD.md, "Fourteenth session").
+
+    >>> kind = np.array([0.7, 0.2, 0.1, 0.0]); suit = np.array([0.05, 0.0, 0.0, 0.95])
+    >>> round(look_agreement(kind, suit, "As"), 3), round(look_agreement(kind, suit, "Ac"), 3)
+    (0.95, 0.05)
+    >>> round(look_agreement(kind, suit, "JK"), 3), round(look_agreement(np.array([0.3, 0.0, 0.7, 0.0]), suit, "As"), 3)
+    (0.286, 0.407)
+    """
+    top = max(float(np.max(kind)), 1e-9)
+    if name == "JK":
+        return float(kind[LOOK_JOKER]) / top
+    return float(kind[LOOK_FACE]) / top * float(suit[Card.parse(name).index % 4])
+
+
 def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | None:
     """A one-line warning when the optional whole-card look model is missing while it is asked
     for (``--look``, the default), naming what is off without it; None otherwise.
@@ -553,14 +582,16 @@ def model_checksums(model_dir: str | Path) -> dict[str, str]:
 
 def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:
     """The ``sure`` threshold ``models.json`` (``meta``) holds for the models in ``model_dir``:
-    None when it holds none, or when it was measured on other models (its checksums differ: new
-    models must be measured again, ``benchmarks/eval_sure.py --write``).
+    None when it holds none, when it was measured on other models (its checksums differ: new
+    models must be measured again, ``benchmarks/eval_sure.py --write``) or for another way of
+    making the sureness (its ``"score_id"`` is not :data:`SURE_SCORE`).
 
     >>> measured_sure("nowhere", {}), measured_sure("nowhere", {"sure": {"threshold": "high"}})
     (None, None)
+    >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": "p x look"}})
     """
     entry = meta.get(SURE_KEY)
-    if not isinstance(entry, dict):
+    if not isinstance(entry, dict) or entry.get("score_id") != SURE_SCORE:
         return None
     value = entry.get("threshold")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
