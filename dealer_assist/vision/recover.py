@@ -26,7 +26,8 @@ statistics measured on corner crops of a rendered dataset's train split); its ch
     .venv-train/bin/python -m dealer_assist.vision.recover --corner-classifier \\
         --onnx models/corner-cls.onnx --frames runs/val-train --out runs/recovered/cls.pt
 
-``--look`` rebuilds the card look the same way (the statistics measured on whole-card patches of a
+``--layout`` rebuilds the layout check (stage 4) the same way, on the same patches with their
+indices hidden; ``--look`` rebuilds the card look the same way (the statistics measured on whole-card patches of a
 rendered dataset); its checkpoint is what ``train_look --init`` takes:
 
     .venv-train/bin/python -m dealer_assist.vision.recover --look \\
@@ -252,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
                          "--frames: a rendered dataset folder, whose train split's corner crops "
                          "give the batch-norm statistics); the checkpoint is what train --init-cls "
                          "and export --cls take")
+    ap.add_argument("--layout", action="store_true",
+                    help="rebuild the layout check instead (--onnx models/card-layout.onnx; --frames as "
+                         "for --look, the patches' indices hidden as the layout sees them); the "
+                         "checkpoint is what train_layout --init takes")
     ap.add_argument("--look", action="store_true",
                     help="rebuild the card look instead (--onnx models/card-look.onnx; --frames: a "
                          "rendered dataset folder, whose train split's whole-card patches give the "
@@ -261,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.corner_classifier:
         return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
-    if args.look:
-        return _recover_look(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
+    if args.look or args.layout:
+        return _recover_look(Path(args.onnx), Path(args.frames), args.n, Path(args.out), layout=args.layout)
 
     onnx_path = Path(args.onnx)
     meta = json.loads((onnx_path.parent / "models.json").read_text(encoding="utf-8"))
@@ -286,7 +291,9 @@ def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: 
     return _save_cnn(onnx_path, crops, 54, (CROP_H, CROP_W), out)
 
 
-def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path, layout: bool = False) -> int:
+    """The card look's checkpoint, or with ``layout`` the layout check's (the same network on the
+    same patches with their indices hidden; as many classes as the file names)."""
     from dealer_assist.vision.look import LOOK_CLASSES, LOOK_H, LOOK_W
     from dealer_assist.vision.train_look import build_patches
 
@@ -294,7 +301,12 @@ def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
     if not frames:
         raise UserError(f"no rendered frames under {data / 'meta' / 'train'}")
     patches, _, _ = build_patches(data, "train", 0, frames)
-    return _save_cnn(onnx_path, patches, len(LOOK_CLASSES), (LOOK_H, LOOK_W), out)
+    if not layout:
+        return _save_cnn(onnx_path, patches, len(LOOK_CLASSES), (LOOK_H, LOOK_W), out)
+    from dealer_assist.vision.layout import LayoutClassifier, hide_indices
+
+    classes = len(LayoutClassifier(onnx_path).classes)
+    return _save_cnn(onnx_path, hide_indices(patches), classes, (LOOK_H, LOOK_W), out)
 
 
 def _save_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: tuple[int, int], out: Path) -> int:
