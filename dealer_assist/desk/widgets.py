@@ -659,6 +659,9 @@ class RulingPanel(Panel):
         self.deciding = label(size=13, bold=True, colour=DECIDING, wrap=True)
         self.deciding.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         lay.addWidget(self.deciding)
+        # a wrapped label gets the height of one line from its layout, whatever its width: its
+        # lines are given their height for the width it has, at every resize (_fit_deciding)
+        self.deciding.installEventFilter(self)
         self.why = label(size=12, colour=TEXT, wrap=True)
         self.why.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -679,6 +682,7 @@ class RulingPanel(Panel):
         self.title.setFont(font(17 * k, True))
         self.provisional.set_size(13 * k, 10)
         self.deciding.setFont(font(13 * k, True))
+        self._fit_deciding()
         for lab in self.pot_labels:
             lab.set_size(16 * k, 10)
         self._fit_why()
@@ -686,7 +690,16 @@ class RulingPanel(Panel):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt)
         if obj is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_why()
+        elif obj is self.deciding and event.type() == QEvent.Type.Resize:
+            self._fit_deciding()
         return super().eventFilter(obj, event)
+
+    def _fit_deciding(self) -> None:
+        """The deciding line whole at the width it has: its height for that width as its least
+        height (the explanation below gives up what it takes)."""
+        need = self.deciding.heightForWidth(self.deciding.width()) if self.deciding.text() else 0
+        if need > 0 and need != self.deciding.minimumHeight():
+            self.deciding.setMinimumHeight(need)
 
     def _fit_why(self) -> None:
         """The explanation's type: as large as the screen's scale asks (12 pt at 1280x800, up to
@@ -725,6 +738,7 @@ class RulingPanel(Panel):
                 lab.hide()
         self.deciding.setText("\n".join(snap.deciding))
         self.deciding.setVisible(bool(snap.deciding))
+        self._fit_deciding()
         if snap.pots:
             self.why.setText("\n".join(snap.explanation))
         else:

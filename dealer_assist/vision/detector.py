@@ -27,8 +27,9 @@ Decisions a user can see (docs/vision.md):
 * Every card carries ``"sure": true|false`` beside its confidence (:meth:`CardDetector.sureness`):
   a card is sure when the posterior of its name, times the whole-card look's agreement (its
   share for the named suit, and its probability that the box is a face card, or a joker for
-  ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's agreement (from the pips alone: its probability of
-  the name over that of its best reading), reaches a threshold measured on the validation sets so
+  ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's
+  agreement (from the pips alone: its probability of the name over that of its best reading),
+  reaches a threshold measured on the validation sets so
   that no wrong name there is sure (``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
   are not those, a folder without a measured threshold, or reading without the look report no
