@@ -64,7 +64,6 @@ def parts_detector(det):
             if k in probs:
                 kd, su = kinds(probs[k][None])[0], suits(probs[k][None])[0]
                 part = {"p": float(c.get("_p", 0.0)), "face": float(kd[0]), "joker": float(kd[1]),
-                        "kind_top": float(kd.max()),
                         "dup": c["card"] != "JK" and names.count(c["card"]) > 1,
                         "shipped": shipped[k]["sureness"], "layout": shipped[k]["layout"]}
                 if c["card"] != "JK":
@@ -82,7 +81,7 @@ def combine(kind: str, row: dict) -> float:
     """One way of making a name's sureness from its parts.
 
     >>> r = {"card": "7h", "sureness": {"p": 0.9, "face": 0.8, "suit": 0.5, "suit_top": True, "joker": 0.0,
-    ...      "dup": False, "shipped": 0.18, "layout": 0.5, "layout_named": 0.3, "kind_top": 0.8}}
+    ...      "dup": False, "shipped": 0.18, "layout": 0.5, "layout_named": 0.3}}
     >>> round(combine("p x look", r), 3), round(combine("shipped", r), 3), round(combine("p x suit", r), 3)
     (0.36, 0.18, 0.45)
     >>> combine("p, look names the suit", r), round(combine("p x look x P_layout(name)", r), 3)
@@ -99,6 +98,7 @@ def combine(kind: str, row: dict) -> float:
     if kind == "shipped":                     # CardDetector.sureness itself
         return x["shipped"]
     if kind == "p x P(face) x suit x layout agreement":   # shipped in the thirteenth session
+        # a JK the reader gives 0 is one named by its picture alone: 0 under this score too
         return 0.0 if card == "JK" and x["shipped"] == 0.0 else x["p"] * agree * x["layout"]
     if kind == "p x look x P_layout(name)":
         return x["p"] * agree * x.get("layout_named", 1.0)

@@ -589,7 +589,8 @@ def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:
 
     >>> measured_sure("nowhere", {}), measured_sure("nowhere", {"sure": {"threshold": "high"}})
     (None, None)
-    >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": "p x look"}})
+    >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": "p x look"}}) is None
+    True
     """
     entry = meta.get(SURE_KEY)
     if not isinstance(entry, dict) or entry.get("score_id") != SURE_SCORE:

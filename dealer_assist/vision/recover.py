@@ -26,9 +26,9 @@ statistics measured on corner crops of a rendered dataset's train split); its ch
     .venv-train/bin/python -m dealer_assist.vision.recover --corner-classifier \\
         --onnx models/corner-cls.onnx --frames runs/val-train --out runs/recovered/cls.pt
 
-``--layout`` rebuilds the layout check (stage 4) the same way, on the same patches with their
-indices hidden; ``--look`` rebuilds the card look the same way (the statistics measured on whole-card patches of a
-rendered dataset); its checkpoint is what ``train_look --init`` takes:
+``--look`` rebuilds the card look the same way (the statistics measured on whole-card patches of a
+rendered dataset); its checkpoint is what ``train_look --init`` takes (``--layout`` rebuilds the
+layout check, stage 4, from the same patches with their indices hidden, for ``train_layout --init``):
 
     .venv-train/bin/python -m dealer_assist.vision.recover --look \\
         --onnx models/card-look.onnx --frames runs/world2/data --out runs/recovered/look.pt
