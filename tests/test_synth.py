@@ -511,3 +511,34 @@ def test_world_edge_frames_cut_cards_at_the_border_and_teach_the_part_in_view(mo
     assert cut_seen >= 8
     # the recipe's frames are new frames only where a card is cut: the world frame of a seed is as before
     assert render_scene(40, world=True)[1] == _world_frames([40])[0][1]
+
+
+def test_world_decoy_frames_add_card_sized_pictures_that_are_not_cards(monkeypatch):
+    """The ``world-decoy`` recipe (issue 20): pictures the size and shape of a card under the
+    cards, never labelled (the real photos' jokers on no card were prints and a business card),
+    and cards cut by the frame's edge always face up; a ``world`` frame is unchanged by it."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.world import clutter_sprite
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    decoys = empty_with_decoys = cut_backs = 0
+    for seed in [*range(60, 90), 123]:                       # 123: an empty frame with decoys
+        img, lab = render_scene(seed, **RECIPES["world-decoy"])
+        _, plain = render_scene(seed, **RECIPES["world"])
+        assert "snapshot" not in plain["meta"]["world"]["under"]
+        if "snapshot" in lab["meta"]["world"]["under"]:
+            decoys += 1
+            if lab["meta"]["world"]["mode"] == "empty":
+                # the decoys are drawn into the surface: no card, back or joker label with them
+                assert not lab["cards"] and not lab["backs"]
+                empty_with_decoys += 1
+        for c in lab["backs"]:
+            p = np.array(c["polygon"])
+            cut_backs += not ((p >= 0).all() and (p[:, 0] <= FRAME_W).all() and (p[:, 1] <= FRAME_H).all())
+    assert decoys >= 15 and empty_with_decoys >= 1 and cut_backs == 0
+    # a decoy is card-sized and card-shaped: its short side 0.85-1.45 card widths
+    for s in range(20):
+        sp, width = clutter_sprite("snapshot", np.random.default_rng(s))
+        h, w = sp.shape[:2]
+        assert 1.2 <= max(h, w) / min(h, w) <= 1.65
+        assert 0.84 <= width * min(h, w) / w <= 1.46
+    assert render_scene(60, world=True)[1] == _world_frames([60])[0][1]

@@ -105,6 +105,9 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``world`` (:mod:`world`) puts the cards on photographs and procedural carpet, wood, cloth...,
 #: among clutter, in close-ups and empty frames, with busy seeded court art (issue 20, item 2).
 #: ``world-edge`` is ``world`` with cards cut by the frame's edge in 7 frames of 10.
+#: ``world-decoy`` is ``world`` with 1-3 card-sized pictures that are not cards (photo prints,
+#: notes, covers) in 7 frames of 10, and face-up cards cut by the frame's edge in 1 of 4: what the
+#: real photos' jokers on no card and missed edge cards asked for (models/MODEL_CARD.md).
 #: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
 #: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
@@ -116,6 +119,7 @@ RECIPES: dict[str, dict] = {
     "world": {"world": True, "joker_p": 0.3},
     "world-edge": {"world": True, "joker_p": 0.3, "edge_p": 0.7},
     "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
+    "world-decoy": {"world": True, "joker_p": 0.3, "decoy_p": 0.7, "edge_p": 0.25, "edge_up": 1.0},
 }
 
 

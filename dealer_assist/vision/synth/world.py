@@ -509,6 +509,44 @@ def clutter_sprite(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, flo
         if scr is not None:
             sp[30:h - 30, 12:w - 12, :3] = np.clip(scr, 0, 255).astype(np.uint8)
         return sp, rng.uniform(1.0, 1.3)
+    if kind == "snapshot":
+        # a picture the size and shape of a card: a photo print, a postcard, a note, a book
+        # cover. The real photos' jokers on no card were such things (issue 20): a card's
+        # outline with a picture and no index. Square corners mostly, unlike a card's.
+        w = 250
+        h = int(w * rng.uniform(1.25, 1.6))
+        if rng.random() < 0.3:
+            w, h = h, w
+        content = str(rng.choice(["photo", "photo", "photo", "painted", "note", "cover"]))
+        b = int(rng.choice([0, 0, 0, 8, 14])) if content == "photo" else 0
+        sp = _rect_sprite(w, h, tuple(int(v) for v in rng.uniform(215, 250, 3)))
+        photos, _ = photo_files()
+        img = None
+        if content == "photo" and photos:
+            img = _photo_canvas(photos[int(rng.integers(len(photos)))], rng, w - 2 * b, h - 2 * b)
+        if content == "painted" or (content == "photo" and img is None):
+            img = _painted(rng, h - 2 * b, w - 2 * b) * 0.5 + _cloth(rng, h - 2 * b, w - 2 * b) * 0.5
+        if img is not None:
+            sp[b:h - b, b:w - b, :3] = np.clip(img, 0, 255).astype(np.uint8)
+        if content == "note":
+            sp[..., :3] = np.clip(_paper(rng, h, w), 0, 255).astype(np.uint8)
+            _text_lines(sp, rng, 18, 18, w - 18, h - 18, ink, rng.uniform(0.4, 0.9))
+        elif content == "cover":
+            sp[..., :3] = tuple(int(v) for v in rng.integers(20, 230, 3))
+            if photos:
+                pic = _photo_canvas(photos[int(rng.integers(len(photos)))], rng, w - 40, h // 2)
+                if pic is not None:
+                    sp[h // 3:h // 3 + h // 2, 20:w - 20, :3] = np.clip(pic, 0, 255).astype(np.uint8)
+            _text_lines(sp, rng, 20, 15, w - 20, h // 3 - 5, (235, 235, 235, 255), rng.uniform(0.8, 1.3))
+        if rng.random() < 0.25:  # some are rounded like a card
+            r = int(rng.uniform(8, 22))
+            m = np.zeros((h, w), np.uint8)
+            cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+            cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+            for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+                cv2.circle(m, (cx, cy), r, 255, -1)
+            sp[..., 3] = m
+        return sp, rng.uniform(0.85, 1.45) * w / min(w, h)   # the short side 0.85-1.45 card widths
     # a cloth swatch or leaf-like blob
     n = 300
     sp = np.zeros((n, n, 4), np.uint8)
@@ -523,7 +561,7 @@ def clutter_sprite(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, flo
     return sp, rng.uniform(1.5, 4.0)
 
 
-CLUTTER = ("bizcard", "sheet", "print", "box", "book", "cup", "plate", "coin", "pen", "phone", "swatch")
+CLUTTER = ("bizcard", "sheet", "print", "box", "book", "cup", "plate", "coin", "pen", "phone", "swatch", "snapshot")
 _UNDER = ("bizcard", "sheet", "print", "box", "book", "plate", "swatch", "bizcard", "coin", "pen")
 _OVER = ("cup", "coin", "pen", "phone", "bizcard", "coin")
 
@@ -556,9 +594,10 @@ class _WorldLayout(_Layout):
         return self.lo <= short <= self.hi and long_ >= MIN_ASPECT * short
 
 
-def _edge_cards(lay: _WorldLayout, rng: np.random.Generator, card_w: float, add_cards, n: int) -> int:
+def _edge_cards(lay: _WorldLayout, rng: np.random.Generator, card_w: float, add_cards, n: int,
+                face_up: float = 0.9) -> int:
     """Up to ``n`` cards cut by the frame's edge (30-80 % of each in view, sized as the layout's
-    cards), mostly face up; returns how many were laid."""
+    cards), each face up with the chance ``face_up``; returns how many were laid."""
     frame = np.array([[0, 0], [FRAME_W, 0], [FRAME_W, FRAME_H], [0, FRAME_H]], np.float32)
     laid = 0
     for _ in range(n):
@@ -581,7 +620,7 @@ def _edge_cards(lay: _WorldLayout, rng: np.random.Generator, card_w: float, add_
             if int((mask & lay.occ).sum()) > 0.2 * max(1, int(mask.sum())):
                 continue
             lay.occ |= mask
-            add_cards([m], face_up=rng.random() < 0.9)
+            add_cards([m], face_up=rng.random() < face_up)
             laid += 1
             break
     return laid
@@ -668,10 +707,15 @@ def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> n
 
 def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.3,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
-                 rich_p: float = 0.7, edge_p: float = 0.0) -> tuple[np.ndarray, dict]:
+                 rich_p: float = 0.7, edge_p: float = 0.0, edge_up: float = 0.9,
+                 decoy_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
-    gets seeded rich court art. Its ``meta.world`` says the layout, clutter and court art."""
+    gets seeded rich court art. ``edge_p``: the chance of cards cut by the frame's edge, face up
+    with the chance ``edge_up``. ``decoy_p``: the chance of 1-3 card-sized pictures that are not
+    cards (``snapshot`` clutter: photo prints, notes, covers) under the cards. Frames drawn with
+    the defaults are unchanged by the last three. Its ``meta.world`` says the layout, clutter and
+    court art."""
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
@@ -720,6 +764,11 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         o = _clutter_obj(str(rng.choice(_UNDER)), rng, lay, h, card_w)
         _warp_sprite(frame, o, shadow)
         under.append(o.name)
+    if decoy_p > 0 and rng.random() < decoy_p:    # no draw at all without decoy_p
+        for _ in range(int(rng.integers(1, 4))):
+            o = _clutter_obj("snapshot", rng, lay, h, card_w)
+            _warp_sprite(frame, o, shadow)
+            under.append(o.name)
 
     if mode == "closeup":
         n = int(rng.choice([1, 1, 1, 2, 2, 3]))
@@ -754,7 +803,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
 
     edge = 0
     if edge_p > 0 and mode != "empty" and rng.random() < edge_p:   # no draw at all without edge_p
-        edge = _edge_cards(lay, rng, card_w, add_cards, int(rng.integers(1, 4)))
+        edge = _edge_cards(lay, rng, card_w, add_cards, int(rng.integers(1, 4)), edge_up)
 
     # things over the cards: cups, coins, pens, phones
     over = []
