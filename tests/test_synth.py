@@ -542,3 +542,34 @@ def test_world_decoy_frames_add_card_sized_pictures_that_are_not_cards(monkeypat
         assert 1.2 <= max(h, w) / min(h, w) <= 1.65
         assert 0.84 <= width * min(h, w) / w <= 1.46
     assert render_scene(60, world=True)[1] == _world_frames([60])[0][1]
+
+
+def test_fancy_ace_of_spades_is_seeded_busy_and_only_in_training_decks(monkeypatch):
+    """``BASE~ace-N``: the ace of spades drawn as real decks print theirs (a large spade full of
+    white ornament, a maker's name, small print), seeded; the ``world-aces`` recipe deals it first
+    in half of its frames, and a ``world`` frame is unchanged by it."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.styles import deck_style
+    assert deck_style("gen-03~ace-100001").ace == "fancy-100001"
+    plain = render_card("As", "gen-03", 110)[..., :3].astype(np.float32)
+    a = render_card("As", "gen-03~ace-100001", 110)[..., :3].astype(np.float32)
+    b = render_card("As", "gen-03~ace-100002", 110)[..., :3].astype(np.float32)
+    assert np.abs(a - b).mean() > 3 and np.abs(a - plain).mean() > 3
+    # ink above or below the pip (the maker's name), where the plain ace is bare paper
+    rows = lambda x: (x.mean(axis=2)[:, 30:80] < 150).any(axis=1)
+    assert rows(a)[20:45].any() or rows(a)[110:135].any()
+    assert not rows(plain)[20:45].any() and not rows(plain)[110:135].any()
+    assert np.array_equal(render_card("7s", "gen-03~ace-100001", 110), render_card("7s", "gen-03", 110))
+    with pytest.raises(ValueError):
+        card_canvas("As", "heldout-triplex~ace-100001")
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    fancy = 0
+    for seed in range(30, 42):
+        _, lab = render_scene(seed, **RECIPES["world-aces"])
+        if lab["meta"]["world"]["fancy_ace"]:
+            assert "~ace-" in lab["meta"]["deck_style"]
+            fancy += any(c["card"] == "As" for c in lab["cards"])
+        else:
+            assert "~ace-" not in lab["meta"]["deck_style"]
+    assert fancy >= 3
+    assert render_scene(40, world=True)[1] == _world_frames([40])[0][1]

@@ -108,6 +108,9 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``world-decoy`` is ``world`` with 1-3 card-sized pictures that are not cards (photo prints,
 #: notes, covers) in 7 frames of 10, and face-up cards cut by the frame's edge in 1 of 4: what the
 #: real photos' jokers on no card and missed edge cards asked for (models/MODEL_CARD.md).
+#: ``world-aces`` is ``world`` whose deck has, in half of the frames, a seeded fancy ace of spades
+#: (a large spade filled with white ornament, a maker's name, small print), dealt first: the real
+#: deck's ace of spades was the number card most often not sure.
 #: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
 #: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
@@ -120,6 +123,7 @@ RECIPES: dict[str, dict] = {
     "world-edge": {"world": True, "joker_p": 0.3, "edge_p": 0.7},
     "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
     "world-decoy": {"world": True, "joker_p": 0.3, "decoy_p": 0.7, "edge_p": 0.25, "edge_up": 1.0},
+    "world-aces": {"world": True, "joker_p": 0.3, "ace_p": 0.5},
 }
 
 

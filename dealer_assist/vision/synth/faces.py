@@ -124,9 +124,70 @@ def _draw_pips(img: np.ndarray, card: Card, st: DeckStyle) -> None:
         paste_center(img, m, x * CANON_W, y * CANON_H, col, rotate180=y > 0.5)
 
 
+#: Makers' names and small print for the seeded fancy ace of spades (made-up words).
+_MAKER = ("ROYALE", "MONARCH", "GALLEON", "TIGER", "CASINO", "REGENT", "ACE", "CROWN", "ORIENT",
+          "PEGASUS", "SAKURA", "NO. 88", "CLUB 7", "EMPIRE", "VENUS", "DRAGON")
+
+
+def _draw_fancy_ace(img: np.ndarray, card: Card, st: DeckStyle, seed: int) -> None:
+    """A seeded fancy ace of spades (``fancy-N``), drawn as real decks print theirs: a large
+    spade filled with white scrolls, rings and a small emblem, the maker's name above or below
+    it and lines of small print, one end turned. The project's own drawing, no deck's art."""
+    import random
+
+    rnd = random.Random(seed * 7907 + 3)
+    col = st.colors[card.suit]
+    size = rnd.uniform(0.42, 0.6) * CANON_W
+    cx, cy = CANON_W / 2, CANON_H / 2 + rnd.uniform(-0.03, 0.03) * CANON_H
+    m = pip_mask(3, st.pips, int(round(size * 1.2)))
+    paste_center(img, m, cx, cy, col)
+    h, w = m.shape
+    white = st.paper + (255,) if len(st.paper) == 3 else st.paper
+    # white ornament inside the body: an inner outline, rings, scrolls, an emblem
+    inner = pip_mask(3, st.pips, int(round(h * rnd.uniform(0.55, 0.75))))
+    edge = np.clip(inner - np.clip(cv2.erode(inner, np.ones((3, 3), np.uint8)), 0, 1), 0, 1)
+    paste_center(img, edge, cx, cy - h * 0.06, white)
+    for _ in range(rnd.randint(2, 6)):
+        ox, oy = rnd.uniform(-0.18, 0.18) * w, rnd.uniform(-0.25, 0.1) * h
+        circle(img, cx + ox, cy + oy, rnd.uniform(0.03, 0.09) * w, white, rnd.choice([1, 2, -1]))
+    for side in (-1, 1):
+        if rnd.random() < 0.7:
+            pts = [(cx + side * w * (0.05 + 0.2 * t), cy - h * 0.2 + h * 0.35 * t + math.sin(t * 6) * h * 0.04)
+                   for t in np.linspace(0, 1, 9)]
+            poly(img, pts, white, 1)
+    kind = rnd.random()
+    if kind < 0.4:    # a small figure: head and shoulders
+        circle(img, cx, cy - h * 0.12, w * 0.07, white, -1)
+        ellipse(img, cx, cy + h * 0.02, w * 0.12, h * 0.08, 0, white, -1)
+    elif kind < 0.7:  # a ring with a letter or sign
+        circle(img, cx, cy - h * 0.08, w * 0.14, white, -1)
+        paste_center(img, pip_mask(3, st.pips, int(w * 0.16)), cx, cy - h * 0.08, col)
+    # the maker's name and small print
+    font = rnd.choice([FontSpec("ttf", "DejaVuSerif-Bold.ttf"), FontSpec("ttf", "DejaVuSans-Bold.ttf"),
+                       FontSpec("ttf", "DejaVuSerif.ttf")])
+    name = glyph_mask(rnd.choice(_MAKER), font, int(CANON_H * rnd.uniform(0.045, 0.07)), int(CANON_W * 0.6))
+    above = rnd.random() < 0.5
+    y_name = cy - h / 2 - CANON_H * 0.06 if above else cy + h / 2 + CANON_H * 0.06
+    ink = (40, 40, 40)
+    paste_center(img, name, cx, y_name, ink, rotate180=not above and rnd.random() < 0.6)
+    small = FontSpec("ttf", "DejaVuSans.ttf")
+    for k in range(rnd.randint(1, 3)):
+        words = " ".join(rnd.choice(("THE", "PLAYING", "CARD", "COMPANY", "MADE", "IN", "No.", "808", "1884",
+                                     "CO.", "LTD", "QUALITY")) for _ in range(rnd.randint(2, 5)))
+        line = glyph_mask(words, small, int(CANON_H * 0.022), int(CANON_W * 0.62))
+        y = (cy + h / 2 + CANON_H * (0.05 + 0.035 * k)) if above else (cy - h / 2 - CANON_H * (0.05 + 0.035 * k))
+        paste_center(img, line, cx, y, ink, rotate180=True)
+
+
 def _draw_ace(img: np.ndarray, card: Card, st: DeckStyle) -> None:
     col = st.colors[card.suit]
-    size = {"plain": 0.22, "big": 0.38, "ornate": 0.42}[st.ace] * CANON_W
+    if st.ace.startswith("fancy-"):
+        if card.suit == 3:
+            _draw_fancy_ace(img, card, st, int(st.ace[6:]))
+            return
+        size = 0.3 * CANON_W      # the other aces of such a deck: one middling pip
+    else:
+        size = {"plain": 0.22, "big": 0.38, "ornate": 0.42}[st.ace] * CANON_W
     if st.ace == "ornate" and card.suit == 3:
         circle(img, CANON_W / 2, CANON_H / 2, size * 0.95, st.palette[1] + (255,), 3)
         circle(img, CANON_W / 2, CANON_H / 2, size * 0.85, st.palette[0] + (255,), 1)

@@ -483,7 +483,7 @@ def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_s
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  world: bool = False, fresh_fonts: bool = False, edge_p: float = 0.0, edge_up: float = 0.9,
-                 decoy_p: float = 0.0) -> tuple[np.ndarray, dict]:
+                 decoy_p: float = 0.0, ace_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -499,12 +499,13 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
     are unchanged. ``edge_p`` (``world`` only): the chance a frame gets cards cut by its edge,
     face up with the chance ``edge_up``; ``decoy_p`` (``world`` only): the chance of card-sized
-    pictures that are not cards (:func:`world.render_world`).
+    pictures that are not cards; ``ace_p`` (``world`` only): the chance of a fancy ace of spades
+    (:func:`world.render_world`).
     """
     if world:
         from dealer_assist.vision.synth.world import render_world
         return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p, edge_up=edge_up,
-                            decoy_p=decoy_p)
+                            decoy_p=decoy_p, ace_p=ace_p)
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])

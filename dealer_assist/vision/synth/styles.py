@@ -47,7 +47,7 @@ class DeckStyle:
     four_index: bool = False       # indices in all four corners (casino "4-index" decks)
     ten: str = "10"
     pip_w: float = 0.17            # centre pip width, fraction of card width
-    ace: str = "big"               # big | ornate | plain
+    ace: str = "big"               # big | ornate | plain | fancy-N (seeded: ``BASE~ace-N``)
     paper: tuple = WHITE
     border: tuple | None = None    # (colour, inset fraction, thickness px)
     colors: tuple = (BLACK, RED, RED, BLACK)   # clubs, diamonds, hearts, spades
@@ -362,6 +362,8 @@ def deck_style(name: str) -> DeckStyle:
     for part in parts:
         if part.startswith("rich-") and part[5:].isdigit() and "court" not in changes:
             changes["court"] = part
+        elif part.startswith("ace-") and part[4:].isdigit() and "ace" not in changes:
+            changes["ace"] = "fancy-" + part[4:]
         elif part.startswith("var-") and part[4:].isdigit() and "pips" not in changes:
             changes["pips"] = part
         elif part.startswith("font-") and "font" not in changes:

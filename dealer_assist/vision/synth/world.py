@@ -64,6 +64,8 @@ YAW_SIGN = 1.0
 WORLD_MIN_PX, WORLD_MAX_PX = 58.0, 460.0
 #: Seeds of the ``rich-N`` court art of training frames (a validation range would start at 900,000).
 RICH_RANGE = (100_000, 200_000)
+#: Seeds of the ``ace-N`` fancy aces of spades of training frames.
+ACE_RANGE = (100_000, 200_000)
 _IMG_EXTS = (".jpg", ".jpeg", ".png", ".webp")
 
 
@@ -708,14 +710,15 @@ def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> n
 def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.3,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  rich_p: float = 0.7, edge_p: float = 0.0, edge_up: float = 0.9,
-                 decoy_p: float = 0.0) -> tuple[np.ndarray, dict]:
+                 decoy_p: float = 0.0, ace_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
     gets seeded rich court art. ``edge_p``: the chance of cards cut by the frame's edge, face up
     with the chance ``edge_up``. ``decoy_p``: the chance of 1-3 card-sized pictures that are not
     cards (``snapshot`` clutter: photo prints, notes, covers) under the cards. Frames drawn with
-    the defaults are unchanged by the last three. Its ``meta.world`` says the layout, clutter and
-    court art."""
+    the defaults are unchanged by the last three. ``ace_p``: the chance the (training) deck gets a
+    seeded fancy ace of spades (``~ace-N``, :func:`faces._draw_fancy_ace`), dealt first; frames
+    drawn without it are unchanged. Its ``meta.world`` says the layout, clutter and court art."""
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
@@ -726,6 +729,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if rich:
         lo, hi = RICH_RANGE
         name += f"{PIPS_SEP}rich-{lo + (int(seed) * 2246822519 + 13) % (hi - lo)}"
+    fancy_ace = ace_p > 0 and split == "train" and rng.random() < ace_p    # no draw without ace_p
+    if fancy_ace:
+        name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
     deck = deck_style(name)
     js, bs = joker_and_back(rng, split)
     mode = str(rng.choice(WORLD_MODES, p=[0.35, 0.28, 0.25, 0.12]))
@@ -748,6 +754,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     def courts_first(pool: list[str]) -> list[str]:
         if rng.random() < 0.5:  # court cards first: the real decks' queens and kings were read as backs
             pool = [c for c in pool if c[0] in "JQK"] + [c for c in pool if c[0] not in "JQK"]
+        if fancy_ace:           # the fancy ace in view
+            pool = [c for c in pool if c == "As"] + [c for c in pool if c != "As"]
         return pool
 
     objs: list[Obj] = []
@@ -849,6 +857,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         "joker_style": js.name, "back_style": bs.name, "tilt_deg": round(tilt, 1), "yaw_deg": round(yaw, 1),
         "focal_px": round(f, 1), "background": bg_name, "card_width_world": round(card_w, 1),
         "world": {"mode": mode, "under": under, "over": over, "rich_courts": rich,
+                  **({"fancy_ace": fancy_ace} if ace_p > 0 else {}),
                   **({"edge_cards": edge} if edge_p > 0 else {})},
     })
     if jpeg:
