@@ -165,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
             "score": "posterior of the name x the look's agreement (its P(face), P(joker) for JK, over its "
                      "likeliest kind's probability, x its share for the named suit: detector.look_agreement)"
                      + (" x the layout's agreement (P_layout(name) / P_layout(its most likely class), from the "
-                        "pips with the indices hidden)" if det.layout is not None else "")
+                        "pips with the indices hidden; for a court card its colour's two court classes "
+                        "together: layout.court_agreement)" if det.layout is not None else "")
                      + "; 0 for a JK whose corners show no joker index: CardDetector.sureness",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "
                       "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",

@@ -17,7 +17,8 @@ right names not sure at it per set, with the surest wrong names.
 The combinations: the shipped product ``p x kind agreement x suit share x layout agreement``
 (the kind agreement is the look's P(face), P(joker) for ``JK``, over its likeliest kind's
 probability: ``detector.look_agreement``; ``JK``: 0 with no joker index in view; the layout's
-agreement is P_layout(name) / P_layout(its top class)), the thirteenth session's product with the
+agreement is P_layout(name) / P_layout(its top class), a court card's by colour:
+``layout.court_agreement``), the thirteenth session's product with the
 look's plain P(face) (``p x P(face) x suit x layout agreement``),
 the same without the layout (``p x look``, shipped until the thirteenth session) or with the
 layout's plain probability of the name, ``p x suit share``, ``p x sqrt(look agreement)``, and

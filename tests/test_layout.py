@@ -98,6 +98,40 @@ def test_a_misread_rank_is_not_sure_when_the_pips_disagree():
     assert checked >= 3
 
 
+def test_the_layout_checks_a_court_cards_colour_not_its_suit():
+    """A court card's suit sign is too small for the layout once the indices are hidden, so its
+    agreement does not change when the name moves to the other suit of the same colour (the
+    look and the corners judge that), and where the layout sees the named colour it falls when the
+    name moves to the other colour."""
+    det = CardDetector(MODELS)
+    other_suit = {"c": "s", "s": "c", "d": "h", "h": "d"}
+    other_colour = {"c": "h", "s": "d", "d": "s", "h": "c"}
+    checked = 0
+    for frame in sorted(SAMPLES.glob("*.jpg"))[:8]:
+        image = read_image(frame)
+        cards = det._detect(image)["cards"]
+        before = det.sureness_parts(image, cards)
+        names = {card["card"] for card in cards}
+        for k, (c, part) in enumerate(zip(cards, before)):
+            if c["card"] == "JK" or c["card"][0] not in "JQK" or part is None or part["p"] == 0.0:
+                continue
+            if part["layout"] < 1.0:          # the layout itself unsure of the colour: nothing to see
+                continue
+            same = c["card"][0] + other_suit[c["card"][1]]
+            cross = c["card"][0] + other_colour[c["card"][1]]
+            if same in names or cross in names:
+                continue
+            after = {}
+            for name in (same, cross):
+                changed = [dict(card) for card in cards]
+                changed[k]["card"] = name
+                after[name] = det.sureness_parts(image, changed)[k]["layout"]
+            assert after[same] == pytest.approx(part["layout"]), (frame.name, c["card"])
+            assert after[cross] < part["layout"], (frame.name, c["card"], after)
+            checked += 1
+    assert checked >= 2
+
+
 @needs_models
 def test_a_corrupt_rank_model_is_a_clear_error_not_a_traceback(tmp_path, capsys):
     folder = tmp_path / "models"

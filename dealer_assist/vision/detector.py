@@ -88,7 +88,7 @@ SURE_KEY = "sure"
 #: ``models.json`` records it beside the threshold, and a threshold measured for another score
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
-SURE_SCORE = "p x kind agreement x suit share x layout agreement; picture-alone JK 0"
+SURE_SCORE = "p x kind agreement x suit share x layout agreement (courts by colour); picture-alone JK 0"
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and

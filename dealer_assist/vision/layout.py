@@ -61,6 +61,34 @@ def layout_class(card: str) -> int | None:
     return None if g is None or card[1] not in SUITS else g * 4 + SUITS.index(card[1])
 
 
+COURT = RANK_GROUPS.index("court")
+#: The court classes of each colour: what :func:`court_agreement` merges.
+_COURT_COLOURS = ({COURT * 4 + SUITS.index(s) for s in "dh"}, {COURT * 4 + SUITS.index(s) for s in "cs"})
+
+
+def court_agreement(probs: np.ndarray, name: str) -> float:
+    """The layout's agreement with a court card's name checked for its colour only: its
+    probabilities with each colour's two court classes added together, the named colour's sum
+    over the largest. A red court the layout takes for a court of the other red suit agrees
+    fully; one it takes for a black court, or for a number card, does not.
+
+    >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("Kh")] = 0.55; p[layout_class("Kd")] = 0.45
+    >>> court_agreement(p, "Kd"), round(court_agreement(p, "Ks"), 2)
+    (1.0, 0.0)
+    >>> p[layout_class("9c")] = 2.0; round(court_agreement(p, "Qd"), 2)
+    0.5
+    """
+    probs = np.asarray(probs, np.float64)
+    merged = probs.copy()
+    for group in _COURT_COLOURS:
+        idx = sorted(group)
+        merged[idx] = 0.0
+        merged[idx[0]] = float(probs[idx].sum())
+    c = layout_class(name)
+    own = next(sorted(g)[0] for g in _COURT_COLOURS if c in g)
+    return float(merged[own] / max(float(merged.max()), 1e-9))
+
+
 def hide_indices(patches: np.ndarray) -> np.ndarray:
     """Copies of whole-card patches (N, H, W, 3) with the four corners, where the indices are,
     painted the card's paper colour (each patch's median): the layout classifier must count the
@@ -102,20 +130,30 @@ class LayoutClassifier(PatchClassifier):
         pips under a 4 read from the index). A layout that cannot tell (a card mostly covered,
         a blurred one) takes little from a name; one that sees another card takes much.
 
+        A court card is checked for its colour, not its suit (:func:`court_agreement`): with the
+        indices hidden, a real deck's court shows its suit only in a sign a few pixels wide
+        beside the picture, and the layout's guess between diamonds and hearts, or clubs and
+        spades, doubted right names without catching wrong ones (models/MODEL_CARD.md,
+        "Fifteenth session").
+
         >>> class Fake(LayoutClassifier):
         ...     def __init__(self): pass
         ...     def __call__(self, x):
         ...         p = np.full((len(x), len(LAYOUT_CLASSES)), 0.01); p[:, layout_class("Tc")] = 0.5
+        ...         p[:, layout_class("Kh")] = 0.3
         ...         return p / p.sum(axis=1, keepdims=True)
-        >>> Fake().agreement(np.zeros((3, LOOK_H, LOOK_W, 3), np.uint8), ["Tc", "4c", "JK"]).round(2).tolist()
-        [1.0, 0.02, 0.02]
+        >>> Fake().agreement(np.zeros((4, LOOK_H, LOOK_W, 3), np.uint8), ["Tc", "4c", "JK", "Kd"]).round(2).tolist()
+        [1.0, 0.02, 0.02, 0.62]
         """
         probs = self(hide_indices(patches)).astype(np.float64)
         out = np.ones(len(names), np.float64)
         for k, name in enumerate(names):
             c = layout_class(name)
             if c is not None and c < probs.shape[1]:
-                out[k] = probs[k, c] / max(float(probs[k].max()), 1e-9)
+                if rank_class(name) == COURT:
+                    out[k] = court_agreement(probs[k], name)
+                else:
+                    out[k] = probs[k, c] / max(float(probs[k].max()), 1e-9)
         return out
 
 
