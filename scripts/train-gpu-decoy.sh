@@ -13,6 +13,13 @@
 # in all, default 14000), HOURS (training's time budget, default 0.08), STOP_S (a hard stop for
 # the training step, seconds), DEADLINE (a wall-clock end in epoch seconds: sets both from the
 # time left), DEVICE, WORKERS, WORK (default runs/gpu-decoy).
+# Timing seen on the lent H200 (16 cores): 14,000 frames rendered in 275 s (0.31 s a frame a
+# process), then 8 epochs of 16-26 s. Within one 10-minute call, N=9000 leaves the training
+# about 5 minutes; with DEADLINE set the training takes whatever time is left.
+# How it ran there: the wheels of ultralytics 8.4.190 and ultralytics-thop 2.2.3 installed with
+# --no-deps into /tmp/site, an empty stand-in `polars` package beside them (ultralytics reads its
+# results CSV with it inside a try), PYTHONPATH=/tmp/site:$PWD, the 14 DejaVu fonts the renderer
+# uses and the Debian photographs re-encoded at 900 px (to fit the 64 MiB a call may carry).
 # DEALER_ASSIST_PHOTO_DIRS and DEALER_ASSIST_FONT_DIR point the renderer at copies of the
 # photographs and fonts when the machine has no Debian packages (docs/synth.md).
 set -uo pipefail
