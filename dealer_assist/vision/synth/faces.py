@@ -142,10 +142,10 @@ def _draw_fancy_ace(img: np.ndarray, card: Card, st: DeckStyle, seed: int) -> No
     m = pip_mask(3, st.pips, int(round(size * 1.2)))
     paste_center(img, m, cx, cy, col)
     h, w = m.shape
-    white = st.paper + (255,) if len(st.paper) == 3 else st.paper
+    white = tuple(st.paper) + (255,)
     # white ornament inside the body: an inner outline, rings, scrolls, an emblem
     inner = pip_mask(3, st.pips, int(round(h * rnd.uniform(0.55, 0.75))))
-    edge = np.clip(inner - np.clip(cv2.erode(inner, np.ones((3, 3), np.uint8)), 0, 1), 0, 1)
+    edge = np.clip(inner - cv2.erode(inner, np.ones((3, 3), np.uint8)), 0, 1)
     paste_center(img, edge, cx, cy - h * 0.06, white)
     for _ in range(rnd.randint(2, 6)):
         ox, oy = rnd.uniform(-0.18, 0.18) * w, rnd.uniform(-0.25, 0.1) * h
