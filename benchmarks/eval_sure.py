@@ -11,7 +11,8 @@ of the TRAIN styles that no training frame uses, ``val-world`` among photographs
 close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
 :meth:`CardDetector.detect` and its ``sureness`` kept (the posterior of its name times the whole
 card's look agreeing (:func:`detector.look_agreement`), times the layout's where the folder
-has the layout model,
+has the layout model, times a court card's suit as the court-suit reader sees it where the
+folder has that model,
 :meth:`CardDetector.sureness`), with whether the name is right: it sits on
 a labelled card of that name (``eval_detect.match``; a name on nothing, on a back or on another
 card is wrong, as its precision counts). The threshold is the smallest multiple of 0.001 above
@@ -167,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
                      + (" x the layout's agreement (P_layout(name) / P_layout(its most likely class), from the "
                         "pips with the indices hidden; for a court card its colour's two court classes "
                         "together: layout.court_agreement)" if det.layout is not None else "")
+                     + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "
+                        "better of its two ends whose index is in view (court_suit.end_agreement), the look's suit share then taken "
+                        "to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
                      + "; 0 for a JK whose corners show no joker index: CardDetector.sureness",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "
                       "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from dealer_assist.cli import main
+from dealer_assist.vision.court_suit import COURT_SUIT_FILE
 from dealer_assist.vision.detector import CardDetector, read_image
 from dealer_assist.vision.look import LOOK_H, LOOK_W
 from dealer_assist.vision.layout import (LAYOUT_CLASSES, LAYOUT_FILE, RANK_GROUPS, SUITED, LayoutClassifier,
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
 SAMPLES = ROOT / "sample_frames"
 
-needs_models = pytest.mark.skipif(not (MODELS / LAYOUT_FILE).is_file(), reason="no shipped layout model")
+needs_models = pytest.mark.skipif(not (MODELS / LAYOUT_FILE).is_file() or not (MODELS / COURT_SUIT_FILE).is_file(),
+                                  reason="no shipped layout or court-suit model")
 
 
 def card_patch(card: str, style: str) -> np.ndarray:
@@ -132,31 +134,38 @@ def test_the_layout_checks_a_court_cards_colour_not_its_suit():
     assert checked >= 2
 
 
+# the optional checks of the sure flag: the layout (stage 4) and the court-suit reader (stage 5)
+OPTIONAL_CHECKS = [("layout", LAYOUT_FILE), ("court_suit", COURT_SUIT_FILE)]
+
+
 @needs_models
-def test_a_corrupt_rank_model_is_a_clear_error_not_a_traceback(tmp_path, capsys):
+@pytest.mark.parametrize("attr, file", OPTIONAL_CHECKS)
+def test_a_corrupt_optional_check_model_is_a_clear_error_not_a_traceback(tmp_path, capsys, attr, file):
     folder = tmp_path / "models"
     shutil.copytree(MODELS, folder)
-    (folder / LAYOUT_FILE).write_bytes(b"not an onnx model" * 10)
+    (folder / file).write_bytes(b"not an onnx model" * 10)
     frame = sorted(SAMPLES.glob("*.jpg"))[0]
     assert main(["detect", "--models", str(folder), str(frame)]) == 2
     err = capsys.readouterr().err
-    assert LAYOUT_FILE in err and "Traceback" not in err
+    assert file in err and "Traceback" not in err
 
 
 @needs_models
-def test_without_its_measured_layout_model_no_card_is_sure(tmp_path):
-    """The sure threshold was measured WITH the layout check: a folder without the model reads as
-    before, but no card is sure until the threshold is measured again for it."""
+@pytest.mark.parametrize("attr, file", OPTIONAL_CHECKS)
+def test_without_its_measured_optional_check_no_card_is_sure(tmp_path, attr, file):
+    """The sure threshold was measured WITH the layout check and the court-suit reader: a folder
+    without either model reads as before, but no card is sure until the threshold is measured
+    again for it."""
     folder = tmp_path / "models"
     shutil.copytree(MODELS, folder)
-    (folder / LAYOUT_FILE).unlink()
+    (folder / file).unlink()
     det = CardDetector(folder)
-    assert det.layout is None and det.sure_threshold is None
+    assert getattr(det, attr) is None and det.sure_threshold is None
     image = read_image(sorted(SAMPLES.glob("*.jpg"))[0])
     found = det.detect(image)["cards"]
     assert any(c["card"] != "??" for c in found) and not any(c["sure"] for c in found)
     entry = json.loads((MODELS / "models.json").read_text())["sure"]
-    assert LAYOUT_FILE in entry["models"]
+    assert file in entry["models"]
 
 
 def test_layout_classes_cover_every_card_once():

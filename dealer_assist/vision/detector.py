@@ -12,7 +12,9 @@ no index is named ``JK`` when it looks like a joker, and the suit its centre pip
 weighed into a corner reading that is not sure. Stage 4 (``card-layout.onnx``, optional:
 :mod:`layout`) sees the same whole card with its four index corners hidden and says which rank
 and suit its pips show: a check of the name that never reads the index, weighed only into how
-sure the name is.
+sure the name is. Stage 5 (``court-suit.onnx``, optional: :mod:`court_suit`) reads a jack's,
+queen's or king's suit from its two ends (the index and the sign beside the head) at the detail
+the frame gives, weighed into how sure a court's name is.
 
 Decisions a user can see (docs/vision.md):
 
@@ -29,7 +31,8 @@ Decisions a user can see (docs/vision.md):
   share for the named suit, and its probability that the box is a face card, or a joker for
   ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's
   agreement (from the pips alone: its probability of the name over that of its best reading),
-  reaches a threshold measured on the validation sets so
+  and for a court card times the court-suit reader's probability of its suit (the look's share
+  then counting half: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
   that no wrong name there is sure (``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
   are not those, a folder without a measured threshold, or reading without the look report no
@@ -64,6 +67,7 @@ from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
 from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
 from dealer_assist.vision.layout import LAYOUT_FILE, load_layout
+from dealer_assist.vision.court_suit import COURT_SUIT_FILE, is_court, load_court_suit
 from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS, SPARE_ROLE, Candidates,
                                         card_dicts, corner_sureness, nms_rotated, pipeline)
 # named here too for the callers that know them from this module
@@ -88,7 +92,13 @@ SURE_KEY = "sure"
 #: ``models.json`` records it beside the threshold, and a threshold measured for another score
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
-SURE_SCORE = "p x kind agreement x suit share x layout agreement (courts by colour); picture-alone JK 0"
+SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour); courts: suit share ^ 0.5 x "
+              "court-suit reader's agreement at the better end in view; picture-alone JK 0")
+#: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
+#: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
+#: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
+#: detail. Chosen on the validation sets (models/MODEL_CARD.md, "Sixteenth session").
+COURT_LOOK_SUIT = 0.5
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
@@ -279,6 +289,8 @@ class CardDetector:
         #: stage 4, optional: the rank and suit the whole card's layout shows (:mod:`layout`), a
         #: check of the name that does not come from the index
         self.layout = load_layout(d)
+        #: stage 5, optional: a court card's suit read from its two ends (:mod:`court_suit`)
+        self.court_suit = load_court_suit(d)
         inp = self.obb.get_inputs()[0]
         shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
         try:
@@ -434,7 +446,10 @@ class CardDetector:
         suit); and, where the folder has the layout model
         (:mod:`layout`), times the layout's agreement: its probability that the card's layout
         (its pips, one ace sign, a court picture, a joker: never its index) shows the name, over
-        its probability of what it finds most likely. 0 for ``??``, for a ``JK`` whose corners
+        its probability of what it finds most likely; and, for a jack, queen or king where the
+        folder has the court-suit reader (:mod:`court_suit`), times the reader's probability of
+        its suit at the better of its two ends, the look's suit share then taken to the power
+        :data:`COURT_LOOK_SUIT`. 0 for ``??``, for a ``JK`` whose corners
         show no joker index (named by its picture alone), for a name two cards of the frame
         bear (the joker excepted: a deck may hold two) and for cards whose name rests on no
         posterior (a joker among the backs); None for every card when the look is off or missing
@@ -442,9 +457,10 @@ class CardDetector:
         return [None if parts is None else parts["sureness"] for parts in self.sureness_parts(image, cards)]
 
     def sureness_parts(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[dict[str, float] | None]:
-        """:meth:`sureness` with its parts, per card: ``{"sureness", "p", "look", "layout"}`` (the
-        look's agreement and the layout's, 1.0 where not asked: ``??``, duplicates, a folder
-        without the layout model); None for every card without the look."""
+        """:meth:`sureness` with its parts, per card: ``{"sureness", "p", "look", "layout",
+        "court_suit"}`` (the look's agreement, the layout's and the court-suit reader's, 1.0
+        where not asked: ``??``, duplicates, a number card, a folder without the model); None
+        for every card without the look."""
         if self.look is None or not self.settings.look:
             return [None] * len(cards)
         names = [c["card"] for c in cards]
@@ -452,7 +468,7 @@ class CardDetector:
         for c in cards:
             p = float(c.get("_p", 0.0))
             p = 0.0 if c["card"] == HIDDEN or (c["card"] != "JK" and names.count(c["card"]) > 1) else p
-            out.append({"sureness": p, "p": p, "look": 1.0, "layout": 1.0})
+            out.append({"sureness": p, "p": p, "look": 1.0, "layout": 1.0, "court_suit": 1.0})
         todo = [k for k, part in enumerate(out) if part["p"] > 0.0]
         if todo:
             # the look's outputs where naming already asked it about the same outline
@@ -462,15 +478,22 @@ class CardDetector:
             got = dict(zip(ask, self.look(np.stack([patches[k] for k in ask])))) if ask else {}
             probs = np.stack([got[k] if k in got else cards[k]["_look"] for k in todo])
             kind, suit = look_kinds(probs), look_suits(probs)
+            courts = [k for k in todo if is_court(cards[k]["card"])] if self.court_suit is not None else []
             for j, k in enumerate(todo):
                 name = cards[k]["card"]
-                out[k]["look"] = look_agreement(kind[j], suit[j], name)
+                out[k]["look"] = look_agreement(kind[j], suit[j], name, COURT_LOOK_SUIT if k in courts else 1.0)
+            if courts:
+                agree = self.court_suit.agreement(image, [np.asarray(cards[k]["_outline"]) for k in courts],
+                                                  [cards[k]["card"] for k in courts],
+                                                  [cards[k].get("_vis") for k in courts])
+                for k, a in zip(courts, agree):
+                    out[k]["court_suit"] = float(a)
             if self.layout is not None:
                 agree = self.layout.agreement(np.stack([patches[k] for k in todo]), [cards[k]["card"] for k in todo])
                 for k, a in zip(todo, agree):
                     out[k]["layout"] = float(a)
             for k in todo:
-                out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"]
+                out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"] * out[k]["court_suit"]
                 if cards[k]["card"] == "JK" and float(cards[k].get("_index", 1.0)) < READABLE:
                     # a joker named by its picture alone, no joker index in view: a print or a
                     # book cover the size of a card looks like one (the real photos), so the
@@ -524,7 +547,7 @@ class CardDetector:
                 "ms": round(ms, 1), **found}
 
 
-def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str) -> float:
+def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str, suit_power: float = 1.0) -> float:
     """How far the whole-card look agrees with a card's name, from its kind probabilities (face,
     joker, back, none: :func:`look.kinds`) and its suit shares (:func:`look.suits`).
 
@@ -536,18 +559,21 @@ def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str) -> float:
     had a median of 0.80 on jacks, queens and kings, and the face was the look's first kind for
     98 % of them). The suit is checked by its plain share: clubs read as spades are the reader's
     commonest wrong names, so the look must see the named suit, not merely not see another
-    (models/MODEL_CARD.md, "Fourteenth session").
+    (models/MODEL_CARD.md, "Fourteenth session"); ``suit_power`` below 1 weighs the share less
+    (a court card checked by the court-suit reader too: :data:`COURT_LOOK_SUIT`).
 
     >>> kind = np.array([0.7, 0.2, 0.1, 0.0]); suit = np.array([0.05, 0.0, 0.0, 0.95])
     >>> round(look_agreement(kind, suit, "As"), 3), round(look_agreement(kind, suit, "Ac"), 3)
     (0.95, 0.05)
     >>> round(look_agreement(kind, suit, "JK"), 3), round(look_agreement(np.array([0.3, 0.0, 0.7, 0.0]), suit, "As"), 3)
     (0.286, 0.407)
+    >>> round(look_agreement(kind, np.array([0.25, 0.0, 0.0, 0.75]), "Ks", 0.5), 3)
+    0.866
     """
     top = max(float(np.max(kind)), 1e-9)
     if name == "JK":
         return float(kind[LOOK_JOKER]) / top
-    return float(kind[LOOK_FACE]) / top * float(suit[Card.parse(name).index % 4])
+    return float(kind[LOOK_FACE]) / top * float(suit[Card.parse(name).index % 4]) ** suit_power
 
 
 def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | None:
@@ -574,11 +600,12 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
 
 def model_checksums(model_dir: str | Path) -> dict[str, str]:
     """``{file: sha256[:16]}`` of the models a ``sure`` threshold is measured on (the layout
-    model too, where the folder has one)."""
+    model and the court-suit reader too, where the folder has them)."""
     from dealer_assist.vision.enroll import file_sha256
 
     d = Path(model_dir)
-    return {name: file_sha256(d / name) for name in (OBB_FILE, CLS_FILE, LOOK_FILE, LAYOUT_FILE) if (d / name).is_file()}
+    return {name: file_sha256(d / name) for name in (OBB_FILE, CLS_FILE, LOOK_FILE, LAYOUT_FILE, COURT_SUIT_FILE)
+            if (d / name).is_file()}
 
 
 def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:

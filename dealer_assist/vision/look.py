@@ -75,10 +75,13 @@ def look_patch(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarra
 
 class PatchClassifier:
     """An exported whole-card CNN: BGR uint8 patches (N, LOOK_H, LOOK_W, 3) in, probabilities
-    (N, len(classes)) out (its first output). Subclasses name what it is and its classes."""
+    (N, len(classes)) out (its first output). Subclasses name what it is, its classes and, for
+    other patches than the whole card's, their size."""
 
     what = "card look classifier"
     classes: tuple[str, ...] = LOOK_CLASSES
+    #: the input's (height, width)
+    input_hw: tuple[int, int] = (LOOK_H, LOOK_W)
 
     def __init__(self, path: str | Path):
         self.session = load_session(path, self.what)
@@ -87,9 +90,9 @@ class PatchClassifier:
         shape = self.session.get_inputs()[0].shape
         outs = self.session.get_outputs()[0].shape
         self.classes = self.classes_for(outs[-1])
-        if len(shape) != 4 or shape[2:] != [LOOK_H, LOOK_W] or outs[-1] != len(self.classes):
+        if len(shape) != 4 or shape[2:] != list(self.input_hw) or outs[-1] != len(self.classes):
             raise UserError(f"{self.what} {path}: input {shape}, output {outs}; expected "
-                            f"[n, 3, {LOOK_H}, {LOOK_W}] -> [n, {len(self.classes)}]")
+                            f"[n, 3, {self.input_hw[0]}, {self.input_hw[1]}] -> [n, {len(self.classes)}]")
 
     def classes_for(self, outputs) -> tuple[str, ...]:
         """The classes of a model with this many outputs (a subclass may take more than one

@@ -33,6 +33,9 @@ layout check, stage 4, from the same patches with their indices hidden, for ``tr
     .venv-train/bin/python -m dealer_assist.vision.recover --look \\
         --onnx models/card-look.onnx --frames runs/world2/data --out runs/recovered/look.pt
 
+``--court-suit`` rebuilds the court-suit reader (stage 5) from the court crops of a rendered dataset,
+for ``train_court_suit --init``.
+
 Needs the ``[train]`` extra (torch, ultralytics, onnx).
 """
 from __future__ import annotations
@@ -261,8 +264,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="rebuild the card look instead (--onnx models/card-look.onnx; --frames: a "
                          "rendered dataset folder, whose train split's whole-card patches give the "
                          "batch-norm statistics); the checkpoint is what train_look --init takes")
+    ap.add_argument("--court-suit", action="store_true",
+                    help="rebuild the court-suit reader instead (--onnx models/court-suit.onnx; --frames: "
+                         "a rendered dataset folder, whose courts' end crops give the batch-norm "
+                         "statistics); the checkpoint is what train_court_suit --init takes")
     args = ap.parse_args(argv)
     import json
+
+    if args.court_suit:
+        return _recover_court_suit(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
 
     if args.corner_classifier:
         return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
@@ -289,6 +299,16 @@ def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: 
 
     crops, _ = build_crops(data, "train", reps=1, seed=0, limit=n_frames)
     return _save_cnn(onnx_path, crops, 54, (CROP_H, CROP_W), out)
+
+
+def _recover_court_suit(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+    from dealer_assist.vision.court_suit import CLASSES, SIZE
+    from dealer_assist.vision.train_court_suit import court_crops_of
+
+    crops, _ = court_crops_of([data], reps=1, seed=0, limit=n_frames)
+    if not len(crops):
+        raise UserError(f"no court cards in the rendered frames under {data / 'meta'}")
+    return _save_cnn(onnx_path, crops, len(CLASSES), (SIZE[1], SIZE[0]), out)
 
 
 def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path, layout: bool = False) -> int:

@@ -604,17 +604,21 @@ def one_deck_names(named: list[tuple[str, float]], posts: list, boxes: np.ndarra
 
 def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The cards (in :func:`report_order`) and the backs as ``detect`` reports them, each card
-    with ``_p`` (its name's posterior), ``_outline`` and ``_look`` for the sure flag."""
+    with ``_p`` (its name's posterior), ``_outline``, ``_look`` and ``_vis`` (each index corner's
+    P(an index is in view), as the corner classifier read it; None where it was not read) for the
+    sure flag."""
     cards = []
     shown = c.data.get("shown")
     looked = c.data.get("look")
+    corners = c.data.get("corners")
     for k in report_order(c):
         outline = shown[k] if shown is not None and shown[k] is not None else c.outlines[k]
         centre = outline.mean(axis=0) if outline is not c.outlines[k] else c.boxes[k][:2]
         cards.append({"card": str(c.name[k]), "confidence": round(float(c.confidence[k]), 3),
                       "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
-                      "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k))})
+                      "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k)),
+                      "_vis": None if corners is None else 1.0 - corners[k, :, NONE]})
     backs = [{"center": [round(float(c.boxes[k][0]), 1), round(float(c.boxes[k][1]), 1)],
               "polygon": round_poly(c.outlines[k])} for k in c.of(BACK_ROLE)]
     return cards, backs

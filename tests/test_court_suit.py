@@ -1,0 +1,127 @@
+"""The court-suit reader (``models/court-suit.onnx``, :mod:`dealer_assist.vision.court_suit`): a
+jack's, queen's or king's suit read from its two ends, so that a court card named in the other
+suit of its colour is not shown as sure, and one named right can be. (A folder without the model,
+or with a corrupt one: tests/test_layout.py, with the layout check.)"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer_assist.vision.court_suit import (CLASSES, COURT_SUIT_FILE, SIZE, CourtSuitReader, court_crops,
+                                             end_agreement, is_court)
+from dealer_assist.vision.detector import CardDetector, read_image
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+SAMPLES = ROOT / "sample_frames"
+OTHER_SUIT = {"c": "s", "s": "c", "d": "h", "h": "d"}
+
+needs_model = pytest.mark.skipif(not (MODELS / COURT_SUIT_FILE).is_file(), reason="no shipped court-suit model")
+
+
+def rendered_court(card: str, style: str, width: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered card on grey felt in a 400 x 400 frame and its outline (TL, TR, BR, BL)."""
+    from dealer_assist.vision.synth.faces import render_card
+
+    rgba = render_card(card, style, width)
+    h, w = rgba.shape[:2]
+    frame = np.full((400, 400, 3), 90, np.uint8)
+    y0, x0 = (400 - h) // 2, (400 - w) // 2
+    a = rgba[..., 3:4].astype(np.float32) / 255.0
+    region = frame[y0:y0 + h, x0:x0 + w]
+    frame[y0:y0 + h, x0:x0 + w] = (rgba[..., :3] * a + region * (1 - a)).astype(np.uint8)
+    outline = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float64)
+    return frame, outline
+
+
+@needs_model
+def test_the_reader_tells_the_suit_of_courts_of_decks_it_never_saw():
+    """Held-out deck designs (the test split's, never trained on), clubs and spades above all:
+    the reader names the suit of nearly every court from its ends."""
+    reader = CourtSuitReader(MODELS / COURT_SUIT_FILE)
+    right = total = black_right = black = 0
+    for style in ("heldout-serif-condensed", "heldout-triplex", "heldout-stroke-square"):
+        for card in (r + s for r in "JQK" for s in "cdhs"):
+            frame, outline = rendered_court(card, style)
+            probs = reader(court_crops(frame, outline))
+            best = CLASSES[int(probs.sum(0).argmax())][0]
+            right += best == card[1]
+            total += 1
+            if card[1] in "cs":
+                black_right += best == card[1]
+                black += 1
+    assert right / total >= 0.9, f"suit right on {right} of {total} held-out courts"
+    assert black_right / black >= 0.85, f"club/spade right on {black_right} of {black} held-out courts"
+
+
+@needs_model
+def test_a_court_named_in_the_other_suit_of_its_colour_is_not_sure():
+    """A court card read in a sample frame, its name moved to the other suit of its colour (the
+    reader's commonest wrong names: a Qc read as a Qs): the court-suit reader's agreement falls
+    and the card is not sure, while its own name keeps its agreement."""
+    det = CardDetector(MODELS)
+    assert det.court_suit is not None and det.sure_threshold is not None
+    checked = 0
+    for frame in sorted(SAMPLES.glob("*.jpg"))[:10]:
+        image = read_image(frame)
+        cards = det._detect(image)["cards"]
+        before = det.sureness_parts(image, cards)
+        names = {card["card"] for card in cards}
+        for k, (c, part) in enumerate(zip(cards, before)):
+            if not is_court(c["card"]) or part is None or part["p"] == 0.0 or part["court_suit"] < 0.9:
+                continue
+            other = c["card"][0] + OTHER_SUIT[c["card"][1]]
+            if other in names:
+                continue
+            changed = [dict(card) for card in cards]
+            changed[k]["card"] = other
+            after = det.sureness_parts(image, changed)[k]
+            assert after["court_suit"] < 0.5 < part["court_suit"], (frame.name, c["card"], part, after)
+            assert after["sureness"] < det.sure_threshold, (frame.name, c["card"], after)
+            checked += 1
+    assert checked >= 2
+
+
+def test_a_number_card_is_not_asked_and_the_better_end_counts():
+    assert end_agreement(np.array([[0.1, 0.0, 0.0, 0.9], [0.8, 0.0, 0.0, 0.2]]), "Qc") == pytest.approx(0.8)
+    assert [is_court(n) for n in ("Kd", "Jc", "Td", "As", "JK", "??", "K")] == [True, True, False, False,
+                                                                                False, False, False]
+    det = CardDetector(MODELS)
+    image = read_image(sorted(SAMPLES.glob("*.jpg"))[0])
+    cards = det._detect(image)["cards"]
+    for c, part in zip(cards, det.sureness_parts(image, cards)):
+        if part is not None and not is_court(c["card"]):
+            assert part["court_suit"] == 1.0
+
+
+def test_court_suit_training_smoke_run_exports_a_model_the_detector_loads(tmp_path):
+    """One epoch on a handful of rendered frames (needs the [train] extra: torch), exported and
+    loaded as the detector loads it."""
+    pytest.importorskip("torch")
+    from dealer_assist.vision.synth import write_dataset
+    from dealer_assist.vision.train_court_suit import main as train_main
+
+    data = tmp_path / "data"
+    write_dataset(data, 10, "train", seed0=5_990_000, workers=1, recipe="base")
+    out = tmp_path / "out"
+    out.mkdir()
+    assert train_main(["--data", str(data), "--monitor", str(data), "--runs", str(tmp_path / "runs"),
+                       "--epochs", "1", "--out", str(out)]) == 0
+    reader = CourtSuitReader(out / COURT_SUIT_FILE)
+    probs = reader(np.zeros((3, SIZE[1], SIZE[0], 3), np.uint8))
+    assert probs.shape == (3, 4) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    assert train_main(["--data", str(tmp_path / "nowhere"), "--runs", str(tmp_path / "r2")]) == 2
+
+
+def test_the_crops_show_the_index_end_upright_at_both_ends():
+    """Both crops of a rendered court hold its index (dark ink on the paper) in their top-left,
+    the bottom-right end turned upright."""
+    frame, outline = rendered_court("Ks", "bicycle-like", 150)
+    crops = court_crops(frame, outline)
+    assert crops.shape == (2, SIZE[1], SIZE[0], 3)
+    for crop in crops:
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        assert grey[8:30, 6:22].min() < 100      # the rank's ink
