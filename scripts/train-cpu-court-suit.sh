@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The court-suit reader (stage 5, models/court-suit.onnx; models/MODEL_CARD.md, "Sixteenth
-# session"), trained from scratch on this 2-core CPU: about 2 minutes to cut the crops and 22 to
-# train 12 epochs (once the frames are there; rendering them takes longer: step 1).
+# session"), trained from scratch on this 2-core CPU: about 4 minutes to cut the crops and 21 to
+# train 6 epochs (once the frames are there; rendering them takes longer: step 1).
 #
 # Needs the training venv (.venv-train: torch and onnx are enough), Debian's wallpaper packages for
 # the world recipes and its font packages for fresh-fonts (models/MODEL_CARD.md lists them; without
@@ -24,7 +24,8 @@ for s in 700000 720000; do
 done
 $DA synth runs/fonts-720000/data --n 1500 --split train --seed 0 --workers 2 --recipe base --quiet
 $DA synth runs/lookw/world --n 2000 --split train --seed 5600000 --workers 2 --recipe world --quiet
-# 2. two jittered boxes per court, each end in view a crop; 12 epochs from scratch
+# 2. one jittered box per suited card, each end in view a crop (132,777 crops); 6 epochs from
+#    scratch (reader CS2; --courts-only --reps 2 --epochs 12 gave CS1)
 $P -m dealer_assist.vision.train_court_suit --data runs/aces/world --data runs/fonts-700000/data \
-  --data runs/fonts-720000/data --monitor runs/lookw/world --runs runs/court-suit --epochs 12 \
+  --data runs/fonts-720000/data --monitor runs/lookw/world --runs runs/court-suit --epochs 6 \
   --out runs/court-suit

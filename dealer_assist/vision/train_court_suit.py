@@ -1,15 +1,17 @@
 """Train the court-suit reader (:mod:`dealer_assist.vision.court_suit`) on rendered tables, on a
 CPU (``[train]`` extra). The shipped model's recipe (models/MODEL_CARD.md, "Sixteenth
-session"; about 20 minutes on this 2-core CPU)::
+session"; about 22 minutes on this 2-core CPU)::
 
     python -m dealer_assist.vision.train_court_suit --data runs/aces/world \\
         --data runs/fonts-700000/data --data runs/fonts-720000/data \\
-        --monitor runs/lookw/world --runs runs/court-suit --epochs 12 --out models
+        --monitor runs/lookw/world --runs runs/court-suit --epochs 6 --out models
 
-Every face-up jack, queen and king in the labels of the ``--data`` frames gives, per end whose
-index is in view, a crop cut as the runtime cuts it (:func:`court_suit.court_crops`) from its
-outline jittered like a detector's box (:data:`geometry.JITTER`), ``--reps`` times, labelled
-with its suit. The ``--monitor`` frames (another rendered set, never trained on) report the
+Every face-up suited card (with ``--courts-only``: every jack, queen and king) in the labels of
+the ``--data`` frames gives, per end whose index is in view, a crop cut as the runtime cuts it
+(:func:`court_suit.court_crops`) from its outline jittered like a detector's box
+(:data:`geometry.JITTER`), ``--reps`` times, labelled with its suit. The reader is asked about
+court cards only, but the reader that learned every card's index signs checks a court's name
+better on the validation sets. The ``--monitor`` frames (another rendered set, never trained on) report the
 reader's accuracy each epoch. Colours are kept (no channel swap): a suit's colour is part of
 what tells it. Resumable: ``RUNS/net/last.pt`` is written each epoch, and the crops are cut once
 (``RUNS/crops-*.npz``).
@@ -26,10 +28,10 @@ import numpy as np
 from dealer_assist.vision.train import log
 
 
-def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Crops (N, 56, 56, 3) and suit labels (N,) of the courts of every frame of ``folders``
-    (their ``meta/*/*.json`` and ``images/``)."""
+def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None = None,
+                   courts_only: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N, 56, 56, 3) and suit labels (N,) of the courts (with ``courts_only`` False: of
+    every suited card) of every frame of ``folders`` (their ``meta/*/*.json`` and ``images/``)."""
     import cv2
 
     from dealer_assist.vision import geometry as G
@@ -41,7 +43,8 @@ def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None 
     for folder in folders:
         for mp in sorted(folder.glob("meta/*/*.json"))[:limit]:
             meta = json.loads(mp.read_text(encoding="utf-8"))
-            courts = [c for c in meta["cards"] if is_court(c["card"])]
+            courts = [c for c in meta["cards"]
+                      if is_court(c["card"]) or (not courts_only and c["card"] != "JK" and c["card"][-1:] in SUITS)]
             if not courts:
                 continue
             img = cv2.imread(str(folder / "images" / mp.parent.name / meta["image"]))
@@ -86,9 +89,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="a rendered dataset (meta/, images/) to train on (repeatable)")
     ap.add_argument("--monitor", type=Path, default=None, help="a rendered dataset to report on each epoch")
     ap.add_argument("--runs", default=Path("runs/court-suit"), type=Path)
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--reps", type=int, default=2, help="jittered boxes per court")
+    ap.add_argument("--reps", type=int, default=1, help="jittered boxes per card")
+    ap.add_argument("--courts-only", action="store_true",
+                    help="learn from the court cards' ends alone (by default every suited card's ends: the "
+                         "shipped reader CS2 learned more index signs that way and makes the better check of a court's name)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None,
                     help="start from this checkpoint's weights (recover --court-suit rebuilds one from the ONNX)")
@@ -102,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no rendered frames (meta/) under {', '.join(missing)}", file=sys.stderr)
         return 2
     z = cached_patches(args.runs / "crops-train.npz",
-                       lambda: dict(zip(("x", "y"), court_crops_of(args.data, args.reps, args.seed, args.limit))),
+                       lambda: dict(zip(("x", "y"), court_crops_of(args.data, args.reps, args.seed, args.limit,
+                                                                   args.courts_only))),
                        ", ".join(map(str, args.data)))
     x, y = z["x"], z["y"]
     if len(y) < 2:
@@ -111,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     xm = ym = None
     if args.monitor is not None:
         m = cached_patches(args.runs / "crops-monitor.npz",
-                           lambda: dict(zip(("x", "y"), court_crops_of([args.monitor], 1, args.seed + 1, args.limit))),
+                           lambda: dict(zip(("x", "y"), court_crops_of([args.monitor], 1, args.seed + 1, args.limit,
+                                                                       args.courts_only))),
                            str(args.monitor))
         xm, ym = m["x"], m["y"]
     log(f"court suit: {len(y)} crops ({np.bincount(y, minlength=4).tolist()} per suit)"
