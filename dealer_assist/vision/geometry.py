@@ -220,8 +220,9 @@ def jitter_obb(obb: Sequence[float], rng: np.random.Generator, shift: float = JI
 
 
 def training_corner_crops(image: np.ndarray, true_polygon: Sequence[Sequence[float]] | np.ndarray,
-                          rng: np.random.Generator | None = None,
-                          jitter: dict | None = None) -> list[tuple[str, np.ndarray]]:
+                          rng: np.random.Generator | None = None, jitter: dict | None = None,
+                          region: tuple[float, float, float, float] = CORNER_REGION,
+                          size: tuple[int, int] = (CROP_W, CROP_H)) -> list[tuple[str, np.ndarray]]:
     """Classifier training crops for one card, cut exactly as the runtime cuts them.
 
     ``true_polygon`` is the card's outline TL, TR, BR, BL of the UPRIGHT card face (the dataset's
@@ -229,7 +230,8 @@ def training_corner_crops(image: np.ndarray, true_polygon: Sequence[Sequence[flo
     (``rng`` given; ``jitter`` overrides :data:`JITTER`), ordered and cropped by the runtime
     functions. Returns two ``(which, crop)`` pairs, ``which`` being the TRUE corner of the card
     ("tl" or "br") that the crop shows, so the caller labels it with the card's name when that
-    corner's index is visible and ``none`` otherwise.
+    corner's index is visible and ``none`` otherwise. ``region`` and ``size`` are
+    :func:`corner_crops`' (the court-suit reader cuts a larger end of the card).
 
     >>> img = np.zeros((200, 200, 3), np.uint8)
     >>> [w for w, _ in training_corner_crops(img, [[110, 20], [110, 90], [60, 90], [60, 20]])]
@@ -240,7 +242,7 @@ def training_corner_crops(image: np.ndarray, true_polygon: Sequence[Sequence[flo
     if rng is not None:
         obb = jitter_obb(obb, rng, **{**JITTER, **(jitter or {})})
     ordered = order_card_polygon(polygon_from_obb(obb))
-    crops = corner_crops(image, ordered)
+    crops = corner_crops(image, ordered, region=region, size=size)
     result = []
     for corner, crop in zip((ordered[0], ordered[2]), crops):
         d_tl = float(np.linalg.norm(corner - true_p[0]))

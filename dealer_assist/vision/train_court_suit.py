@@ -34,8 +34,8 @@ def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None 
     every suited card) of every frame of ``folders`` (their ``meta/*/*.json`` and ``images/``)."""
     import cv2
 
-    from dealer_assist.vision import geometry as G
-    from dealer_assist.vision.court_suit import SIZE, SUITS, court_crops, is_court
+    from dealer_assist.vision.court_suit import REGION, SIZE, SUITS, is_court
+    from dealer_assist.vision.geometry import training_corner_crops
 
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
@@ -51,15 +51,11 @@ def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None 
             if img is None:
                 continue
             for c in courts:
-                true_p = G.as_polygon(c["polygon"])
                 for _ in range(reps):
-                    obb = G.jitter_obb(G.obb_from_polygon(true_p), rng, **G.JITTER)
-                    ordered = G.order_card_polygon(G.polygon_from_obb(obb))
-                    crops = court_crops(img, ordered)
-                    for crop, corner in zip(crops, (ordered[0], ordered[2])):
-                        # which true end the crop shows: the card's TL or its BR
-                        end = 0 if np.linalg.norm(corner - true_p[0]) <= np.linalg.norm(corner - true_p[2]) else 1
-                        if c["corners_visible"][end]:
+                    # the runtime's crops (court_suit.court_crops) of a detector-like box, each
+                    # labelled with the true end it shows
+                    for end, crop in training_corner_crops(img, c["polygon"], rng, region=REGION, size=SIZE):
+                        if c["corners_visible"][0 if end == "tl" else 1]:
                             xs.append(crop)
                             ys.append(SUITS.index(c["card"][1]))
     if not xs:
