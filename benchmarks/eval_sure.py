@@ -166,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
             "score": "posterior of the name x the look's agreement (its P(face), P(joker) for JK, over its "
                      "likeliest kind's probability, x its share for the named suit: detector.look_agreement)"
                      + (" x the layout's agreement (P_layout(name) / P_layout(its most likely class), from the "
-                        "pips with the indices hidden; for a court card its colour's two court classes "
+                        "pips with the indices hidden; for a 2 to 10 with one index corner in view the best of its count and the "
+                        "same suit's counts one pip either way: "
+                        "layout.pip_count_agreement; for a court card its colour's two court classes "
                         "together: layout.court_agreement)" if det.layout is not None else "")
                      + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "
                         "better of its two ends whose index is in view (court_suit.end_agreement), the look's suit share then taken "

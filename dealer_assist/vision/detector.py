@@ -92,8 +92,8 @@ SURE_KEY = "sure"
 #: ``models.json`` records it beside the threshold, and a threshold measured for another score
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
-SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour); courts: suit share ^ 0.5 x "
-              "court-suit reader's agreement at the better end in view; picture-alone JK 0")
+SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
+              "courts: suit share ^ 0.5 x court-suit reader's agreement at the better end in view; picture-alone JK 0")
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
@@ -489,7 +489,8 @@ class CardDetector:
                 for k, a in zip(courts, agree):
                     out[k]["court_suit"] = float(a)
             if self.layout is not None:
-                agree = self.layout.agreement(np.stack([patches[k] for k in todo]), [cards[k]["card"] for k in todo])
+                agree = self.layout.agreement(np.stack([patches[k] for k in todo]), [cards[k]["card"] for k in todo],
+                                              [_one_corner(cards[k].get("_vis")) for k in todo])
                 for k, a in zip(todo, agree):
                     out[k]["layout"] = float(a)
             for k in todo:
@@ -545,6 +546,17 @@ class CardDetector:
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+def _one_corner(vis) -> bool:
+    """Whether a card's two index corners (``_vis``: each one's probability of showing an index)
+    show one index, not two: the card is most often half under another, and the layout may take
+    its count one pip off (:func:`layout.pip_count_agreement`). False where not read.
+
+    >>> _one_corner([0.97, 0.08]), _one_corner([0.9, 0.99]), _one_corner(None)
+    (True, False, False)
+    """
+    return vis is not None and len(vis) == 2 and min(float(v) for v in vis) < READABLE <= max(float(v) for v in vis)
 
 
 def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str, suit_power: float = 1.0) -> float:

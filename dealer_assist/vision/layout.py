@@ -62,8 +62,36 @@ def layout_class(card: str) -> int | None:
 
 
 COURT = RANK_GROUPS.index("court")
+#: The rank groups of the number cards 2 to 10, whose layouts are counts of pips.
+_FIRST_COUNT, _LAST_COUNT = RANK_GROUPS.index("2"), RANK_GROUPS.index("T")
 #: The court classes of each colour: what :func:`court_agreement` merges.
 _COURT_COLOURS = ({COURT * 4 + SUITS.index(s) for s in "dh"}, {COURT * 4 + SUITS.index(s) for s in "cs"})
+
+
+def pip_count_agreement(probs: np.ndarray, name: str) -> float:
+    """The layout's agreement with a number card's name (2 to 10) where a count one pip more or
+    less also agrees: the largest of its probabilities of the name's class and of the same suit's
+    neighbouring counts within 2 to 10, over that of its most probable class.
+
+    Asked only of a card that shows one index corner, most often one half under another
+    (:meth:`LayoutClassifier.agreement`'s ``covered``): the layout then sees only some of the
+    pips, and its commonest doubt on a right name is the next count (an 8 it takes for a 7, a 5
+    for a 4). The wrong names the layout must catch are other suits and other shapes (a 4 on a
+    ten, a 7 on an ace), which still disagree; an index misread by one (a 9 read as an 8) would
+    not, so a card with both index corners in view keeps the full count (models/MODEL_CARD.md,
+    "Seventeenth session"). An ace (one large sign) has no neighbour.
+
+    >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("7h")] = 0.5; p[layout_class("8h")] = 0.4
+    >>> p[layout_class("Th")] = 0.1
+    >>> pip_count_agreement(p, "8h"), pip_count_agreement(p, "6h"), round(pip_count_agreement(p, "9h"), 2)
+    (1.0, 1.0, 0.8)
+    >>> round(pip_count_agreement(p, "5h"), 2), pip_count_agreement(p, "8d")
+    (0.0, 0.0)
+    """
+    probs = np.asarray(probs, np.float64)
+    g, suit = rank_class(name), SUITS.index(name[1])
+    near = [r for r in (g - 1, g, g + 1) if _FIRST_COUNT <= r <= _LAST_COUNT]
+    return max(float(probs[r * 4 + suit]) for r in near) / max(float(probs.max()), 1e-9)
 
 
 def court_agreement(probs: np.ndarray, name: str) -> float:
@@ -123,12 +151,14 @@ class LayoutClassifier(PatchClassifier):
         model, shipped: it has no word on a joker, so a ``JK``'s agreement is 1.0)."""
         return LAYOUT_CLASSES[:SUITED] if outputs == SUITED else LAYOUT_CLASSES
 
-    def agreement(self, patches: np.ndarray, names: list[str]) -> np.ndarray:
+    def agreement(self, patches: np.ndarray, names: list[str], covered: list[bool] | None = None) -> np.ndarray:
         """How far the layout agrees with each of N names (suited or ``JK``) of N patches: its
         probability of the name's class over that of its most probable class, so 1.0 where the
         name is what the pips show most, and small only where they show another card (a ten's
         pips under a 4 read from the index). A layout that cannot tell (a card mostly covered,
-        a blurred one) takes little from a name; one that sees another card takes much.
+        a blurred one) takes little from a name; one that sees another card takes much. Where
+        ``covered[k]`` (the card shows one index corner, not two), a number card's count may be
+        one pip off (:func:`pip_count_agreement`): the card hides some of its pips.
 
         A court card is checked for its colour, not its suit (:func:`court_agreement`): with the
         indices hidden, a real deck's court shows its suit only in a sign a few pixels wide
@@ -144,14 +174,19 @@ class LayoutClassifier(PatchClassifier):
         ...         return p / p.sum(axis=1, keepdims=True)
         >>> Fake().agreement(np.zeros((4, LOOK_H, LOOK_W, 3), np.uint8), ["Tc", "4c", "JK", "Kd"]).round(2).tolist()
         [1.0, 0.02, 0.02, 0.62]
+        >>> Fake().agreement(np.zeros((3, LOOK_H, LOOK_W, 3), np.uint8), ["9c", "9c", "8c"], [False, True, True]).round(2).tolist()
+        [0.02, 1.0, 0.02]
         """
         probs = self(hide_indices(patches)).astype(np.float64)
         out = np.ones(len(names), np.float64)
         for k, name in enumerate(names):
             c = layout_class(name)
             if c is not None and c < probs.shape[1]:
-                if rank_class(name) == COURT:
+                g = rank_class(name)
+                if g == COURT:
                     out[k] = court_agreement(probs[k], name)
+                elif covered is not None and covered[k] and _FIRST_COUNT <= g <= _LAST_COUNT:
+                    out[k] = pip_count_agreement(probs[k], name)
                 else:
                     out[k] = probs[k, c] / max(float(probs[k].max()), 1e-9)
         return out
