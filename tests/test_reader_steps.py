@@ -98,6 +98,20 @@ def test_the_look_names_a_joker_without_an_index_and_turns_a_back_the_detector_c
     assert named(after) == [("face", "JK"), ("back", "JK"), ("face", "7h")]
 
 
+def test_a_box_the_detector_alone_calls_a_joker_is_one_only_if_the_look_agrees(reader):
+    """Pictures the size of a card (prints, notes, book covers on the real photos) set off the
+    detector's joker class as a joker without an index does. Named ``JK`` by that score alone, a
+    box stays a joker where the look takes it for one, and is ``??`` for the dealer where it
+    does not (here a box on the bare table)."""
+    frame, outlines = table(("JK", "harlequin-noindex"), ("7h", "bicycle-like"))
+    bare = (np.asarray(outlines[0]) + np.array([0.0, 260.0])).tolist()
+    before = reader.read(frame, boxes([outlines[0], bare], [AS_JOKER, AS_JOKER]), steps=())
+    assert named(before) == [("face", "JK"), ("face", "JK")]
+    after = S.look_jokers(reader, frame, before[np.arange(2)])
+    assert named(after) == [("face", "JK"), ("face", "??")]
+    assert after.confidence[1] < before.confidence[1]
+
+
 def test_the_centre_pips_set_right_a_suit_the_corners_misread(reader):
     """The suit an ace's centre shows in one large pip is weighed into corners that read a wrong
     suit unsurely; a name the corners read surely is not moved."""

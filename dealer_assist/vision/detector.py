@@ -151,7 +151,8 @@ class DetectorSettings:
     #: ... and for a court card (J, Q, K), whose centre shows a picture (models/MODEL_CARD.md,
     #: "Run-time rules of 2026-11-24": 1.5 for both was worse on validation)
     look_suit_court: float = 1.0
-    #: such a box is named ``JK`` when the look says joker at least this surely
+    #: such a box is named ``JK`` when the look says joker at least this surely, and one the
+    #: detector's joker score alone names ``JK`` keeps the name only then (else ``??``)
     look_joker: float = 0.6
     #: a box the detector alone names ``JK`` (no corner reads an index) is left unnamed (``??``)
     #: when the look says a suited card at least this surely

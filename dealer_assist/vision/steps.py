@@ -249,8 +249,11 @@ def _look(reader: "CardDetector", image: np.ndarray, c: Candidates, rows: Sequen
 def look_jokers(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
     """The whole-card look on a face box whose corners read no index: an unnamed one that looks
     like a joker (``look_joker``) is ``JK``; one the detector's joker score alone names ``JK`` that
-    looks like a suited card (``look_not_joker``) is ``??``, and one that looks like a back
-    (``look_back_not_joker``) is a back."""
+    looks like a suited card (``look_not_joker``) is ``??``, one that looks like a back
+    (``look_back_not_joker``) is a back, and one that the look does not take for a joker at least
+    ``look_joker`` surely either is ``??``: a picture the size of a card (a print, a note, a
+    book's cover) sets off the detector's joker class, as a joker without an index does, and only
+    the look tells them apart (models/MODEL_CARD.md, "Seventeenth session")."""
     if reader.look is None or "corners" not in c.data:
         return c
     st = reader.settings
@@ -267,6 +270,8 @@ def look_jokers(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Can
             c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - float(kind[j, LOOK_FACE]))
         elif c.name[k] == "JK" and kind[j, LOOK_BACK] >= st.look_back_not_joker:
             c.role[k] = BACK_ROLE
+        elif c.name[k] == "JK" and kind[j, LOOK_JOKER] < st.look_joker:
+            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - float(kind[j, LOOK_JOKER]))
     return c
 
 
