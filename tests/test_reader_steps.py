@@ -257,3 +257,28 @@ def test_a_box_set_aside_whose_corner_surely_reads_a_new_card_is_rescued(reader)
     rescued = reader.read(frame, cands[np.arange(4)], steps=("rescue",))
     assert named(rescued) == [("face", "Qs"), ("face", "7h")]
     assert rescued.source[1] == "rescue"
+
+
+def test_two_overlapping_boxes_read_alike_are_two_cards_when_one_reads_another_at_its_other_end(reader):
+    """Two overlapping boxes named alike are one card seen twice (the weaker box goes), unless
+    the weaker box's ends disagree and one reads a card the frame does not hold yet: then it is
+    that card (a real deck's queen, read as a nine at one end, lying on the nine of clubs)."""
+    frame, outlines = table({"card": "9c", "style": "bicycle-like", "center": (-40, 0), "angle": 0.0},
+                            {"card": "Qc", "style": "bicycle-like", "center": (40, 10), "angle": 0.0})
+    cands = reader.read(frame, boxes(outlines, [AS_FACE, AS_FACE]), steps=())
+    assert S.gaussian_iou(cands.boxes[:1], cands.boxes[1:2])[0, 0] >= reader.settings.same_card_iou
+    cands.data["corners"][0] = np.stack([corner(["9c"], [0.95])] * 2)
+    cands.data["corners"][1] = np.stack([corner(["Qc"], [0.8]), corner(["9c"], [0.9])])
+    S.name(reader, frame, cands)
+    assert named(cands) == [("face", "9c"), ("face", "9c")]
+    assert named(S.merge_same_card(reader, frame, cands[np.arange(2)])) == [("face", "9c"), ("face", "Qc")]
+    # both ends of the weaker box read the nine (or one reads nothing): one card seen twice
+    for other in (corner(["9c"], [0.9]), corner(["none"], [0.95])):
+        cands.data["corners"][1] = np.stack([other, corner(["9c"], [0.9])])
+        S.name(reader, frame, cands)
+        assert named(S.merge_same_card(reader, frame, cands[np.arange(2)])) == [("face", "9c")]
+    # ... and so is it when another box of the frame already bears the card the other end reads
+    cands.data["corners"][1] = np.stack([corner(["Qc"], [0.8]), corner(["9c"], [0.9])])
+    S.name(reader, frame, cands)
+    assert S._under_card(reader, cands, 0, 1, {"9c"})[0] == "Qc"
+    assert S._under_card(reader, cands, 0, 1, {"9c", "Qc"}) is None

@@ -444,7 +444,8 @@ def odd_back(reader: "CardDetector", image: np.ndarray, outlines: np.ndarray, i:
 
 def merge_same_card(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
     """Two overlapping boxes (Gaussian IoU at least ``same_card_iou``) read as the same card are
-    one card seen twice: the weaker box goes."""
+    one card seen twice: the weaker box goes, unless its two ends disagree and one reads a card
+    the frame does not hold yet (:func:`_under_card`): then it is that card."""
     faces = [int(k) for k in report_order(c)]
     if len(faces) < 2:
         return c
@@ -456,10 +457,44 @@ def merge_same_card(reader: "CardDetector", image: np.ndarray, c: Candidates) ->
             continue
         for b in order[pos + 1:]:
             if b not in dropped and c.name[faces[b]] == c.name[faces[a]] and sim[a, b] >= reader.settings.same_card_iou:
-                dropped.add(b)
+                other = _under_card(reader, c, faces[a], faces[b], {str(c.name[k]) for k in faces})
+                if other is None:
+                    dropped.add(b)
+                else:
+                    c.name[faces[b]], c.confidence[faces[b]] = other
+                    c.column("look")[faces[b]] = None
     keep = np.ones(len(c), bool)
     keep[[faces[b] for b in dropped]] = False
     return c[keep]
+
+
+def _under_card(reader: "CardDetector", c: Candidates, a: int, b: int, taken: set[str]) -> tuple[str, float] | None:
+    """Box ``b``, named as box ``a`` is and over it: the (name, confidence) of another card ``b``
+    is, or None when it is ``a``'s card seen twice. One deck holds each card once, so two
+    overlapping boxes named alike are one card seen twice, or two cards one of them misnamed.
+    ``b`` is another card when its two ends disagree: one reads the shared name, the other a
+    card no box of the frame bears, which that end alone names at least ``min_identity`` surely.
+    A card of a fan whose index lies under the card above it, its box reaching onto that card,
+    reads so; and so does a card whose own index the corner model misreads at one end (a real
+    deck's queen read as a nine at one end and a queen at the other, beside the nine)."""
+    if "corners" not in c.data or "post" not in c.data or c.name[a] == "JK":
+        return None
+    st = reader.settings
+    shared = class_of(str(c.name[a]))
+    pb = c.data["corners"][b]
+    for end in (0, 1):
+        if int(pb[end, :NONE].argmax()) != shared or int(pb[1 - end, :NONE].argmax()) == shared:
+            continue
+        alone = pb.copy()
+        alone[end] = 0.0
+        alone[end, NONE] = 1.0           # that end read as showing no index of its own
+        _, _, face_s, joker_s = c.data["post"][b]
+        post, vis = card_posterior(alone, face_s, joker_s, joker_prior_max=st.joker_prior_max)
+        name, conf = name_from_posterior(post, vis, face_s, joker_s, st.min_identity)
+        if name not in (HIDDEN, "JK") and name not in taken:
+            c.column("post")[b] = (post, vis, face_s, joker_s)
+            return name, conf
+    return None
 
 
 def report_order(c: Candidates) -> np.ndarray:
