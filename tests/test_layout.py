@@ -35,6 +35,31 @@ def card_patch(card: str, style: str) -> np.ndarray:
     return cv2.resize(img, (LOOK_W, LOOK_H), interpolation=cv2.INTER_AREA)
 
 
+def sample_readings(det: CardDetector, n: int):
+    """The first ``n`` sample frames read: (frame, image, cards, each card's sureness parts, the
+    names the frame bears) per frame."""
+    for frame in sorted(SAMPLES.glob("*.jpg"))[:n]:
+        image = read_image(frame)
+        cards = det._detect(image)["cards"]
+        yield frame, image, cards, det.sureness_parts(image, cards), {c["card"] for c in cards}
+
+
+def parts_if_named(det: CardDetector, image: np.ndarray, cards: list[dict], k: int, name: str) -> dict:
+    """Card ``k``'s sureness parts had it been read as ``name``."""
+    changed = [dict(card) for card in cards]
+    changed[k]["card"] = name
+    return det.sureness_parts(image, changed)[k]
+
+
+def layout_sees_its_own_class(det: CardDetector, image: np.ndarray, card: dict) -> bool:
+    """Whether the layout's most probable class for the card is the card's own (not, for a
+    covered card, another count)."""
+    from dealer_assist.vision.look import look_patch
+
+    probs = det.layout(hide_indices(look_patch(image, card["_outline"])[None]))[0]
+    return int(probs.argmax()) == layout_class(card["card"])
+
+
 def test_the_indices_are_hidden_from_the_layout_model():
     patch = card_patch("9h", "heldout-triplex")
     hidden = hide_indices(patch[None])[0]
@@ -74,32 +99,23 @@ def test_a_misread_rank_is_not_sure_when_the_pips_disagree():
     (what a typeface the corner model never saw does): its sureness falls below the threshold,
     while the card's own name keeps it. Misreads by two pips or more: one pip off is checked
     below (a card half under another hides some of its pips)."""
-    from dealer_assist.vision.look import look_patch
-
     det = CardDetector(MODELS)
     assert det.layout is not None and det.sure_threshold is not None
     checked = 0
-    for frame in sorted(SAMPLES.glob("*.jpg"))[:6]:
-        image = read_image(frame)
-        cards = det._detect(image)["cards"]
-        before = det.sureness_parts(image, cards)
+    for frame, image, cards, before, names in sample_readings(det, 6):
         for k, (c, part) in enumerate(zip(cards, before)):
             if c["card"] in ("??", "JK") or part is None or part["sureness"] < det.sure_threshold:
                 continue
             k_class = rank_class(c["card"])
             if not 1 <= k_class <= 9:          # number cards: a misread gives another pip count
                 continue
-            probs = det.layout(hide_indices(look_patch(image, c["_outline"])[None]))[0]
-            if int(probs.argmax()) != layout_class(c["card"]):
+            if not layout_sees_its_own_class(det, image, c):
                 continue                       # the pips show another count first (a covered card)
-            names = {card["card"] for card in cards}
             for wrong in ("A", "4" if c["card"][0] != "4" else "7", "8" if c["card"][0] != "8" else "3"):
                 misread = wrong + c["card"][1]
                 if misread in names or abs(rank_class(misread) - k_class) == 1:
                     continue
-                changed = [dict(card) for card in cards]
-                changed[k]["card"] = misread
-                after = det.sureness_parts(image, changed)[k]
+                after = parts_if_named(det, image, cards, k, misread)
                 assert after["p"] == part["p"]
                 assert after["sureness"] < det.sure_threshold, (frame.name, c["card"], misread, after)
                 checked += 1
@@ -113,34 +129,24 @@ def test_one_pip_off_is_doubted_only_on_a_card_that_shows_one_index():
     index corner is most often half under another card: the layout may see one pip fewer or more,
     so a name one pip off stays as sure as the card's own; two pips off it is not sure."""
     from dealer_assist.vision.detector import _one_corner
-    from dealer_assist.vision.look import look_patch
 
     det = CardDetector(MODELS)
     assert det.sure_threshold is not None
     order = "23456789T"
     seen = {True: 0, False: 0}
-    for frame in sorted(SAMPLES.glob("*.jpg"))[:8]:
-        image = read_image(frame)
-        cards = det._detect(image)["cards"]
-        before = det.sureness_parts(image, cards)
-        names = {card["card"] for card in cards}
+    for frame, image, cards, before, names in sample_readings(det, 8):
         for k, (c, part) in enumerate(zip(cards, before)):
             if c["card"][0] not in order or part is None or part["sureness"] < det.sure_threshold:
                 continue
-            probs = det.layout(hide_indices(look_patch(image, c["_outline"])[None]))[0]
-            if int(probs.argmax()) != layout_class(c["card"]):
+            if not layout_sees_its_own_class(det, image, c):
                 continue              # only where the layout sees the card's own count first
             i = order.index(c["card"][0])
             near = [order[j] + c["card"][1] for j in (i - 1, i + 1) if 0 <= j < len(order)]
             far = [order[j] + c["card"][1] for j in (i - 2, i + 2) if 0 <= j < len(order)]
             if names & set(near + far):
                 continue
-            after = {}
-            for name in near + far:
-                changed = [dict(card) for card in cards]
-                changed[k]["card"] = name
-                after[name] = det.sureness_parts(image, changed)[k]
-                assert after[name]["p"] == part["p"]
+            after = {name: parts_if_named(det, image, cards, k, name) for name in near + far}
+            assert all(a["p"] == part["p"] for a in after.values())
             one = _one_corner(c.get("_vis"))
             for name in near:
                 if one:
@@ -163,11 +169,7 @@ def test_the_layout_checks_a_court_cards_colour_not_its_suit():
     other_suit = {"c": "s", "s": "c", "d": "h", "h": "d"}
     other_colour = {"c": "h", "s": "d", "d": "s", "h": "c"}
     checked = 0
-    for frame in sorted(SAMPLES.glob("*.jpg"))[:8]:
-        image = read_image(frame)
-        cards = det._detect(image)["cards"]
-        before = det.sureness_parts(image, cards)
-        names = {card["card"] for card in cards}
+    for frame, image, cards, before, names in sample_readings(det, 8):
         for k, (c, part) in enumerate(zip(cards, before)):
             if c["card"] == "JK" or c["card"][0] not in "JQK" or part is None or part["p"] == 0.0:
                 continue
@@ -177,11 +179,7 @@ def test_the_layout_checks_a_court_cards_colour_not_its_suit():
             cross = c["card"][0] + other_colour[c["card"][1]]
             if same in names or cross in names:
                 continue
-            after = {}
-            for name in (same, cross):
-                changed = [dict(card) for card in cards]
-                changed[k]["card"] = name
-                after[name] = det.sureness_parts(image, changed)[k]["layout"]
+            after = {name: parts_if_named(det, image, cards, k, name)["layout"] for name in (same, cross)}
             assert after[same] == pytest.approx(part["layout"]), (frame.name, c["card"])
             assert after[cross] < part["layout"], (frame.name, c["card"], after)
             checked += 1

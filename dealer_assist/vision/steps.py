@@ -461,16 +461,17 @@ def merge_same_card(reader: "CardDetector", image: np.ndarray, c: Candidates) ->
                 if other is None:
                     dropped.add(b)
                 else:
-                    c.name[faces[b]], c.confidence[faces[b]] = other
-                    c.column("look")[faces[b]] = None
+                    i = faces[b]
+                    c.name[i], c.confidence[i], c.column("post")[i] = other
+                    c.column("look")[i] = None     # asked about the name it had
     keep = np.ones(len(c), bool)
     keep[[faces[b] for b in dropped]] = False
     return c[keep]
 
 
-def _under_card(reader: "CardDetector", c: Candidates, a: int, b: int, taken: set[str]) -> tuple[str, float] | None:
-    """Box ``b``, named as box ``a`` is and over it: the (name, confidence) of another card ``b``
-    is, or None when it is ``a``'s card seen twice. One deck holds each card once, so two
+def _under_card(reader: "CardDetector", c: Candidates, a: int, b: int, taken: set[str]) -> tuple[str, float, tuple] | None:
+    """Box ``b``, named as box ``a`` is and over it: the (name, confidence, ``post`` entry) of
+    another card ``b`` is, or None when it is ``a``'s card seen twice. One deck holds each card once, so two
     overlapping boxes named alike are one card seen twice, or two cards one of them misnamed.
     ``b`` is another card when its two ends disagree: one reads the shared name, the other a
     card no box of the frame bears, which that end alone names at least ``min_identity`` surely.
@@ -492,8 +493,7 @@ def _under_card(reader: "CardDetector", c: Candidates, a: int, b: int, taken: se
         post, vis = card_posterior(alone, face_s, joker_s, joker_prior_max=st.joker_prior_max)
         name, conf = name_from_posterior(post, vis, face_s, joker_s, st.min_identity)
         if name not in (HIDDEN, "JK") and name not in taken:
-            c.column("post")[b] = (post, vis, face_s, joker_s)
-            return name, conf
+            return name, conf, (post, vis, face_s, joker_s)
     return None
 
 
