@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                      + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "
                         "better of its two ends whose index is in view (court_suit.end_agreement), the look's suit share then taken "
                         "to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
-                     + "; 0 for a JK whose corners show no joker index: CardDetector.sureness",
+                     + "; 0 for a JK whose corners show no joker index and for a name that the search's moved "
+                       "crops alone read (steps.named_by_search_alone): CardDetector.sureness",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "
                       "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",
             "figures": figures,

@@ -282,3 +282,20 @@ def test_two_overlapping_boxes_read_alike_are_two_cards_when_one_reads_another_a
     S.name(reader, frame, cands)
     assert S._under_card(reader, cands, 0, 1, {"9c"})[0] == "Qc"
     assert S._under_card(reader, cands, 0, 1, {"9c", "Qc"}) is None
+
+
+def test_a_name_that_only_the_search_read_is_never_sure(reader):
+    """A box turned off its card reads no index at its own corners; the search's turned crops
+    find the nine. The name stands, but it rests on crops moved off the box, which in a fan can
+    show the next card's index: the dealer confirms it. The box on the card itself is sure."""
+    frame, outlines = table(("9d", "bicycle-like"))
+    o = np.asarray(outlines[0], float)
+    t = np.deg2rad(30.0)
+    turned = (o - o.mean(0)) @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + o.mean(0)
+    steps = ("read_corners", "search", "name")
+    for outline, alone in ((turned, True), (o, False)):
+        cands = reader.read(frame, boxes([outline], [AS_FACE]), steps=steps)
+        cards, _ = S.card_dicts(cands)
+        assert [c["card"] for c in cards] == ["9d"]
+        assert cards[0]["_search_alone"] is alone
+        assert (reader.sureness(frame, cards)[0] == 0.0) is alone

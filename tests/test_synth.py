@@ -573,3 +573,52 @@ def test_fancy_ace_of_spades_is_seeded_busy_and_only_in_training_decks(monkeypat
             assert "~ace-" not in lab["meta"]["deck_style"]
     assert fancy >= 3
     assert render_scene(40, world=True)[1] == _world_frames([40])[0][1]
+
+
+def test_a_world_fonts_frame_is_the_world_frame_with_its_indices_in_another_typeface(monkeypatch):
+    """``world-fonts`` (the corner classifier's GPU data) draws a world frame's training deck in an
+    extra typeface and a pip drawing of its own: the same table and cards in the same places; the
+    test split is refused."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.styles import extra_fonts
+
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    fonts = extra_fonts()
+    if not fonts:
+        pytest.skip("no extra typefaces installed (fonts-liberation, fonts-urw-base35, ...)")
+    for seed in (40, 41):
+        img_w, lab_w = render_scene(seed, "train", **{**RECIPES["world-fonts"], "fresh_fonts": False})
+        img_f, lab_f = render_scene(seed, "train", **RECIPES["world-fonts"])
+        same = ("card", "polygon")
+        assert [{k: c[k] for k in same} for c in lab_f["cards"]] == [{k: c[k] for k in same} for c in lab_w["cards"]]
+        style = lab_f["meta"]["deck_style"]
+        assert style.startswith(lab_w["meta"]["deck_style"] + "~font-")
+        assert lab_f["meta"]["font"] == "ttf:" + fonts[style.split("~font-")[1]]
+        if lab_f["cards"]:
+            assert not np.array_equal(img_f, img_w)
+    with pytest.raises(ValueError, match="training frames only"):
+        render_scene(5, "test", **RECIPES["world-fonts"])
+
+
+def test_world_decoy_pictures_are_labelled_and_teach_the_look_they_are_no_card(tmp_path, monkeypatch):
+    """A world-decoy frame's label keeps each card-sized picture's outline (``meta.world.decoys``):
+    the look's training takes the pictures no card lies on as 'none' (a bird print is not a
+    joker), and only when asked to."""
+    from dealer_assist.vision.look import NONE_OUT
+    from dealer_assist.vision.synth import write_dataset
+    from dealer_assist.vision.train_look import build_patches
+
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    write_dataset(tmp_path, 6, "train", seed0=8_100_000, recipe="world-decoy")
+    frames = sorted((tmp_path / "meta" / "train").glob("*.json"))
+    metas = [json.loads(f.read_text(encoding="utf-8")) for f in frames]
+    decoys = [d for m in metas for d in m["meta"]["world"]["decoys"]]
+    assert decoys and all(len(d) == 4 for d in decoys)
+    x, y, tags = build_patches(tmp_path, "train", 0, frames, decoy_reps=2)
+    taught = [k for k, t in enumerate(tags) if t == "decoy"]
+    assert taught and all(y[k] == NONE_OUT for k in taught) and len(taught) % 2 == 0
+    assert len(taught) <= 2 * len(decoys)
+    _, _, plain = build_patches(tmp_path, "train", 0, frames)
+    assert "decoy" not in plain
+    # a world frame without the recipe's decoys has no such key
+    assert "decoys" not in render_scene(8_100_000, world=True)[1]["meta"]["world"]

@@ -14,7 +14,7 @@ from dealer_assist.errors import UserError
 #: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
 #: renderer to start: tests/test_synth.py checks the two agree)
 RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world", "world-edge", "world-decoy",
-                "world-aces", "fresh-fonts")
+                "world-aces", "fresh-fonts", "world-fonts")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "same from drawings fresh-pips never uses (validation), these two: train split; "
                         "world: the cards among photographic surfaces, clutter and close-ups; world-edge: "
                         "the same with cards cut by the frame's edge; world-decoy: with card-sized pictures that are "
-                        "not cards; world-aces: with fancy aces of spades (docs/synth.md)")
+                        "not cards; world-aces: with fancy aces of spades; fresh-fonts, world-fonts: indices in "
+                        "many typefaces, on tables or among photographs (docs/synth.md)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
                    "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")

@@ -93,7 +93,8 @@ SURE_KEY = "sure"
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
-              "courts: suit share ^ 0.5 x court-suit reader's agreement at the better end in view; picture-alone JK 0")
+              "courts: suit share ^ 0.5 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
+              "named by the search alone 0")
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
@@ -500,6 +501,10 @@ class CardDetector:
                     # a joker named by its picture alone, no joker index in view: a print or a
                     # book cover the size of a card looks like one (the real photos), so the
                     # dealer confirms it
+                    out[k]["sureness"] = 0.0
+                if cards[k].get("_search_alone"):
+                    # named from the search's moved crops alone: in a fan they can show the
+                    # next card's index (a 5 of clubs read as this 6 of spades' name)
                     out[k]["sureness"] = 0.0
         return out
 

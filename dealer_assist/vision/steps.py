@@ -644,9 +644,9 @@ def one_deck_names(named: list[tuple[str, float]], posts: list, boxes: np.ndarra
 
 def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The cards (in :func:`report_order`) and the backs as ``detect`` reports them, each card
-    with ``_p`` (its name's posterior), ``_outline``, ``_look`` and ``_vis`` (each index corner's
-    P(an index is in view), as the corner classifier read it; None where it was not read) for the
-    sure flag."""
+    with ``_p`` (its name's posterior), ``_outline``, ``_look``, ``_vis`` (each index corner's
+    P(an index is in view), as the corner classifier read it; None where it was not read) and
+    ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag."""
     cards = []
     shown = c.data.get("shown")
     looked = c.data.get("look")
@@ -658,7 +658,8 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
                       "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
                       "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k)),
-                      "_vis": None if corners is None else 1.0 - corners[k, :, NONE]})
+                      "_vis": None if corners is None else 1.0 - corners[k, :, NONE],
+                      "_search_alone": named_by_search_alone(c, int(k))})
     backs = [{"center": [round(float(c.boxes[k][0]), 1), round(float(c.boxes[k][1]), 1)],
               "polygon": round_poly(c.outlines[k])} for k in c.of(BACK_ROLE)]
     return cards, backs
@@ -672,6 +673,16 @@ def index_shown(c: Candidates, k: int) -> float:
     if name in ("", HIDDEN) or "corners" not in c.data:
         return 0.0
     return float(np.max(c.data["corners"][k][:, class_of(name)]))
+
+
+def named_by_search_alone(c: Candidates, k: int) -> bool:
+    """Whether candidate ``k``'s name rests on the search's moved crops alone: the search changed
+    its reading, and its box's own corners read that index less than ``READABLE`` surely. A crop
+    moved off the box can show the index of the card beside it (a fanned hand)."""
+    name = str(c.name[k])
+    if name in ("", HIDDEN) or "searched" not in c.data or not c.data["searched"][k]:
+        return False
+    return float(np.max(c.data["corners_box"][k][:, class_of(name)])) < READABLE
 
 
 def round_poly(poly: np.ndarray) -> list[list[float]]:

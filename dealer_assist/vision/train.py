@@ -139,17 +139,31 @@ def corner_labels(card: dict) -> tuple[int, int]:
 
 
 def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None = None,
-                negatives: int = 2, jitter: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Corner crops (N, H, W, 3) uint8 and labels (N,) from a rendered split, cut as at run time."""
+                negatives: int = 2, jitter: dict | None = None, workers: int = 1,
+                part: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Corner crops (N, H, W, 3) uint8 and labels (N,) from a rendered split, cut as at run time.
+    ``workers`` > 1 cuts every ``workers``-th frame in each of that many processes (``part`` =
+    (k, n): this call cuts frames k, k + n, ... with a generator of its own); the crops are the
+    same for the same ``workers``, whatever the machine."""
     import cv2
 
     from dealer_assist.vision.classifier import NONE
     from dealer_assist.vision.geometry import training_corner_crops
 
-    rng = np.random.default_rng(seed)
+    if workers > 1 and part is None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            futs = [pool.submit(build_crops, data, split, reps, seed, limit, negatives, jitter, 1, (k, workers))
+                    for k in range(workers)]
+            done = [f.result() for f in futs]
+        return np.concatenate([d[0] for d in done]), np.concatenate([d[1] for d in done])
+    rng = np.random.default_rng(seed if part is None else [seed, part[0], part[1]])
     xs: list[np.ndarray] = []
     ys: list[int] = []
     metas = sorted((data / "meta" / split).glob("*.json"))[:limit]
+    if part is not None:
+        metas = metas[part[0]::part[1]]
     for mp in metas:
         meta = json.loads(mp.read_text(encoding="utf-8"))
         img = cv2.imread(str(data / "images" / split / meta["image"]), cv2.IMREAD_COLOR)
@@ -174,18 +188,24 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
                 xs.append(crop)
                 ys.append(NONE)
     if not xs:
+        if part is not None:   # a worker whose frames hold nothing: the others may
+            from dealer_assist.vision.geometry import CROP_H, CROP_W
+            return np.zeros((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64)
         raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
     return np.stack(xs), np.array(ys, np.int64)
 
 
 def ensure_crops(data: Path, runs: Path, split: str, reps: int, seed: int, name: str,
-                 limit: int | None = None, jitter: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 limit: int | None = None, jitter: dict | None = None,
+                 workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
     path = runs / f"{name}.npz"
     if path.is_file():
         z = np.load(path)
         return z["x"], z["y"]
     t0 = time.time()
-    x, y = build_crops(data, split, reps, seed, limit, jitter=jitter)
+    x, y = build_crops(data, split, reps, seed, limit, jitter=jitter, workers=workers)
+    if not len(y):
+        raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
     tmp = runs / f"{name}.tmp.npz"
     np.savez(tmp, x=x, y=y)
     tmp.replace(path)
@@ -295,7 +315,7 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
                      init: str | None = None, lr: float = 3e-3, device: str = "cpu", *,
                      num_classes: int = 54, crop_hw: tuple[int, int] = (56, 36), out_dir: str = "cls",
                      class_weight: np.ndarray | None = None,
-                     batch_augment=None, validate=None) -> dict:
+                     batch_augment=None, validate=None, budget_s: float | None = None) -> dict:
     """Train (or resume) the corner CNN; checkpoints each epoch to ``runs/cls/last.pt``.
     ``device`` is a torch device ("cpu", "cuda", "cuda:0"); the crops and their augmentation
     then live there. Returns ``{"history": [...], "net": the trained network}``.
@@ -304,7 +324,11 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
     ``crop_hw`` (of :func:`build_corner_net`), ``out_dir`` (checkpoint folder under ``runs``), ``class_weight``
     (cross-entropy weights), ``batch_augment(x, generator)`` (default :func:`augment`) and
     ``validate(net) -> dict`` (added to each epoch's record; default: :func:`evaluate_classifier`
-    on ``x_test``, ``y_test``)."""
+    on ``x_test``, ``y_test``).
+
+    ``budget_s`` (a fresh run only): the run times 30 steps at the schedule's starting rate first,
+    then trains as many of the ``epochs`` as fit that many seconds (validation included), so that
+    a time-boxed run on a lent GPU still ends its learning-rate schedule."""
     import torch
     import torch.nn.functional as F
 
@@ -322,23 +346,38 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
     if init and not ckpt_path.is_file():  # warm start from an earlier run's weights
         net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
         log(f"classifier: starting from {init}")
+    if epochs <= 0 and not ckpt_path.is_file():   # crops only (--cls-epochs 0)
+        return {"history": [], "net": net}
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = (len(y) + 255) // 256
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
-                                                pct_start=0.15)
     start, history = 0, []
     net.to(dev)
-    if ckpt_path.is_file():
-        ck = torch.load(ckpt_path, map_location=dev, weights_only=False)
+    gen = torch.Generator(device=dev).manual_seed(seed)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).to(dev)  # uint8 N,3,H,W
+    yt = torch.from_numpy(y).to(dev)
+    weight = None if class_weight is None else torch.as_tensor(class_weight, dtype=torch.float32, device=dev)
+    if budget_s is not None and not ckpt_path.is_file():
+        def step(idx):
+            loss = F.cross_entropy(net(batch_augment(xt[idx].float(), gen)), yt[idx], weight=weight,
+                                   label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+        for g in opt.param_groups:   # OneCycle's starting rate (max_lr / 25)
+            g["lr"] = lr / 25
+        epochs = _epochs_in_budget(step, len(yt), steps_per_epoch, epochs, budget_s, dev, gen)
+    ck = torch.load(ckpt_path, map_location=dev, weights_only=False) if ckpt_path.is_file() else None
+    if ck is not None:
+        epochs = ck.get("epochs", epochs)   # a time-boxed run resumes the schedule it chose
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
+                                                pct_start=0.15)
+    if ck is not None:
         net.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         sched.load_state_dict(ck["sched"])
         start, history = ck["epoch"], ck["history"]
         log(f"classifier: resuming after epoch {start}")
-    gen = torch.Generator(device=dev).manual_seed(seed)
-    xt = torch.from_numpy(x).permute(0, 3, 1, 2).to(dev)  # uint8 N,3,H,W
-    yt = torch.from_numpy(y).to(dev)
-    weight = None if class_weight is None else torch.as_tensor(class_weight, dtype=torch.float32, device=dev)
     for epoch in range(start, epochs):
         t0 = time.time()
         net.train()
@@ -364,9 +403,30 @@ def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed
         log(f"classifier epoch {epoch + 1}/{epochs}: {json.dumps(rec)}")
         state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
         torch.save({"model": state, "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1, "history": history}, out / "last.tmp")
+                    "epoch": epoch + 1, "epochs": epochs, "history": history}, out / "last.tmp")
         (out / "last.tmp").replace(ckpt_path)
     return {"history": history, "net": net}
+
+
+def _epochs_in_budget(step, n: int, steps_per_epoch: int, epochs: int, budget_s: float, dev, gen) -> int:
+    """How many of ``epochs`` fit ``budget_s`` seconds (at least one): 10 untimed warm-up steps
+    (kernels, caches), then 30 timed ones, of ``step(batch indices)``, plus 8 % for validation."""
+    import torch
+
+    t_start = time.time()
+    n_probe = min(30, steps_per_epoch)
+    for i in range(n_probe + 10):
+        if i == 10:
+            if dev.type == "cuda":
+                torch.cuda.synchronize()
+            t_probe = time.time()
+        step(torch.randint(n, (256,), generator=gen, device=dev))
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    per_epoch = (time.time() - t_probe) / n_probe * steps_per_epoch * 1.08
+    fit = min(epochs, max(1, int((budget_s - (time.time() - t_start)) // per_epoch)))
+    log(f"classifier: about {per_epoch:.0f} s an epoch; {fit} of {epochs} epochs fit {budget_s:.0f} s")
+    return fit
 
 
 def evaluate_classifier(net, x: np.ndarray, y: np.ndarray) -> dict:
@@ -486,6 +546,9 @@ def main(argv: list[str] | None = None) -> int:
                     "(none: the shipped models/corner-cls.onnx is copied as it is)")
     ap.add_argument("--init-obb", default=None, help="continue the detector from this run's weights")
     ap.add_argument("--init-cls", default=None, help="start the classifier from these weights")
+    ap.add_argument("--crop-workers", type=int, default=1, help="processes cutting the corner crops")
+    ap.add_argument("--cls-minutes", type=float, default=None,
+                    help="train as many of --cls-epochs as fit this many minutes (a fresh run)")
     args = ap.parse_args(argv)
     os.environ.setdefault("YOLO_OFFLINE", "1")
     data, runs, out = Path(args.data), Path(args.runs), Path(args.out)
@@ -509,11 +572,13 @@ def main(argv: list[str] | None = None) -> int:
         test_dir = runs / "cls-test-data"
         write_dataset(test_dir, args.n_cls_test, "test", seed0=2_000_000, workers=args.workers)
         jit = dict(zip(("shift", "scale", "angle_deg"), args.crop_jitter))
-        x, y = ensure_crops(data, runs, "train", args.cls_reps, args.seed, "crops-train", jitter=jit)
+        x, y = ensure_crops(data, runs, "train", args.cls_reps, args.seed, "crops-train", jitter=jit,
+                            workers=args.crop_workers)
         xt, yt = ensure_crops(test_dir, runs, "test", 1, args.seed + 1, "crops-test", jitter=jit)
         t0 = time.time()
         cls_report = train_classifier(x, y, runs, args.cls_epochs, args.seed, xt, yt, init=args.init_cls,
-                                      lr=args.cls_lr, device=args.cls_device)
+                                      lr=args.cls_lr, device=args.cls_device,
+                                      budget_s=None if args.cls_minutes is None else args.cls_minutes * 60)
         log(f"classifier trained ({time.time() - t0:.0f} s)")
         del x, y
     if args.skip_detector:

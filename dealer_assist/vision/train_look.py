@@ -68,11 +68,14 @@ def _patch(img: np.ndarray, polygon, rng: np.random.Generator) -> np.ndarray:
 def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                   hidden_reps: int = 3, joker_reps: int = 3, negatives: int = 2,
                   label=look_label, backs: bool = True, back_label: int = BACK_OUT,
-                  none_label: int = NONE_OUT) -> tuple[np.ndarray, np.ndarray, list[str]]:
+                  none_label: int = NONE_OUT, decoy_reps: int = 0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Patches (N, LOOK_H, LOOK_W, 3), labels (N,) and for each the frame's joker style (jokers),
-    back style (backs) or '' (others). ``label(card) -> int | None`` names a labelled card's
-    class (:func:`look_label`; None: no patch), ``backs`` adds the face-down cards as
-    ``back_label`` and ``negatives`` table patches per frame are ``none_label``."""
+    back style (backs), ``decoy`` (decoys) or '' (others). ``label(card) -> int | None`` names a
+    labelled card's class (:func:`look_label`; None: no patch), ``backs`` adds the face-down
+    cards as ``back_label`` and ``negatives`` table patches per frame are ``none_label``.
+    ``decoy_reps`` patches of each card-sized picture that is not a card (the ``world-decoy``
+    recipe's ``meta.world.decoys``: photo prints, notes, covers) that no card or back lies on are
+    ``none_label`` too: a bird print is not a joker."""
     import cv2
 
     from dealer_assist.vision.geometry import polygon_iou
@@ -103,6 +106,16 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                 tags.append(back_style)
         h, w = img.shape[:2]
         polys = [c["polygon"] for c in meta["cards"]] + [b["polygon"] for b in meta["backs"]]
+        for decoy in meta["meta"].get("world", {}).get("decoys", []) if decoy_reps else []:
+            d = np.asarray(decoy, np.float64)
+            if (d.min(axis=0) < 0).any() or d[:, 0].max() > w or d[:, 1].max() > h:
+                continue   # cut by the frame's edge
+            if any(polygon_iou(decoy, p) > 0.02 for p in polys):
+                continue   # a card lies on it: its patch would show the card
+            for _ in range(decoy_reps):
+                xs.append(_patch(img, decoy, rng))
+                ys.append(none_label)
+                tags.append("decoy")
         made = tries = 0
         while made < negatives and tries < 20:   # table patches clear of every card
             tries += 1
@@ -234,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="export card-look.onnx into this folder")
     ap.add_argument("--init", default=None,
                     help="start from this checkpoint's weights (a fine-tune; e.g. runs/look/last.pt)")
+    ap.add_argument("--decoy-reps", type=int, default=0,
+                    help="patches of each card-sized picture that is not a card (world-decoy frames), "
+                         "taught as 'none'")
     ap.add_argument("--extra-data", type=Path, action="append", default=[],
                     help="another rendered dataset whose frames all add training patches (e.g. a "
                          "fresh-pips recipe; repeatable); the validation frames stay --data's")
@@ -254,8 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     nval = min(args.val_frames, len(frames) // 4)
 
     def split_patches() -> dict[str, np.ndarray]:
-        x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval])
-        xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:])
+        x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval],
+                                   decoy_reps=args.decoy_reps)
+        xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:],
+                                   decoy_reps=args.decoy_reps)
         return {"x": x, "y": y, "tags": np.array(tags), "xv": xv, "yv": yv, "tv": np.array(tv)}
 
     z = cached_patches(args.runs / "patches.npz", split_patches, f"{len(frames)} frames of {args.data}")
@@ -264,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         more = sorted((extra / "meta" / args.split).glob("*.json"))
 
         def extra_patches(extra=extra, more=more, i=i) -> dict[str, np.ndarray]:
-            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more)
+            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more, decoy_reps=args.decoy_reps)
             return {"x": ex, "y": ey, "tags": np.array(et)}
 
         z = cached_patches(args.runs / f"patches-extra{i}.npz", extra_patches, f"{len(more)} frames of {extra}")

@@ -114,6 +114,8 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
 #: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
+#: ``world-fonts`` is ``world`` with ``fresh-fonts``' typefaces and pip drawings: indices of many
+#: typefaces among photographs, clutter and close-ups (the corner classifier of issue 20).
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
@@ -124,6 +126,7 @@ RECIPES: dict[str, dict] = {
     "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
     "world-decoy": {"world": True, "joker_p": 0.3, "decoy_p": 0.7, "edge_p": 0.25, "edge_up": 1.0},
     "world-aces": {"world": True, "joker_p": 0.3, "ace_p": 0.5},
+    "world-fonts": {"world": True, "joker_p": 0.3, "fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
 }
 
 

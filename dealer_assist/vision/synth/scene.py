@@ -505,7 +505,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if world:
         from dealer_assist.vision.synth.world import render_world
         return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p, edge_up=edge_up,
-                            decoy_p=decoy_p, ace_p=ace_p)
+                            decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts)
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])

@@ -710,7 +710,8 @@ def _world_camera(frame: np.ndarray, rng: np.random.Generator, label: dict) -> n
 def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.3,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  rich_p: float = 0.7, edge_p: float = 0.0, edge_up: float = 0.9,
-                 decoy_p: float = 0.0, ace_p: float = 0.0) -> tuple[np.ndarray, dict]:
+                 decoy_p: float = 0.0, ace_p: float = 0.0,
+                 fresh_fonts: bool = False) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
     gets seeded rich court art. ``edge_p``: the chance of cards cut by the frame's edge, face up
@@ -718,7 +719,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     cards (``snapshot`` clutter: photo prints, notes, covers) under the cards. Frames drawn with
     the defaults are unchanged by the last three. ``ace_p``: the chance the (training) deck gets a
     seeded fancy ace of spades (``~ace-N``, :func:`faces._draw_fancy_ace`), dealt first; frames
-    drawn without it are unchanged. Its ``meta.world`` says the layout, clutter and court art."""
+    drawn without it are unchanged. ``fresh_fonts``: the (training) deck's indices are drawn in an
+    extra typeface chosen by the seed alone (:func:`scene.fresh_font_name`; the ``world-fonts``
+    recipe). Its ``meta.world`` says the layout, clutter and court art."""
     if split not in SPLIT_CODE:
         raise ValueError(f"split must be 'train' or 'test', not {split!r}")
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
@@ -732,6 +735,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     fancy_ace = ace_p > 0 and split == "train" and rng.random() < ace_p    # no draw without ace_p
     if fancy_ace:
         name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
+    if fresh_fonts:
+        from dealer_assist.vision.synth.scene import fresh_font_name
+        name = fresh_font_name(name, seed, split)
     deck = deck_style(name)
     js, bs = joker_and_back(rng, split)
     mode = str(rng.choice(WORLD_MODES, p=[0.35, 0.28, 0.25, 0.12]))
@@ -772,11 +778,13 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         o = _clutter_obj(str(rng.choice(_UNDER)), rng, lay, h, card_w)
         _warp_sprite(frame, o, shadow)
         under.append(o.name)
+    decoys = []
     if decoy_p > 0 and rng.random() < decoy_p:    # no draw at all without decoy_p
         for _ in range(int(rng.integers(1, 4))):
             o = _clutter_obj("snapshot", rng, lay, h, card_w)
             _warp_sprite(frame, o, shadow)
             under.append(o.name)
+            decoys.append(np.round(apply_h(o.m, sprite_corners(o.sprite.shape[1], o.sprite.shape[0])), 1).tolist())
 
     if mode == "closeup":
         n = int(rng.choice([1, 1, 1, 2, 2, 3]))
@@ -858,7 +866,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         "focal_px": round(f, 1), "background": bg_name, "card_width_world": round(card_w, 1),
         "world": {"mode": mode, "under": under, "over": over, "rich_courts": rich,
                   **({"fancy_ace": fancy_ace} if ace_p > 0 else {}),
-                  **({"edge_cards": edge} if edge_p > 0 else {})},
+                  **({"edge_cards": edge} if edge_p > 0 else {}),
+                  **({"decoys": decoys} if decoy_p > 0 else {})},
     })
     if jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])

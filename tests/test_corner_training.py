@@ -1,0 +1,48 @@
+"""The corner classifier's training helpers (dealer_assist.vision.train): crops cut in several
+processes, and a time-boxed run on a lent GPU that still ends its learning-rate schedule."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory):
+    from dealer_assist.vision.synth import write_dataset
+
+    data = tmp_path_factory.mktemp("frames")
+    write_dataset(data, 4, "train", seed0=5_980_000, workers=1, recipe="base")
+    return data
+
+
+def test_crops_cut_in_several_processes_are_the_same_cards_and_corners(frames):
+    from dealer_assist.vision.train import build_crops
+
+    x1, y1 = build_crops(frames, "train", 2, 0)
+    x2, y2 = build_crops(frames, "train", 2, 0, workers=2)
+    assert x2.shape == x1.shape and x2.dtype == np.uint8
+    assert Counter(y2.tolist()) == Counter(y1.tolist())   # every labelled corner, none lost or doubled
+    again, _ = build_crops(frames, "train", 2, 0, workers=2)
+    assert np.array_equal(again, x2)                        # seeded per process: repeatable
+
+
+def test_a_time_boxed_run_trains_the_epochs_that_fit_and_resumes_that_schedule(frames, tmp_path):
+    pytest.importorskip("torch")
+    import torch
+
+    from dealer_assist.vision.train import build_crops, train_classifier
+
+    x, y = build_crops(frames, "train", 2, 0)
+    x, y = np.concatenate([x] * 8)[:2560], np.concatenate([y] * 8)[:2560]   # 10 batches an epoch
+    rep = train_classifier(x, y, tmp_path, 500, 0, budget_s=2.0)
+    done = len(rep["history"])
+    assert 1 <= done < 500
+    ck = torch.load(tmp_path / "cls" / "last.pt", weights_only=False)
+    assert ck["epochs"] == done == ck["epoch"]
+    # a second call resumes the finished schedule instead of starting 500 epochs
+    assert len(train_classifier(x, y, tmp_path, 500, 0, budget_s=2.0)["history"]) == done
+    # zero epochs: crops only, nothing trained or written
+    assert train_classifier(x, y, tmp_path / "none", 0, 0)["history"] == []
+    assert not (tmp_path / "none" / "cls" / "last.pt").exists()
