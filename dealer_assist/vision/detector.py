@@ -32,7 +32,7 @@ Decisions a user can see (docs/vision.md):
   ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's
   agreement (from the pips alone: its probability of the name over that of its best reading),
   and for a court card times the court-suit reader's probability of its suit (the look's share
-  then counting half: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
+  then taken to its fourth root: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
   that no wrong name there is sure (``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
   are not those, a folder without a measured threshold, or reading without the look report no
@@ -93,13 +93,14 @@ SURE_KEY = "sure"
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
-              "courts: suit share ^ 0.5 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
+              "courts: suit share ^ 0.25 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
               "named by the search alone 0")
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
-#: detail. Chosen on the validation sets (models/MODEL_CARD.md, "Sixteenth session").
-COURT_LOOK_SUIT = 0.5
+#: detail. 0.5 from the sixteenth session; 0.25 since the corner classifier GC-A, measured with it
+#: on the validation sets and the real photos (models/MODEL_CARD.md, "Eighteenth session").
+COURT_LOOK_SUIT = 0.25
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
