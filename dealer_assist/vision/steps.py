@@ -665,24 +665,25 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     return cards, backs
 
 
-def index_shown(c: Candidates, k: int) -> float:
+def index_shown(c: Candidates, k: int, readings: str = "corners") -> float:
     """How surely either index corner of candidate ``k`` shows its name's own index (the
     corner classifier's probability of that class, the better corner; 0.0 for ``??`` or a card
-    whose corners were not read): 0 for a joker named by its look alone, with no index in view."""
+    whose corners were not read): 0 for a joker named by its look alone, with no index in view.
+    ``readings="corners_box"``: as its box's own corners read them, before the search."""
     name = str(c.name[k])
-    if name in ("", HIDDEN) or "corners" not in c.data:
+    if name in ("", HIDDEN) or readings not in c.data:
         return 0.0
-    return float(np.max(c.data["corners"][k][:, class_of(name)]))
+    return float(np.max(c.data[readings][k][:, class_of(name)]))
 
 
 def named_by_search_alone(c: Candidates, k: int) -> bool:
     """Whether candidate ``k``'s name rests on the search's moved crops alone: the search changed
     its reading, and its box's own corners read that index less than ``READABLE`` surely. A crop
     moved off the box can show the index of the card beside it (a fanned hand)."""
-    name = str(c.name[k])
-    if name in ("", HIDDEN) or "searched" not in c.data or not c.data["searched"][k]:
+    searched = c.data.get("searched")
+    if searched is None or not searched[k] or str(c.name[k]) in ("", HIDDEN):
         return False
-    return float(np.max(c.data["corners_box"][k][:, class_of(name)])) < READABLE
+    return index_shown(c, k, "corners_box") < READABLE
 
 
 def round_poly(poly: np.ndarray) -> list[list[float]]:

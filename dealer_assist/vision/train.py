@@ -157,6 +157,8 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
             futs = [pool.submit(build_crops, data, split, reps, seed, limit, negatives, jitter, 1, (k, workers))
                     for k in range(workers)]
             done = [f.result() for f in futs]
+        if not any(len(d[1]) for d in done):
+            raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
         return np.concatenate([d[0] for d in done]), np.concatenate([d[1] for d in done])
     rng = np.random.default_rng(seed if part is None else [seed, part[0], part[1]])
     xs: list[np.ndarray] = []
@@ -204,8 +206,6 @@ def ensure_crops(data: Path, runs: Path, split: str, reps: int, seed: int, name:
         return z["x"], z["y"]
     t0 = time.time()
     x, y = build_crops(data, split, reps, seed, limit, jitter=jitter, workers=workers)
-    if not len(y):
-        raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
     tmp = runs / f"{name}.tmp.npz"
     np.savez(tmp, x=x, y=y)
     tmp.replace(path)

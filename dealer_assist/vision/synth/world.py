@@ -49,7 +49,8 @@ from dealer_assist.vision.synth.draw import HERSHEY, circle, ellipse, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, card_canvas
 from dealer_assist.vision.synth.scene import FELTS, FRAME_H, FRAME_W, MIN_ASPECT, SPLIT_CODE, Obj, _Layout, \
     _button_sprite, _chip_sprite, _draw_hand, _labels, _noise_bank, _place_groups, _pose, _smooth_noise, _warp_sprite, \
-    apply_h, camera_homography, card_dealer, deal_pool, fresh_pips_name, joker_and_back, sprite_corners
+    apply_h, camera_homography, card_dealer, deal_pool, fresh_font_name, fresh_pips_name, joker_and_back, \
+    sprite_corners
 from dealer_assist.vision.synth.styles import DECK_STYLES, PIPS_SEP, deck_style, styles_for
 
 #: Folders searched for photographs and texture scans (JPEG, PNG, WebP) and GIMP patterns
@@ -736,7 +737,6 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if fancy_ace:
         name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
     if fresh_fonts:
-        from dealer_assist.vision.synth.scene import fresh_font_name
         name = fresh_font_name(name, seed, split)
     deck = deck_style(name)
     js, bs = joker_and_back(rng, split)
