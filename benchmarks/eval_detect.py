@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/eval_detect.py --n 300            # renders runs/eval-test if missing
     .venv/bin/python benchmarks/eval_detect.py --n 300 --no-search   # without the corner search
     .venv/bin/python benchmarks/eval_detect.py --set val-pips     # a validation set (EVAL_SETS)
+    .venv/bin/python benchmarks/eval_detect.py --set val-train --far 0.5   # seen from farther away,
+                                                  # in a 1920x1080 frame (far_view; --no-zoom: without the zoom)
 
 Frames are rendered by :func:`dealer_assist.vision.synth.write_dataset` with split "test" (its
 held-out deck styles, fonts, joker styles and back designs) and seeds 3,000,000 + i, then read
@@ -174,11 +176,46 @@ def bootstrap_intervals(counts: np.ndarray, n: int = 2000, seed: int = 0) -> dic
     return out
 
 
+#: The frame a ``--far`` view is drawn into: a whole table from a 1080p camera
+FAR_FRAME = (1080, 1920)
+
+
+def far_view(image: np.ndarray, meta: dict, shrink: float, frame_hw: tuple[int, int] = FAR_FRAME,
+             seed: int = 0) -> tuple[np.ndarray, dict]:
+    """The rendered frame as a camera farther away sees it: shrunk by ``shrink`` into the middle
+    of a ``frame_hw`` frame of its own median colour (with a little sensor noise), and its label
+    with every card's and back's outline moved the same way. A 105-pixel card of a 1280x720
+    frame is 53 pixels wide in a 1920x1080 frame at ``shrink`` 0.5.
+
+    >>> img = np.full((720, 1280, 3), 60, np.uint8)
+    >>> meta = {"cards": [{"card": "As", "polygon": [[0, 0], [100, 0], [100, 140], [0, 140]]}], "backs": []}
+    >>> out, m = far_view(img, meta, 0.5)
+    >>> out.shape, m["cards"][0]["polygon"][2]
+    ((1080, 1920, 3), [690.0, 430.0])
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (int(round(w * shrink)), int(round(h * shrink))), interpolation=cv2.INTER_AREA)
+    out = np.empty((*frame_hw, 3), np.uint8)
+    out[:] = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)
+    out = cv2.add(out, np.random.default_rng(seed).integers(0, 8, out.shape, dtype=np.uint8))
+    ox, oy = (frame_hw[1] - small.shape[1]) // 2, (frame_hw[0] - small.shape[0]) // 2
+    out[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
+
+    def moved(items: list[dict]) -> list[dict]:
+        return [dict(c, polygon=[[round(x * shrink + ox, 2), round(y * shrink + oy, 2)] for x, y in c["polygon"]])
+                for c in items]
+
+    return out, dict(meta, cards=moved(meta["cards"]), backs=moved(meta.get("backs", [])))
+
+
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
-             start: int = 0, detector_for=None) -> dict:
+             start: int = 0, detector_for=None, far: float | None = None) -> dict:
     """Read frames ``start .. start + n - 1`` of a rendered split with ``det`` (or with
     ``detector_for(label)``, a detector chosen per frame from its label: an enrolled deck per deck
-    style) and score them against their labels."""
+    style) and score them against their labels; with ``far``, each frame seen from farther away
+    (:func:`far_view`)."""
     metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
     tot = defaultdict(int)
     buckets: dict[str, dict[str, list[int]]] = {"rotation": defaultdict(lambda: [0, 0]),
@@ -191,6 +228,8 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         before = {k: tot[k] for k in PER_FRAME}
         meta = json.loads(mp.read_text(encoding="utf-8"))
         image = read_image(data / "images" / split / meta["image"])
+        if far is not None:
+            image, meta = far_view(image, meta, far)
         t0 = time.perf_counter()
         res = (det if detector_for is None else detector_for(meta)).detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
@@ -304,6 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in TUNABLE:
         ap.add_argument("--" + name.replace("_", "-"), type=type(getattr(defaults, name)),
                         default=getattr(defaults, name))
+    ap.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
+                    help="look again in tiles where the cards are small (DetectorSettings.zoom_below; on by default)")
+    ap.add_argument("--far", type=float, default=None, metavar="SHRINK",
+                    help="see each frame from farther away: shrunk by SHRINK into a 1920x1080 frame "
+                         "(far_view; 0.5: a 105-pixel card becomes 53 pixels wide)")
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
@@ -320,11 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     tuned = {name: getattr(args, name) for name in TUNABLE}
     det = CardDetector(args.models, deck=args.deck,
                        settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline,
-                                                 look=args.look, **tuned))
-    r = evaluate(det, data, args.split, args.n)
+                                                 look=args.look, **tuned,
+                                                 **({} if args.zoom else {"zoom_below": 0.0})))
+    r = evaluate(det, data, args.split, args.n, far=args.far)
+    r["far"] = args.far
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
     r["set"], r["recipe"] = args.frame_set if not args.data else str(data), args.recipe
-    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look, **tuned}
+    r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look,
+                     "zoom": args.zoom, **tuned}
     for k in ("frames", "cards_counted", "recall", "precision", "joker_recall", "jokers",
               "joker_recall_no_index", "joker_recall_with_index", "frames_all_correct",
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "right_not_sure",

@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
                    help="read the boxes the detector set aside too, for the lower cards of a fanned "
                         "hand (on by default; docs/vision.md)")
+    p.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
+                   help="look again in tiles where the cards are too small in the frame for the "
+                        "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
     p.set_defaults(func=run)
@@ -97,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.vision.detector import missing_model_warning
 
     detector = CardDetector(model_dir(args.models), deck=args.deck,
-                            settings=switched(args.search, args.look, args.rescue))
+                            settings=switched(args.search, args.look, args.rescue, args.zoom))
     warning = missing_model_warning(detector, "en")
     if warning:
         print(f"dealer-assist detect: {warning}", file=sys.stderr, flush=True)

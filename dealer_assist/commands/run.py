@@ -83,6 +83,9 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
                    help="read the boxes the detector set aside too, for the lower cards of a fanned "
                         "hand (on by default)")
+    p.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
+                   help="look again in tiles where the cards are too small in the frame for the "
+                        "detector (a whole table in a 1920x1080 view) (on by default)")
     p.add_argument("--give-up-after", metavar="SECONDS", type=give_up_seconds, default=None,
                    help="a camera or stream that is not there (at start-up or lost mid-run) is retried "
                         "with backoff and a camera_lost alert; stop after it has been gone this many "
@@ -235,7 +238,8 @@ class LiveParts:
         detector = CardDetector(model_dir(args.models), deck=args.deck,
                                 settings=switched(bool(getattr(args, "search", True)),
                                                   bool(getattr(args, "look", True)),
-                                                  bool(getattr(args, "rescue", True))))
+                                                  bool(getattr(args, "rescue", True)),
+                                                  bool(getattr(args, "zoom", True))))
         self.look_warning = look_warning(detector, getattr(args, "lang", "en"))
         if self.look_warning:
             print(self.look_warning, file=sys.stderr, flush=True)

@@ -48,7 +48,7 @@ Decisions a user can see (docs/vision.md):
 from __future__ import annotations
 
 import json
-import math  # noqa: F401  (used by doctests)
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +94,14 @@ SURE_KEY = "sure"
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
               "courts: suit share ^ 0.25 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
-              "named by the search alone 0")
+              "named by the search alone 0; a card under SURE_MIN_SIDE px 0")
+#: A card whose outline's short side is under this many frame pixels is never sure. The threshold
+#: is measured on the validation sets, whose named cards are at least 57 pixels wide; the same
+#: frames seen from farther away (``benchmarks/eval_detect.py --far``: 25-60 pixels) showed
+#: wrong names above it at every width under 60 (a club read as a spade, its sign a few pixels
+#: wide), none from 60 up (models/MODEL_CARD.md, "Nineteenth session"). The dealer confirms
+#: such cards; a camera closer to the table, or with more pixels, makes them sure again.
+SURE_MIN_SIDE = 60.0
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
@@ -213,6 +220,15 @@ class DetectorSettings:
     #: :attr:`CardDetector.sure_threshold`); a folder without one for its models, or reading
     #: without the look, reports no card as sure. Above 1: no card is sure
     sure: float | None = None
+    #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
+    #: detector's input, shows its cards smaller than the detector finds them: where the boxes
+    #: found have a median short side below this many input pixels, or where none is found in a
+    #: frame at least ``zoom_empty`` times the input's size (0: never). On rendered tables shrunk
+    #: into a 1920x1080 frame the detector found 0 % of cards 8-12 input pixels wide, 14 % at
+    #: 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24 (models/MODEL_CARD.md,
+    #: "Nineteenth session")
+    zoom_below: float = 24.0
+    zoom_empty: float = 3.0
     #: the steps of the pipeline that run (:data:`steps.STEPS`; the core steps, which read and
     #: name the boxes, always run). ``search=False``, ``look=False``, ``rescue_conf=0`` and
     #: ``refine_outline=True`` switch their steps off or on as before
@@ -232,14 +248,74 @@ class DetectorSettings:
         return pipeline(names)
 
 
-def switched(search: bool = True, look: bool = True, rescue: bool = True) -> DetectorSettings:
-    """The default settings with the commands' ``--no-search``, ``--no-look`` and ``--no-rescue``
-    switches applied (the rescue is off at ``rescue_conf`` 0).
+def switched(search: bool = True, look: bool = True, rescue: bool = True, zoom: bool = True) -> DetectorSettings:
+    """The default settings with the commands' ``--no-search``, ``--no-look``, ``--no-rescue``
+    and ``--no-zoom`` switches applied (the rescue is off at ``rescue_conf`` 0, the zoom at
+    ``zoom_below`` 0).
 
     >>> switched(rescue=False).rescue_conf, switched().rescue_conf == DetectorSettings().rescue_conf
     (0.0, True)
+    >>> switched(zoom=False).zoom_below, switched().zoom_below > 0
+    (0.0, True)
     """
-    return DetectorSettings(search=search, look=look, **({} if rescue else {"rescue_conf": 0.0}))
+    return DetectorSettings(search=search, look=look, **({} if rescue else {"rescue_conf": 0.0}),
+                            **({} if zoom else {"zoom_below": 0.0}))
+
+
+#: A box of a tile closer than this (tile pixels) to the tile's edge inside the frame is cut
+#: there (:meth:`CardDetector._zoomed`)
+ZOOM_EDGE = 3.0
+#: The short side, in the detector's input pixels, the zoom brings the cards it saw to (the
+#: detector finds 98 % of cards from 24: :attr:`DetectorSettings.zoom_below`)
+ZOOM_TO = 32.0
+#: Each tile of an n x n zoom spans this much over 1/n of the frame (the tiles overlap by a
+#: quarter of a tile at n = 2, an eighth of the frame at n = 3), so that every card smaller than
+#: the overlap lies whole in one tile
+ZOOM_SPAN = 1.25
+#: The most tiles a side (16 tiles: 17 runs of the detector for one frame)
+ZOOM_MAX = 4
+
+
+def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np.ndarray,
+              below: float, empty: float) -> int:
+    """How many tiles a side the detector should look at again (0: none): where the boxes the
+    whole frame showed (``found_wh``, their sides in frame pixels) have a median short side below
+    ``below`` input pixels, enough to bring it to :data:`ZOOM_TO`; where none was found, 3 when
+    the frame is at least ``empty`` times the input's size. Never so many that a tile would be
+    smaller than the input (that adds no pixels), nor more than :data:`ZOOM_MAX`.
+
+    >>> zoom_grid((1080, 1920), (288, 512), np.array([[53.0, 76.0]] * 4), 24, 3)  # 14 input px
+    3
+    >>> zoom_grid((720, 1280), (288, 512), np.array([[105.0, 150.0]]), 24, 3)   # 42 input px
+    0
+    >>> zoom_grid((1080, 1920), (288, 512), np.zeros((0, 2)), 24, 3), zoom_grid((720, 1280), (288, 512), np.zeros((0, 2)), 24, 3)
+    (3, 0)
+    >>> zoom_grid((504, 378), (288, 512), np.array([[20.0, 30.0]]), 24, 3)     # a small photo: no pixels to add
+    0
+    """
+    h, w = frame_hw
+    r = min(input_hw[0] / h, input_hw[1] / w)
+    most = min(ZOOM_MAX, int(ZOOM_SPAN * min(h / input_hw[0], w / input_hw[1])))
+    if below <= 0 or most < 2:
+        return 0
+    if not len(found_wh):
+        return min(3, most) if empty > 0 and 1.0 / r >= empty else 0
+    short = float(np.median(np.min(found_wh, axis=1))) * r
+    if short >= below:
+        return 0
+    return int(min(most, max(2, math.ceil(ZOOM_TO / max(short, 1e-6)))))
+
+
+def zoom_tiles(frame_hw: tuple[int, int], n: int) -> list[tuple[int, int, int, int]]:
+    """``(x0, y0, width, height)`` of the n x n overlapping tiles of a frame (:data:`ZOOM_SPAN`).
+
+    >>> zoom_tiles((1080, 1920), 2)
+    [(0, 0, 1200, 675), (720, 0, 1200, 675), (0, 405, 1200, 675), (720, 405, 1200, 675)]
+    """
+    h, w = frame_hw
+    tw, th = min(w, int(round(w * ZOOM_SPAN / n))), min(h, int(round(h * ZOOM_SPAN / n)))
+    return [(int(round(ix * (w - tw) / (n - 1))), int(round(iy * (h - th) / (n - 1))), tw, th)
+            for iy in range(n) for ix in range(n)]
 
 
 def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
@@ -380,7 +456,44 @@ class CardDetector:
         return Candidates.new(np.concatenate([boxes, spare_b]), np.concatenate([scores, spare_s]), roles)
 
     def _candidates(self, image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
-        """The detector's boxes scoring at least ``floor`` in ``image`` (frame pixels), before NMS."""
+        """The detector's boxes scoring at least ``floor`` in ``image`` (frame pixels), before
+        NMS: the whole frame's, and where its cards are too small for the detector, the tiles'
+        (:meth:`_zoomed`)."""
+        boxes, scores = self._boxes(image, floor)
+        n = zoom_grid(image.shape[:2], self.input_shape, boxes[scores.max(axis=1) >= self.settings.conf, 2:4],
+                      self.settings.zoom_below, self.settings.zoom_empty)
+        if n < 2:
+            return boxes, scores
+        more = self._zoomed(image, floor, n)
+        return np.concatenate([boxes, more[0]]), np.concatenate([scores, more[1]])
+
+    def _zoomed(self, image: np.ndarray, floor: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes of ``n`` x ``n`` overlapping tiles of the frame (:func:`zoom_tiles`), each
+        shrunk to the detector's input less than the whole frame, in frame pixels. A box that
+        touches a tile's edge inside the frame is left out: the card goes on in the next tile,
+        which holds it whole."""
+        h, w = image.shape[:2]
+        found_b, found_s = [], []
+        for x0, y0, tw, th in zoom_tiles((h, w), n):
+            b, sc = self._boxes(np.ascontiguousarray(image[y0:y0 + th, x0:x0 + tw]), floor)
+            if not len(b):
+                continue
+            poly = np.stack([geometry.polygon_from_obb(box) for box in b])
+            lo, hi = poly.min(axis=1), poly.max(axis=1)
+            cut = (((lo[:, 0] < ZOOM_EDGE) & (x0 > 0)) | ((hi[:, 0] > tw - ZOOM_EDGE) & (x0 + tw < w))
+                   | ((lo[:, 1] < ZOOM_EDGE) & (y0 > 0)) | ((hi[:, 1] > th - ZOOM_EDGE) & (y0 + th < h)))
+            b = b[~cut].copy()
+            b[:, 0] += x0
+            b[:, 1] += y0
+            found_b.append(b)
+            found_s.append(sc[~cut])
+        if not found_b:
+            return np.zeros((0, 5)), np.zeros((0, len(CLASS_NAMES)))
+        return np.concatenate(found_b), np.concatenate(found_s)
+
+    def _boxes(self, image: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+        """The detector's boxes scoring at least ``floor`` in ``image`` shrunk whole to its input
+        (frame pixels), before NMS."""
         lb, r, (px, py) = letterbox(image, self.input_shape)
         x = np.ascontiguousarray(lb[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         out = self.obb.run(None, {self.input_name: x})[0][0]  # (4 + nc + 1, anchors)
@@ -454,7 +567,8 @@ class CardDetector:
         its suit at the better of its two ends, the look's suit share then taken to the power
         :data:`COURT_LOOK_SUIT`. 0 for ``??``, for a ``JK`` whose corners
         show no joker index (named by its picture alone), for a name two cards of the frame
-        bear (the joker excepted: a deck may hold two) and for cards whose name rests on no
+        bear (the joker excepted: a deck may hold two), for a name only the search's moved crops
+        read, for a card under :data:`SURE_MIN_SIDE` pixels and for cards whose name rests on no
         posterior (a joker among the backs); None for every card when the look is off or missing
         (the posterior alone lets confident suit errors through: no card is sure without it)."""
         return [None if parts is None else parts["sureness"] for parts in self.sureness_parts(image, cards)]
@@ -507,6 +621,9 @@ class CardDetector:
                     # named from the search's moved crops alone: in a fan they can show the
                     # next card's index (a 5 of clubs read as this 6 of spades' name)
                     out[k]["sureness"] = 0.0
+                if short_side(cards[k]["_outline"]) < SURE_MIN_SIDE:
+                    # smaller than any card the threshold was measured on
+                    out[k]["sureness"] = 0.0
         return out
 
     def _read_corners(self, image: np.ndarray, polys: list[np.ndarray], variants: list[tuple[float, ...]],
@@ -553,6 +670,17 @@ class CardDetector:
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+def short_side(outline) -> float:
+    """The mean length of a card outline's two shorter opposite sides (frame pixels).
+
+    >>> short_side([[0, 0], [60, 0], [60, 84], [0, 84]]), short_side([[0, 0], [0, 84], [60, 84], [60, 0]])
+    (60.0, 60.0)
+    """
+    p = np.asarray(outline, np.float64)
+    e = np.linalg.norm(np.roll(p, -1, axis=0) - p, axis=1)
+    return float(min(e[0] + e[2], e[1] + e[3]) / 2.0)
 
 
 def _one_corner(vis) -> bool:

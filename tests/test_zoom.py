@@ -1,0 +1,116 @@
+"""A whole table seen from far away: cards too small in the frame for the detector are found by
+looking again in tiles (the zoom), and a card smaller than any the ``sure`` threshold was measured
+on is never shown as sure."""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dealer_assist.cli import main
+from dealer_assist.vision.detector import SURE_MIN_SIDE, CardDetector, read_image, short_side
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+SAMPLES = ROOT / "sample_frames"
+
+
+def _benchmark(name: str):
+    """A benchmark script as a module of its own name here (not put in ``sys.modules``, where
+    ``tests/test_benchmarks.py`` would find it instead of its own copy)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_for_zoom", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: the benchmark's far view and matcher, as its figures use them
+eval_detect = _benchmark("eval_detect")
+
+needs_models = pytest.mark.skipif(not (MODELS / "cards-obb.onnx").is_file(), reason="no shipped model")
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CardDetector(MODELS)
+
+
+def far_frames(shrink: float, n: int = 4):
+    """The first labelled sample frames as a 1920x1080 camera farther away sees them."""
+    for f in sorted(SAMPLES.glob("test_*.jpg"))[:n]:
+        meta = json.loads(f.with_suffix(".json").read_text(encoding="utf-8"))
+        yield eval_detect.far_view(read_image(f), meta, shrink)
+
+
+def named_right(result: dict, meta: dict) -> tuple[int, int]:
+    """(labelled cards that count and are named right, labelled cards that count)."""
+    m = eval_detect.match(result["cards"], meta["cards"])
+    got = {j: result["cards"][i]["card"] for i, j in m.items()}
+    counted = [j for j, lab in enumerate(meta["cards"]) if eval_detect.counts(lab)]
+    return sum(got.get(j) == meta["cards"][j]["card"] for j in counted), len(counted)
+
+
+@needs_models
+def test_cards_half_as_wide_in_a_1080p_frame_are_found_by_the_zoom(detector):
+    """The sample tables shrunk by half into a 1920x1080 frame (their cards 40-60 pixels wide,
+    14 input pixels for the detector): without the zoom most cards go unseen; with it nearly all
+    are named right, and none of them is sure (smaller than the threshold was measured on)."""
+    no_zoom = dataclasses.replace(detector.settings, zoom_below=0.0)
+    plain = CardDetector(MODELS, settings=no_zoom)
+    right = right_plain = total = 0
+    small = []
+    for image, meta in far_frames(0.5):
+        res = detector.detect(image)
+        r, n = named_right(res, meta)
+        right, total = right + r, total + n
+        right_plain += named_right(plain.detect(image), meta)[0]
+        small += [c for c in res["cards"] if short_side(c["polygon"]) < SURE_MIN_SIDE]
+    assert len(small) > 10 and not any(c["sure"] for c in small)
+    assert total > 20
+    assert right_plain / total < 0.6
+    assert right / total >= 0.9
+
+
+@needs_models
+def test_a_frame_whose_cards_the_detector_sees_well_is_not_tiled(detector, monkeypatch):
+    """The sample frames as they are (1280x720, cards about 100 pixels wide): one run of the
+    detector a frame, and the cards read as before."""
+    runs = []
+    real = detector._boxes
+
+    def counted(image, floor):
+        runs.append(image.shape[:2])
+        return real(image, floor)
+
+    monkeypatch.setattr(detector, "_boxes", counted)
+    for f in sorted(SAMPLES.glob("test_*.jpg"))[:4]:
+        runs.clear()
+        res = detector.detect(read_image(f))
+        assert runs == [(720, 1280)]
+        assert any(c["sure"] for c in res["cards"])
+
+
+@needs_models
+def test_an_empty_1080p_table_is_looked_at_again_and_stays_empty(detector):
+    felt = np.full((1080, 1920, 3), (40, 110, 30), np.uint8)
+    felt = felt + np.random.default_rng(0).integers(0, 6, felt.shape, dtype=np.uint8)
+    res = detector.detect(felt)
+    assert res == {"cards": [], "backs": []}
+
+
+@needs_models
+def test_detect_no_zoom_switch(tmp_path, capsys):
+    image, meta = next(far_frames(0.5, 1))
+    import cv2
+
+    path = tmp_path / "far.jpg"
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    found = {}
+    for flag in ("--zoom", "--no-zoom"):
+        assert main(["detect", str(path), "--json", flag]) == 0
+        found[flag] = len(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"])
+    assert found["--zoom"] > found["--no-zoom"]
