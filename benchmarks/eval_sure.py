@@ -19,6 +19,14 @@ card is wrong, as its precision counts). The threshold is the smallest multiple 
 the surest wrong name of the four sets: with it no wrong name there is sure. The share of right
 names NOT sure at that threshold is reported per set (the issue's target: at most 10 %).
 
+A card under ``detector.SURE_MIN_SIDE`` (60) pixels, its outline's short side, has a threshold
+of its own: the four sets' cards are 57 pixels wide and more, and seen from farther away
+smaller cards showed surer wrong names (club/spade confusions). It is chosen the same way on
+the small cards of the four sets and of the same sets seen from farther away (:data:`FAR`:
+``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom);
+the main threshold is chosen on the cards of 60 pixels and more. ``--no-far`` leaves the far
+sets out (about ten minutes of the run's twelve; no threshold for small cards).
+
 The real photos (``../shared/real/edje-train``, ``benchmarks/eval_real.py``: ranks only) are
 MEASURED, never used to choose: the same threshold's sure wrong names (a name whose rank is not
 the labelled card's, a ``JK``, or a 9-A name on no labelled card, as that scorer counts them) and
@@ -44,6 +52,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 RENDERED = ("val-train", "val-train2", "val-pips", "val-world")
+#: The same sets seen from farther away (``eval_detect.far_view``: shrunk by these into a
+#: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
+#: threshold
+FAR = (0.5, 0.35)
 
 
 def choose(wrong: list[float], step: float = 0.001) -> float:
@@ -58,30 +70,39 @@ def choose(wrong: list[float], step: float = 0.001) -> float:
 
 
 def shares(rows: list[tuple[float, bool]], threshold: float) -> dict:
-    """Right names not sure and wrong names sure at ``threshold`` of ``(sureness, right)`` rows.
+    """Right names not sure and wrong names sure at ``threshold`` of ``(sureness, right)`` rows;
+    a row ``(sureness, right, threshold)`` is judged at its own threshold (a small card's).
 
     >>> shares([(0.99, True), (0.5, True), (0.95, False), (0.2, False)], 0.9)
     {'names': 4, 'right': 2, 'wrong': 2, 'right_not_sure': 1, 'right_not_sure_share': 0.5, 'wrong_sure': 1}
+    >>> shares([(0.99, True, 1.0), (0.95, False, 0.96)], 0.9)["right_not_sure"], shares([(0.95, False, 0.96)], 0.9)["wrong_sure"]
+    (1, 0)
     """
-    right = [s for s, ok in rows if ok]
-    wrong = [s for s, ok in rows if not ok]
-    rns = sum(1 for s in right if s < threshold)
+    judged = [(r[0], r[1], r[2] if len(r) > 2 else threshold) for r in rows]
+    right = [(s, t) for s, ok, t in judged if ok]
+    wrong = [(s, t) for s, ok, t in judged if not ok]
+    rns = sum(1 for s, t in right if s < t)
     return {"names": len(rows), "right": len(right), "wrong": len(wrong), "right_not_sure": rns,
             "right_not_sure_share": round(rns / len(right), 4) if right else None,
-            "wrong_sure": sum(1 for s in wrong if s >= threshold)}
+            "wrong_sure": sum(1 for s, t in wrong if s >= t)}
 
 
-def rendered_rows(det, frame_set: str, limit: int | None) -> list[dict]:
-    """``{"frame", "card", "on", "sureness", "right"}`` per named card of a rendered set."""
+def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = None) -> list[dict]:
+    """``{"frame", "card", "on", "sureness", "right", "small"}`` per named card of a rendered set
+    (``far``: each frame seen from farther away, ``eval_detect.far_view``); ``small``: the card
+    is under ``detector.SURE_MIN_SIDE`` pixels."""
     import eval_detect as ED
-    from dealer_assist.vision.detector import read_image
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, short_side
 
     folder, split, seed0, recipe = ED.EVAL_SETS[frame_set]
     data = ROOT / "runs" / folder
     out = []
     for mp in sorted((data / "meta" / split).glob("*.json"))[:limit]:
         meta = json.loads(mp.read_text(encoding="utf-8"))
-        res = det.detect(read_image(data / "images" / split / meta["image"]), sureness=True)
+        image = read_image(data / "images" / split / meta["image"])
+        if far is not None:
+            image, meta = ED.far_view(image, meta, far)
+        res = det.detect(image, sureness=True)
         labels = meta["cards"]
         m = ED.match(res["cards"], labels)
         for i, c in enumerate(res["cards"]):
@@ -90,14 +111,15 @@ def rendered_rows(det, frame_set: str, limit: int | None) -> list[dict]:
             j = m.get(i)
             on = labels[j]["card"] if j is not None else None
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
-                        "sureness": c["sureness"], "right": on == c["card"]})
+                        "sureness": c["sureness"], "right": on == c["card"],
+                        "small": short_side(c["polygon"]) < SURE_MIN_SIDE})
     return out
 
 
 def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
     """The same for the real photos, scored as ``eval_real.score_photo`` scores names."""
     import eval_real as ER
-    from dealer_assist.vision.detector import read_image
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, short_side
 
     out = []
     for img, xml in ER.photos(folder)[:limit]:
@@ -110,7 +132,7 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
                 continue
             on = labels[j]["rank"] if j is not None else None
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": on == r})
+                        "right": on == r, "small": short_side(c["polygon"]) < SURE_MIN_SIDE})
     return out
 
 
@@ -121,11 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N frames / photos of each set")
     ap.add_argument("--write", action="store_true", help="record the threshold in MODELS/models.json")
     ap.add_argument("--json", dest="json_out", default=None, help="also write every named card's row here")
+    ap.add_argument("--no-far", dest="far", action="store_false",
+                    help="leave out the sets seen from farther away (no threshold for small cards; quicker)")
     args = ap.parse_args(argv)
-    if args.write and args.limit is not None:
-        ap.error("--write needs every frame: leave out --limit")
+    if args.write and (args.limit is not None or not args.far):
+        ap.error("--write needs every frame of every set: leave out --limit and --no-far")
     import eval_real as ER
-    from dealer_assist.vision.detector import META_FILE, SURE_KEY, SURE_SCORE, CardDetector, model_checksums
+    from dealer_assist.vision.detector import (META_FILE, SURE_KEY, SURE_MIN_SIDE, SURE_SCORE, CardDetector,
+                                               model_checksums)
 
     import eval_detect as ED
     from dealer_assist.vision.synth import write_dataset
@@ -139,22 +164,34 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.time()
     rows = {s: rendered_rows(det, s, args.limit) for s in RENDERED}
+    far_sets = [f"{s} far {f}" for f in (FAR if args.far else ()) for s in RENDERED]
+    for f in (FAR if args.far else ()):
+        for s in RENDERED:
+            rows[f"{s} far {f}"] = rendered_rows(det, s, args.limit, far=f)
     real = Path(args.real) if args.real else ER.DEFAULT_DIR
     if real.is_dir() and ER.photos(real):
         rows["real"] = real_rows(det, real, args.limit)
     else:
         print(f"no labelled real photos in {real}: measured on the rendered sets only", file=sys.stderr)
-    threshold = choose([r["sureness"] for s in RENDERED for r in rows[s] if not r["right"]])
-    figures = {s: shares([(r["sureness"], r["right"]) for r in rs], threshold) for s, rs in rows.items()}
-    print(f"threshold {threshold} (chosen on {', '.join(RENDERED)}: above their surest wrong name; "
-          f"{time.time() - t0:.0f} s)")
+    chosen_on = list(RENDERED) + far_sets
+    threshold = choose([r["sureness"] for s in RENDERED for r in rows[s] if not r["right"] and not r["small"]])
+    small = choose([r["sureness"] for s in chosen_on for r in rows[s] if not r["right"] and r["small"]]) \
+        if args.far else None
+    figures = {s: shares([(r["sureness"], r["right"], small if small is not None else 2.0) if r["small"]
+                          else (r["sureness"], r["right"]) for r in rs], threshold) for s, rs in rows.items()}
+    print(f"threshold {threshold} (chosen on {', '.join(RENDERED)}: above their surest wrong name of a card "
+          f"{SURE_MIN_SIDE:.0f} pixels wide or more; {time.time() - t0:.0f} s)")
+    if small is not None:
+        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets and on them "
+              f"seen from farther away, far {', '.join(map(str, FAR))}: above their surest wrong name of such a card)")
     for s, f in figures.items():
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
               f"{f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
     for s, rs in rows.items():
         worst = sorted((r for r in rs if not r["right"]), key=lambda r: -r["sureness"])[:3]
         print(f"{s:>11}: surest wrong names: " + ", ".join(
-            f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f} ({r['frame']})" for r in worst))
+            f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f}{' (small)' if r['small'] else ''} "
+            f"({r['frame']})" for r in worst))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if args.write:
@@ -174,9 +211,19 @@ def main(argv: list[str] | None = None) -> int:
                         "better of its two ends whose index is in view (court_suit.end_agreement), the look's suit share then taken "
                         "to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
                      + "; 0 for a JK whose corners show no joker index and for a name that the search's moved "
-                       "crops alone read (steps.named_by_search_alone): CardDetector.sureness",
-            "chosen": "the smallest multiple of 0.001 above the surest wrong name of the rendered validation "
+                       "crops alone read (steps.named_by_search_alone): CardDetector.sureness; a card under "
+                       f"{SURE_MIN_SIDE:.0f} pixels is judged at the 'small' threshold",
+            "chosen": "the smallest multiple of 0.001 above the surest wrong name of a card "
+                      f"{SURE_MIN_SIDE:.0f} pixels wide or more of the rendered validation "
                       "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",
+            "small": {
+                "threshold": small,
+                "below_px": SURE_MIN_SIDE,
+                "chosen": f"the smallest multiple of 0.001 above the surest wrong name of a card under "
+                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets and of them seen "
+                          f"from farther away (eval_detect.far_view: shrunk by {' and '.join(map(str, FAR))} into a "
+                          "1920x1080 frame, read with the zoom)",
+            },
             "figures": figures,
             "command": "benchmarks/eval_sure.py --write",
             "date": dt.date.today().isoformat(),

@@ -1,11 +1,12 @@
 """A whole table seen from far away: cards too small in the frame for the detector are found by
-looking again in tiles (the zoom), and a card smaller than any the ``sure`` threshold was measured
-on is never shown as sure."""
+looking again in tiles (the zoom), and a card smaller than the cards the ``sure`` threshold was
+measured on is judged at a threshold measured for such cards, or never sure without one."""
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -58,21 +59,46 @@ def named_right(result: dict, meta: dict) -> tuple[int, int]:
 def test_cards_half_as_wide_in_a_1080p_frame_are_found_by_the_zoom(detector):
     """The sample tables shrunk by half into a 1920x1080 frame (their cards 40-60 pixels wide,
     14 input pixels for the detector): without the zoom most cards go unseen; with it nearly all
-    are named right, and none of them is sure (smaller than the threshold was measured on)."""
+    are named right, and those under 60 pixels are sure only at the small cards' threshold."""
     no_zoom = dataclasses.replace(detector.settings, zoom_below=0.0)
     plain = CardDetector(MODELS, settings=no_zoom)
     right = right_plain = total = 0
     small = []
     for image, meta in far_frames(0.5):
-        res = detector.detect(image)
+        res = detector.detect(image, sureness=True)
         r, n = named_right(res, meta)
         right, total = right + r, total + n
         right_plain += named_right(plain.detect(image), meta)[0]
         small += [c for c in res["cards"] if short_side(c["polygon"]) < SURE_MIN_SIDE]
-    assert len(small) > 10 and not any(c["sure"] for c in small)
+    assert detector.small_sure_threshold is not None
+    assert len(small) > 10
+    assert all(c["sure"] == (c["sureness"] >= detector.small_sure_threshold) for c in small)
     assert total > 20
     assert right_plain / total < 0.6
     assert right / total >= 0.9
+
+
+@needs_models
+def test_without_a_threshold_measured_for_small_cards_none_of_them_is_sure(tmp_path, detector):
+    """A model folder whose ``sure`` entry has no threshold for cards under 60 pixels (or one
+    measured at another size) reports none of them sure; the larger cards of a frame as it is
+    keep theirs."""
+    folder = tmp_path / "models"
+    shutil.copytree(MODELS, folder)
+    meta = json.loads((folder / "models.json").read_text(encoding="utf-8"))
+    for small in (None, dict(meta["sure"]["small"], below_px=50)):
+        if small is None:
+            meta["sure"].pop("small")
+        else:
+            meta["sure"]["small"] = small
+        (folder / "models.json").write_text(json.dumps(meta), encoding="utf-8")
+        det = CardDetector(folder)
+        assert det.sure_threshold == detector.sure_threshold and det.small_sure_threshold is None
+        image, _ = next(far_frames(0.5, 1))
+        small_cards = [c for c in det.detect(image)["cards"] if short_side(c["polygon"]) < SURE_MIN_SIDE]
+        assert small_cards and not any(c["sure"] for c in small_cards)
+        plain = det.detect(read_image(sorted(SAMPLES.glob("test_*.jpg"))[0]))
+        assert any(c["sure"] for c in plain["cards"])
 
 
 @needs_models

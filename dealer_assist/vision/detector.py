@@ -94,13 +94,14 @@ SURE_KEY = "sure"
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
               "courts: suit share ^ 0.25 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
-              "named by the search alone 0; a card under SURE_MIN_SIDE px 0")
-#: A card whose outline's short side is under this many frame pixels is never sure. The threshold
-#: is measured on the validation sets, whose named cards are at least 57 pixels wide; the same
-#: frames seen from farther away (``benchmarks/eval_detect.py --far``: 25-60 pixels) showed
-#: wrong names above it at every width under 60 (a club read as a spade, its sign a few pixels
-#: wide), none from 60 up (models/MODEL_CARD.md, "Nineteenth session"). The dealer confirms
-#: such cards; a camera closer to the table, or with more pixels, makes them sure again.
+              "named by the search alone 0")
+#: A card whose outline's short side is under this many frame pixels is sure only above a
+#: threshold of its own (``models.json`` ``"sure"`` ``"small"``), measured on the validation
+#: sets seen from farther away (``benchmarks/eval_sure.py``; ``eval_detect.far_view``); None
+#: measured: never sure. The validation sets' named cards are 57 pixels wide and more, and the
+#: same frames seen from farther away showed wrong names above their threshold at every width
+#: under 60 (a club read as a spade, its sign a few pixels wide), none from 60 up
+#: (models/MODEL_CARD.md, "Nineteenth session").
 SURE_MIN_SIDE = 60.0
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
@@ -386,6 +387,9 @@ class CardDetector:
             raise UserError(str(exc)) from None
         #: the sure threshold measured for these very models (None: not measured, no card is sure)
         self.sure_threshold: float | None = measured_sure(d, meta)
+        #: ... and the one of cards under :data:`SURE_MIN_SIDE` pixels (None: not measured, no
+        #: such card is sure)
+        self.small_sure_threshold: float | None = measured_sure(d, meta, small=True)
         self.deck = None
         if deck is not None:
             from dealer_assist.vision.decks import load_deck
@@ -516,13 +520,14 @@ class CardDetector:
     def detect(self, image: np.ndarray, sureness: bool = False) -> dict[str, list[dict[str, Any]]]:
         """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints:
         each card ``{"card", "confidence", "sure", "center", "polygon"}``. With ``sureness``
-        each card also carries the number its ``sure`` flag compares (``"sureness"``, and
-        ``"sureness_no_look"`` the posterior alone), for choosing the threshold."""
+        each card also carries the number its ``sure`` flag compares (``"sureness"``), for
+        choosing the threshold. A card under :data:`SURE_MIN_SIDE` pixels is compared with the
+        threshold measured for such cards (:attr:`small_sure_threshold`)."""
         found = self._detect(image)
-        threshold = self.settings.sure if self.settings.sure is not None else self.sure_threshold
         scores = self.sureness(image, found["cards"])
         out = []
         for c, score in zip(found["cards"], scores):
+            threshold = self.threshold_for(c["_outline"])
             card = {"card": c["card"], "confidence": c["confidence"],
                     "sure": bool(threshold is not None and score is not None and score >= threshold),
                     "center": c["center"], "polygon": c["polygon"]}
@@ -530,6 +535,14 @@ class CardDetector:
                 card["sureness"] = None if score is None else round(score, 6)
             out.append(card)
         return {"cards": out, "backs": found["backs"]}
+
+    def threshold_for(self, outline) -> float | None:
+        """The ``sure`` threshold of a card with this outline: :attr:`DetectorSettings.sure`
+        where set, else the one measured for its size (:data:`SURE_MIN_SIDE`); None: no such
+        card is sure."""
+        if self.settings.sure is not None:
+            return self.settings.sure
+        return self.small_sure_threshold if short_side(outline) < SURE_MIN_SIDE else self.sure_threshold
 
     def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
         """:meth:`detect`'s cards and backs, each card with ``_p`` (the posterior of its name),
@@ -568,7 +581,7 @@ class CardDetector:
         :data:`COURT_LOOK_SUIT`. 0 for ``??``, for a ``JK`` whose corners
         show no joker index (named by its picture alone), for a name two cards of the frame
         bear (the joker excepted: a deck may hold two), for a name only the search's moved crops
-        read, for a card under :data:`SURE_MIN_SIDE` pixels and for cards whose name rests on no
+        read and for cards whose name rests on no
         posterior (a joker among the backs); None for every card when the look is off or missing
         (the posterior alone lets confident suit errors through: no card is sure without it)."""
         return [None if parts is None else parts["sureness"] for parts in self.sureness_parts(image, cards)]
@@ -620,9 +633,6 @@ class CardDetector:
                 if cards[k].get("_search_alone"):
                     # named from the search's moved crops alone: in a fan they can show the
                     # next card's index (a 5 of clubs read as this 6 of spades' name)
-                    out[k]["sureness"] = 0.0
-                if short_side(cards[k]["_outline"]) < SURE_MIN_SIDE:
-                    # smaller than any card the threshold was measured on
                     out[k]["sureness"] = 0.0
         return out
 
@@ -755,20 +765,28 @@ def model_checksums(model_dir: str | Path) -> dict[str, str]:
             if (d / name).is_file()}
 
 
-def measured_sure(model_dir: str | Path, meta: dict[str, Any]) -> float | None:
-    """The ``sure`` threshold ``models.json`` (``meta``) holds for the models in ``model_dir``:
+def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = False) -> float | None:
+    """The ``sure`` threshold ``models.json`` (``meta``) holds for the models in ``model_dir``
+    (``small``: the one for cards under :data:`SURE_MIN_SIDE` pixels, its ``"small"`` entry):
     None when it holds none, when it was measured on other models (its checksums differ: new
-    models must be measured again, ``benchmarks/eval_sure.py --write``) or for another way of
-    making the sureness (its ``"score_id"`` is not :data:`SURE_SCORE`).
+    models must be measured again, ``benchmarks/eval_sure.py --write``), for another way of
+    making the sureness (its ``"score_id"`` is not :data:`SURE_SCORE`) or, for small cards, at
+    another size.
 
     >>> measured_sure("nowhere", {}), measured_sure("nowhere", {"sure": {"threshold": "high"}})
     (None, None)
     >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": "p x look"}}) is None
     True
+    >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": SURE_SCORE,
+    ...                                    "small": {"threshold": 0.9, "below_px": 50}}}, small=True) is None
+    True
     """
     entry = meta.get(SURE_KEY)
     if not isinstance(entry, dict) or entry.get("score_id") != SURE_SCORE:
         return None
+    if small:
+        entry = dict(entry, **(entry["small"] if isinstance(entry.get("small"), dict)
+                               and entry["small"].get("below_px") == SURE_MIN_SIDE else {"threshold": None}))
     value = entry.get("threshold")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
