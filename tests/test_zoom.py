@@ -140,3 +140,29 @@ def test_detect_no_zoom_switch(tmp_path, capsys):
         assert main(["detect", str(path), "--json", flag]) == 0
         found[flag] = len(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["cards"])
     assert found["--zoom"] > found["--no-zoom"]
+
+
+@needs_models
+def test_a_hand_across_a_far_1080p_table_is_two_cards_not_an_unreadable_third():
+    """The sample clip's seat 5 (9h over 9c, lying across each other) seen from farther away in a
+    1080p frame: the zoom names both nines, and neither the whole frame's box over both cards
+    nor the card-shaped region the two make at right angles to them is left as an unreadable
+    card for the dealer to look at."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(SAMPLES / "clip" / "joker-nlh.mp4"))
+    frames = {}
+    k = 0
+    while len(frames) < 4:
+        ok, frame = cap.read()
+        assert ok
+        if k in (78, 80, 84, 86):
+            frames[k] = frame
+        k += 1
+    det = CardDetector(MODELS)
+    for k, frame in frames.items():
+        image, _ = eval_detect.far_view(frame, {"cards": [], "backs": []}, 0.6)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])   # as a camera sends it
+        image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        seat5 = [c["card"] for c in det.detect(image)["cards"] if c["center"][0] > 1200]
+        assert sorted(seat5) == ["9c", "9h"], (k, seat5)

@@ -275,6 +275,10 @@ ZOOM_TO = 32.0
 ZOOM_SPAN = 1.25
 #: The most tiles a side (16 tiles: 17 runs of the detector for one frame)
 ZOOM_MAX = 4
+#: A whole-frame box in which at least two tile boxes lie, each this much inside it and under
+#: :data:`ZOOM_PART` of its area, drew several cards as one (:func:`seen_as_several`)
+ZOOM_INSIDE = 0.8
+ZOOM_PART = 0.7
 
 
 def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np.ndarray,
@@ -305,6 +309,35 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     if short >= below:
         return 0
     return int(min(most, max(2, math.ceil(ZOOM_TO / max(short, 1e-6)))))
+
+
+def seen_as_several(whole: np.ndarray, tiled: np.ndarray) -> np.ndarray:
+    """Which of the boxes (N, 5) others saw as two cards or more: at least two of the
+    ``tiled`` boxes (the sure enough boxes of the whole frame and of the tiles) lie in it
+    (:data:`ZOOM_INSIDE` of each inside), each much smaller than it (under :data:`ZOOM_PART` of
+    its area). At low resolution the detector draws one box over two overlapping cards of a
+    hand; a closer look parts them, and that box is dropped.
+
+    >>> whole = np.array([[50.0, 50, 40, 28, 0], [200, 50, 20, 28, 0]])
+    >>> tiled = np.array([[42.0, 50, 20, 28, 0], [58, 50, 20, 28, 0], [200, 50, 20, 28, 0]])
+    >>> seen_as_several(whole, tiled).tolist()
+    [True, False]
+    """
+    out = np.zeros(len(whole), bool)
+    if not len(whole) or len(tiled) < 2:
+        return out
+    parts = [geometry.polygon_from_obb(t).astype(np.float32) for t in tiled]
+    part_area = np.array([max(float(cv2.contourArea(p)), 1e-6) for p in parts])
+    for i, box in enumerate(whole):
+        own = geometry.polygon_from_obb(box).astype(np.float32)
+        area = max(float(cv2.contourArea(own)), 1e-6)
+        inside = 0
+        for p, a in zip(parts, part_area):
+            if a < ZOOM_PART * area:
+                shared, _ = cv2.intersectConvexConvex(own, p)
+                inside += shared >= ZOOM_INSIDE * a
+        out[i] = inside >= 2
+    return out
 
 
 def zoom_tiles(frame_hw: tuple[int, int], n: int) -> list[tuple[int, int, int, int]]:
@@ -469,7 +502,9 @@ class CardDetector:
         if n < 2:
             return boxes, scores
         more = self._zoomed(image, floor, n)
-        return np.concatenate([boxes, more[0]]), np.concatenate([scores, more[1]])
+        boxes, scores = np.concatenate([boxes, more[0]]), np.concatenate([scores, more[1]])
+        keep = ~seen_as_several(boxes, boxes[scores.max(axis=1) >= self.settings.conf])
+        return boxes[keep], scores[keep]
 
     def _zoomed(self, image: np.ndarray, floor: float, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The boxes of ``n`` x ``n`` overlapping tiles of the frame (:func:`zoom_tiles`), each

@@ -469,6 +469,54 @@ def merge_same_card(reader: "CardDetector", image: np.ndarray, c: Candidates) ->
     return c[keep]
 
 
+#: An unreadable box this much of whose outline named cards cover shows nothing else
+#: (:func:`unreadable_within_named`)
+GHOST_COVERED = 0.9
+
+
+def unreadable_within_named(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
+    """An unreadable box (``??``) whose outline the frame's named cards cover for at least
+    :data:`GHOST_COVERED` of its area shows nothing they do not show: it is dropped. Two cards of
+    a hand lying across each other make a card-shaped region at right angles to both, and the
+    detector boxes it too, most often at low resolution (a 1080p view of the whole table); the
+    dealer was asked about an unreadable card that is not there, and the hand waited for it. A
+    card really there with both indices covered still shows a tenth of itself beside them."""
+    faces = [int(k) for k in report_order(c)]
+    named = [k for k in faces if c.name[k] != HIDDEN]
+    drop = [k for k in faces if c.name[k] == HIDDEN and named
+            and covered_share(c.outlines[k], [c.outlines[j] for j in named]) >= GHOST_COVERED]
+    if not drop:
+        return c
+    keep = np.ones(len(c), bool)
+    keep[drop] = False
+    return c[keep]
+
+
+def covered_share(outline: np.ndarray, others: list[np.ndarray]) -> float:
+    """The share of an outline's area that the union of ``others`` covers (on a pixel grid).
+
+    >>> sq = lambda x0, y0, w, h: np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], float)
+    >>> round(covered_share(sq(0, 0, 40, 60), [sq(0, 0, 40, 30), sq(0, 30, 40, 30)]), 2)
+    1.0
+    >>> round(covered_share(sq(0, 0, 40, 60), [sq(0, 0, 40, 30)]), 1), covered_share(sq(0, 0, 40, 60), [])
+    (0.5, 0.0)
+    """
+    import cv2
+
+    p = np.asarray(outline, np.float64)
+    lo = np.floor(p.min(axis=0))
+    size = np.ceil(p.max(axis=0) - lo).astype(int) + 2
+    own = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(own, [np.round(p - lo).astype(np.int32)], 1)
+    area = int(own.sum())
+    if not area or not others:
+        return 0.0
+    cover = np.zeros_like(own)
+    for o in others:
+        cv2.fillPoly(cover, [np.round(np.asarray(o, np.float64) - lo).astype(np.int32)], 1)
+    return float((own & cover).sum()) / area
+
+
 def _under_card(reader: "CardDetector", c: Candidates, a: int, b: int, taken: set[str]) -> tuple[str, float, tuple] | None:
     """Box ``b``, named as box ``a`` is and over it: the (name, confidence, ``post`` entry) of
     another card ``b`` is, or None when it is ``a``'s card seen twice. One deck holds each card once, so two
@@ -519,6 +567,7 @@ STEPS: tuple[Step, ...] = (
     Step("rescue", rescue),
     Step("jokers_among_backs", jokers_among_backs),
     Step("merge_same_card", merge_same_card),
+    Step("unreadable_within_named", unreadable_within_named),
 )
 STEP_NAMES = tuple(s.name for s in STEPS)
 DEFAULT_STEPS = tuple(s.name for s in STEPS if s.default)
@@ -536,7 +585,7 @@ def pipeline(names: Sequence[str]) -> tuple[Step, ...]:
     >>> pipeline(["resque"])
     Traceback (most recent call last):
     ...
-    ValueError: no reader step 'resque'; the steps are faces_among_backs, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card
+    ValueError: no reader step 'resque'; the steps are faces_among_backs, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named
     """
     wanted = set(names)
     unknown = sorted(wanted - set(STEP_NAMES))
