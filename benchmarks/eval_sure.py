@@ -92,7 +92,8 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
     (``far``: each frame seen from farther away, ``eval_detect.far_view``); ``small``: the card
     is under ``detector.SURE_MIN_SIDE`` pixels."""
     import eval_detect as ED
-    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, short_side
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
+    from dealer_assist.vision.geometry import card_width
 
     folder, split, seed0, recipe = ED.EVAL_SETS[frame_set]
     data = ROOT / "runs" / folder
@@ -112,14 +113,15 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
             on = labels[j]["card"] if j is not None else None
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
-                        "small": short_side(c["polygon"]) < SURE_MIN_SIDE})
+                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
     return out
 
 
 def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
     """The same for the real photos, scored as ``eval_real.score_photo`` scores names."""
     import eval_real as ER
-    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, short_side
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
+    from dealer_assist.vision.geometry import card_width
 
     out = []
     for img, xml in ER.photos(folder)[:limit]:
@@ -132,7 +134,7 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
                 continue
             on = labels[j]["rank"] if j is not None else None
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": on == r, "small": short_side(c["polygon"]) < SURE_MIN_SIDE})
+                        "right": on == r, "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
     return out
 
 
@@ -164,10 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.time()
     rows = {s: rendered_rows(det, s, args.limit) for s in RENDERED}
-    far_sets = [f"{s} far {f}" for f in (FAR if args.far else ()) for s in RENDERED]
+    far_sets = []
     for f in (FAR if args.far else ()):
         for s in RENDERED:
-            rows[f"{s} far {f}"] = rendered_rows(det, s, args.limit, far=f)
+            far_sets.append(f"{s} far {f}")
+            rows[far_sets[-1]] = rendered_rows(det, s, args.limit, far=f)
     real = Path(args.real) if args.real else ER.DEFAULT_DIR
     if real.is_dir() and ER.photos(real):
         rows["real"] = real_rows(det, real, args.limit)

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from dealer_assist.cli import main
-from dealer_assist.vision.detector import SURE_MIN_SIDE, CardDetector, read_image, short_side
+from dealer_assist.vision.detector import SURE_MIN_SIDE, CardDetector, read_image
+from dealer_assist.vision.geometry import card_width
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
@@ -69,7 +70,7 @@ def test_cards_half_as_wide_in_a_1080p_frame_are_found_by_the_zoom(detector):
         r, n = named_right(res, meta)
         right, total = right + r, total + n
         right_plain += named_right(plain.detect(image), meta)[0]
-        small += [c for c in res["cards"] if short_side(c["polygon"]) < SURE_MIN_SIDE]
+        small += [c for c in res["cards"] if card_width(c["polygon"]) < SURE_MIN_SIDE]
     assert detector.small_sure_threshold is not None
     assert len(small) > 10
     assert all(c["sure"] == (c["sureness"] >= detector.small_sure_threshold) for c in small)
@@ -95,7 +96,7 @@ def test_without_a_threshold_measured_for_small_cards_none_of_them_is_sure(tmp_p
         det = CardDetector(folder)
         assert det.sure_threshold == detector.sure_threshold and det.small_sure_threshold is None
         image, _ = next(far_frames(0.5, 1))
-        small_cards = [c for c in det.detect(image)["cards"] if short_side(c["polygon"]) < SURE_MIN_SIDE]
+        small_cards = [c for c in det.detect(image)["cards"] if card_width(c["polygon"]) < SURE_MIN_SIDE]
         assert small_cards and not any(c["sure"] for c in small_cards)
         plain = det.detect(read_image(sorted(SAMPLES.glob("test_*.jpg"))[0]))
         assert any(c["sure"] for c in plain["cards"])

@@ -275,7 +275,7 @@ ZOOM_TO = 32.0
 ZOOM_SPAN = 1.25
 #: The most tiles a side (16 tiles: 17 runs of the detector for one frame)
 ZOOM_MAX = 4
-#: A whole-frame box in which at least two tile boxes lie, each this much inside it and under
+#: A box in which at least two other boxes lie, each this much inside it and under
 #: :data:`ZOOM_PART` of its area, drew several cards as one (:func:`seen_as_several`)
 ZOOM_INSIDE = 0.8
 ZOOM_PART = 0.7
@@ -311,28 +311,28 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     return int(min(most, max(2, math.ceil(ZOOM_TO / max(short, 1e-6)))))
 
 
-def seen_as_several(whole: np.ndarray, tiled: np.ndarray) -> np.ndarray:
-    """Which of the boxes (N, 5) others saw as two cards or more: at least two of the
-    ``tiled`` boxes (the sure enough boxes of the whole frame and of the tiles) lie in it
-    (:data:`ZOOM_INSIDE` of each inside), each much smaller than it (under :data:`ZOOM_PART` of
-    its area). At low resolution the detector draws one box over two overlapping cards of a
-    hand; a closer look parts them, and that box is dropped.
+def seen_as_several(boxes: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """Which of the boxes (N, 5) others saw as two cards or more: at least two of the ``parts``
+    (the sure enough boxes of the whole frame and of the tiles) lie in it (:data:`ZOOM_INSIDE`
+    of each inside), each much smaller than it (under :data:`ZOOM_PART` of its area). At low
+    resolution the detector draws one box over two overlapping cards of a hand; a closer look
+    parts them, and that box is dropped.
 
-    >>> whole = np.array([[50.0, 50, 40, 28, 0], [200, 50, 20, 28, 0]])
-    >>> tiled = np.array([[42.0, 50, 20, 28, 0], [58, 50, 20, 28, 0], [200, 50, 20, 28, 0]])
-    >>> seen_as_several(whole, tiled).tolist()
+    >>> boxes = np.array([[50.0, 50, 40, 28, 0], [200, 50, 20, 28, 0]])
+    >>> parts = np.array([[42.0, 50, 20, 28, 0], [58, 50, 20, 28, 0], [200, 50, 20, 28, 0]])
+    >>> seen_as_several(boxes, parts).tolist()
     [True, False]
     """
-    out = np.zeros(len(whole), bool)
-    if not len(whole) or len(tiled) < 2:
+    out = np.zeros(len(boxes), bool)
+    if not len(boxes) or len(parts) < 2:
         return out
-    parts = [geometry.polygon_from_obb(t).astype(np.float32) for t in tiled]
-    part_area = np.array([max(float(cv2.contourArea(p)), 1e-6) for p in parts])
-    for i, box in enumerate(whole):
+    polys = [geometry.polygon_from_obb(p).astype(np.float32) for p in parts]
+    areas = np.array([max(float(cv2.contourArea(p)), 1e-6) for p in polys])
+    for i, box in enumerate(boxes):
         own = geometry.polygon_from_obb(box).astype(np.float32)
         area = max(float(cv2.contourArea(own)), 1e-6)
         inside = 0
-        for p, a in zip(parts, part_area):
+        for p, a in zip(polys, areas):
             if a < ZOOM_PART * area:
                 shared, _ = cv2.intersectConvexConvex(own, p)
                 inside += shared >= ZOOM_INSIDE * a
@@ -577,7 +577,7 @@ class CardDetector:
         card is sure."""
         if self.settings.sure is not None:
             return self.settings.sure
-        return self.small_sure_threshold if short_side(outline) < SURE_MIN_SIDE else self.sure_threshold
+        return self.small_sure_threshold if geometry.card_width(outline) < SURE_MIN_SIDE else self.sure_threshold
 
     def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
         """:meth:`detect`'s cards and backs, each card with ``_p`` (the posterior of its name),
@@ -717,17 +717,6 @@ class CardDetector:
                 "ms": round(ms, 1), **found}
 
 
-def short_side(outline) -> float:
-    """The mean length of a card outline's two shorter opposite sides (frame pixels).
-
-    >>> short_side([[0, 0], [60, 0], [60, 84], [0, 84]]), short_side([[0, 0], [0, 84], [60, 84], [60, 0]])
-    (60.0, 60.0)
-    """
-    p = np.asarray(outline, np.float64)
-    e = np.linalg.norm(np.roll(p, -1, axis=0) - p, axis=1)
-    return float(min(e[0] + e[2], e[1] + e[3]) / 2.0)
-
-
 def _one_corner(vis) -> bool:
     """Whether a card's two index corners (``_vis``: each one's probability of showing an index)
     show one index, not two: the card is most often half under another, and the layout may take
@@ -820,8 +809,10 @@ def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = Fal
     if not isinstance(entry, dict) or entry.get("score_id") != SURE_SCORE:
         return None
     if small:
-        entry = dict(entry, **(entry["small"] if isinstance(entry.get("small"), dict)
-                               and entry["small"].get("below_px") == SURE_MIN_SIDE else {"threshold": None}))
+        own = entry.get("small")
+        if not isinstance(own, dict) or own.get("below_px") != SURE_MIN_SIDE:
+            return None
+        entry = {**entry, **own}     # its threshold, checked against the entry's models
     value = entry.get("threshold")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None

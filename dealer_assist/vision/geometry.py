@@ -267,7 +267,12 @@ def _intersect(p0: np.ndarray, d0: np.ndarray, p1: np.ndarray, d1: np.ndarray) -
     return p0 + s * d0
 
 
-def _card_width(p: np.ndarray) -> float:
+def card_width(p: Sequence[Sequence[float]] | np.ndarray) -> float:
+    """The mean length of a card outline's two shorter opposite sides (its width, in pixels).
+
+    >>> card_width([[0, 0], [60, 0], [60, 84], [0, 84]]), card_width([[0, 0], [0, 84], [60, 84], [60, 0]])
+    (60.0, 60.0)
+    """
     e = edge_lengths(p)
     return float(min(e[0] + e[2], e[1] + e[3]) / 2.0)
 
@@ -337,7 +342,7 @@ def refine_card_polygon(gray: np.ndarray, ordered: Sequence[Sequence[float]] | n
     p = as_polygon(ordered)
     if gray.ndim != 2:
         raise ValueError("refine_card_polygon: expects a single-channel (grey) frame")
-    width = _card_width(p)
+    width = card_width(p)
     if width < 8.0:
         return p
     centre = p.mean(axis=0)

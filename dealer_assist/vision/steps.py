@@ -501,8 +501,6 @@ def covered_share(outline: np.ndarray, others: list[np.ndarray]) -> float:
     >>> round(covered_share(sq(0, 0, 40, 60), [sq(0, 0, 40, 30)]), 1), covered_share(sq(0, 0, 40, 60), [])
     (0.5, 0.0)
     """
-    import cv2
-
     p = np.asarray(outline, np.float64)
     lo = np.floor(p.min(axis=0))
     size = np.ceil(p.max(axis=0) - lo).astype(int) + 2
