@@ -84,8 +84,9 @@ UNKNOWN, JOKER, MISSED = "??", "JK", "-"
 #: this confident counts as sure. :func:`is_sure` is the one place to change.
 SURE_PROXY = 0.9
 #: buckets of the labelled box's long side at the detector's input, px (upper bounds; the last
-#: is open)
-SIZE_EDGES = (80, 100, 120, 140)
+#: is open). The photos as they are fill 80 and up; the lower ones are for ``--wide`` views, where
+#: a card's long side of 40-60 input pixels is a short side of about 28-43
+SIZE_EDGES = (40, 50, 60, 80, 100, 120, 140)
 #: the second matching pass (:func:`match`): one box at least this share inside the other ...
 NESTED = 0.8
 #: ... and at least this IoU
@@ -219,7 +220,7 @@ def size_bucket(box, scale: float = 1.0) -> str:
     """The bucket of a labelled box's long side x ``scale`` (the detector's letterbox scale).
 
     >>> size_bucket([0, 0, 50, 70]), size_bucket([0, 0, 80, 110]), size_bucket([0, 0, 250, 300], 0.5)
-    ('<80', '100-120', '>=140')
+    ('60-80', '100-120', '>=140')
     """
     s = max(box[2] - box[0], box[3] - box[1]) * scale
     lo = 0
@@ -285,6 +286,60 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
     # a ``??`` on no label may lie on an unlabelled 2-8 card: it does not spoil the photo
     c["photos_all_right"] = int(c["rank_right"] == len(labels) and not ev["wrong"] and not backs)
     return {"counts": c, **ev}
+
+
+def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], shrink: float = 1.0,
+              seed: int = 0, margin: float = 0.35) -> tuple[np.ndarray, list[dict]]:
+    """The photo as a wider view of the same place shows it: shrunk by ``shrink``, in the middle
+    of a ``frame_hw`` frame, its labels moved. Around it the photo's own surface goes on
+    (mirrored, its labelled cards painted over from their surroundings: a mirrored card is no
+    card of the deck) and fades, over ``margin`` of the photo's short side, into the surface's
+    median colour, with a little sensor noise everywhere. A photo pasted on a plain frame would
+    be a card-shaped picture itself, and a surface mirrored over the whole frame would be mostly
+    texture; a real table's cards lie on a plain cloth.
+
+    >>> img = np.full((100, 80, 3), 120, np.uint8); img[20:60, 20:50] = 250
+    >>> out, labs = wide_view(img, [{"rank": "9", "box": [20, 20, 50, 60]}], (300, 400), 0.5)
+    >>> out.shape, labs[0]["box"]
+    ((300, 400, 3), [190.0, 135.0, 205.0, 155.0])
+    >>> int((out > 200).all(axis=2).sum()) == int((out[125:175, 180:220] > 200).all(axis=2).sum())
+    True
+    """
+    import cv2
+
+    if shrink != 1.0:
+        image = cv2.resize(image, (max(1, round(image.shape[1] * shrink)), max(1, round(image.shape[0] * shrink))),
+                           interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    fh, fw = max(frame_hw[0], h), max(frame_hw[1], w)
+    oy, ox = (fh - h) // 2, (fw - w) // 2
+    pads = ((oy, fh - h - oy), (ox, fw - w - ox))
+    out = np.pad(image, (*pads, (0, 0)), mode="symmetric")
+    cards = np.zeros((h, w), np.uint8)
+    for lab in labels:
+        x0, y0, x1, y1 = (int(round(v * shrink)) for v in lab["box"])
+        cards[max(0, y0):y1, max(0, x0):x1] = 255
+    mask = np.pad(cards, pads, mode="symmetric")
+    mask[oy:oy + h, ox:ox + w] = 0
+    if mask.any():
+        # painted over at a quarter of the size (fast), then set back at full size
+        q = cv2.resize(out, (max(1, fw // 4), max(1, fh // 4)), interpolation=cv2.INTER_AREA)
+        qm = cv2.dilate(cv2.resize(mask, (q.shape[1], q.shape[0]), interpolation=cv2.INTER_NEAREST),
+                        np.ones((5, 5), np.uint8))
+        filled = cv2.resize(cv2.inpaint(q, qm, 3, cv2.INPAINT_TELEA), (fw, fh), interpolation=cv2.INTER_LINEAR)
+        big = cv2.dilate(mask, np.ones((9, 9), np.uint8)) > 0
+        out[big] = filled[big]
+    ys, xs = np.arange(fh, dtype=np.float32)[:, None], np.arange(fw, dtype=np.float32)[None, :]
+    dy = np.maximum(np.maximum(oy - ys, ys - (oy + h - 1)), 0)
+    dx = np.maximum(np.maximum(ox - xs, xs - (ox + w - 1)), 0)
+    keep = np.clip(1.0 - np.sqrt(dx * dx + dy * dy) / max(1.0, margin * min(h, w)), 0.0, 1.0)[..., None]
+    plain = np.median(image.reshape(-1, 3), axis=0).astype(np.float32)
+    out = (out.astype(np.float32) * keep + plain * (1.0 - keep)).round().astype(np.uint8)
+    out[oy:oy + h, ox:ox + w] = image
+    out = cv2.add(out, np.random.default_rng(seed).integers(0, 6, out.shape, dtype=np.uint8))
+    moved = [dict(lab, box=[lab["box"][0] * shrink + ox, lab["box"][1] * shrink + oy,
+                            lab["box"][2] * shrink + ox, lab["box"][3] * shrink + oy]) for lab in labels]
+    return out, moved
 
 
 def ratio(a: float, b: float) -> float | None:
@@ -421,7 +476,7 @@ def draw(det_result: dict, labels: list[dict], image, path: Path) -> None:
 
 
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
-             nested: float | None = NESTED) -> dict:
+             nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0) -> dict:
     from dealer_assist.vision.detector import read_image
 
     pairs = photos(folder)[:limit]
@@ -429,6 +484,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     for img_path, xml_path in pairs:
         labels = read_labels(xml_path)
         image = read_image(img_path)
+        if wide is not None:
+            image, labels = wide_view(image, labels, wide, shrink)
         t0 = time.perf_counter()
         res = det.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
@@ -462,17 +519,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iou", type=float, default=0.5, help="match threshold (axis-aligned IoU)")
     ap.add_argument("--strict", action="store_true", help="match by IoU only (no second, nested pass)")
     ap.add_argument("--draw", default=None, help="write annotated photos that are not all right here")
+    ap.add_argument("--wide", default=None, metavar="WxH",
+                    help="read each photo as a wider view shows it: in the middle of a WxH frame that "
+                         "continues its surface (wide_view), e.g. 1920x1080")
+    ap.add_argument("--shrink", type=float, default=1.0, help="with --wide: the photo shrunk by this first")
+    ap.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
+                    help="look again in tiles where the cards are small (default: on)")
     args = ap.parse_args(argv)
+    wide = None
+    if args.wide:
+        try:
+            fw, fh = (int(v) for v in args.wide.lower().split("x"))
+        except ValueError:
+            print(f"--wide wants WxH, e.g. 1920x1080, not {args.wide!r}", file=sys.stderr)
+            return 2
+        wide = (fh, fw)
     folder = Path(args.dir)
     if not folder.is_dir() or not photos(folder):
         print(f"no labelled photos in {folder}", file=sys.stderr)
         return 2
-    from dealer_assist.vision.detector import CardDetector
+    from dealer_assist.vision.detector import CardDetector, switched
 
-    det = CardDetector(args.models)
-    print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)")
+    det = CardDetector(args.models, settings=switched(zoom=args.zoom))
+    print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)"
+          + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else ""))
     r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
-                 None if args.strict else NESTED)
+                 None if args.strict else NESTED, wide, args.shrink)
+    r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom}
     print(f"{'photo sizes':>24}: {r['photo_sizes']}")
     print(f"{'matching':>24}: {r['matching']}")
     print_report(r)

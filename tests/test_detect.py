@@ -504,18 +504,21 @@ def test_detect_search_is_on_by_default_and_no_search_names_fewer_cards(tmp_path
 
 @needs_models
 def test_detect_no_rescue_leaves_the_fanned_card_unfound(tmp_path, capsys):
-    """``--no-rescue`` (for ``detect``, ``run`` and ``desk``) turns the rescue of fanned cards off."""
+    """``--no-rescue`` (for ``detect``, ``run`` and ``desk``) turns the rescue of fanned cards off.
+    The frame's cards are under 80 pixels wide, so the zoom looks again in tiles, and at that
+    detail the fanned 4d is found without the rescue: ``--no-zoom`` shows the rescue alone."""
     from dealer_assist.vision.synth.scene import render_scene
 
     frame, _ = render_scene(1_000_257, "train")
     path = tmp_path / "fan.jpg"
     cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 100])
     names = {}
-    for flag in ([], ["--rescue"], ["--no-rescue"]):
+    for flag in (["--no-zoom"], ["--no-zoom", "--rescue"], ["--no-zoom", "--no-rescue"], ["--no-rescue"]):
         assert main(["detect", "--json", *flag, str(path)]) == 0
         names[" ".join(flag)] = [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]]
-    assert names[""] == names["--rescue"]
-    assert "4d" in names[""] and "4d" not in names["--no-rescue"], names
+    assert names["--no-zoom"] == names["--no-zoom --rescue"]
+    assert "4d" in names["--no-zoom"] and "4d" not in names["--no-zoom --no-rescue"], names
+    assert "4d" in names["--no-rescue"], names
 
 
 # ---------------------------------------------------------------------------------------------
@@ -653,7 +656,7 @@ def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
         return [det.detect(_blurred_view(card, w, a)[0])["cards"][0]["card"] for w, a in views]
 
     before = reads("2s")
-    assert before.count("2c") >= 3, before          # the misread the test is about
+    assert before.count("2c") >= 2, before          # the misread the test is about
     image, polygon = _blurred_view("2s", 70, 0)
     assert det.detect(image)["cards"][0]["card"] == "2c"
     assert det.learn(image, polygon, "2s") == 2        # both corners show their index

@@ -126,3 +126,39 @@ def test_end_to_end_on_three_real_photos(tmp_path):
     r = json.loads(out.read_text())
     assert r["photos"] == 3 and r["labelled_cards"] >= 3
     assert 0.0 <= r["rank_recall"] <= 1.0 and len(r["per_photo"]) == 3
+
+
+def test_a_wide_view_keeps_the_photo_and_its_labels_and_draws_no_second_card():
+    """--wide: the photo shrunk into the middle of a bigger frame, its labels moved with it; the
+    surface around it goes on (mirrored, fading into its median colour), and the labelled card's
+    mirror images are painted over, so the frame shows exactly one white card."""
+    import numpy as np
+
+    photo = np.full((400, 300, 3), (60, 90, 120), np.uint8)
+    photo[100:240, 50:150] = 250                      # a card at the photo's left edge region
+    labels = [{"rank": "K", "box": [50, 100, 150, 240]}]
+    out, moved = E.wide_view(photo, labels, (1080, 1920), 0.5)
+    assert out.shape == (1080, 1920, 3)
+    x0, y0, x1, y1 = (int(v) for v in moved[0]["box"])
+    assert (x1 - x0, y1 - y0) == (50, 70)
+    white = (out > 200).all(axis=2)
+    assert white[y0 + 5:y1 - 5, x0 + 5:x1 - 5].all()
+    assert white.sum() <= (x1 - x0 + 2) * (y1 - y0 + 2)
+    edge = out[540, 1919].astype(int)                 # far from the photo: its median colour
+    assert np.abs(edge - np.array([60, 90, 120])).max() <= 8
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_end_to_end_in_a_wide_view(tmp_path):
+    out = tmp_path / "wide.json"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "2",
+                          "--wide", "1920x1080", "--shrink", "0.8", "--json", str(out)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "1920x1080 view" in run.stdout
+    r = json.loads(out.read_text())
+    assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True}
+    assert r["photo_sizes"] == {"1920x1080": 2}
+    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "big"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and "WxH" in bad.stderr and "Traceback" not in bad.stderr

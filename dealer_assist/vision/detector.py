@@ -226,9 +226,10 @@ class DetectorSettings:
     #: found have a median short side below this many input pixels, or where none is found in a
     #: frame at least ``zoom_empty`` times the input's size (0: never). On rendered tables shrunk
     #: into a 1920x1080 frame the detector found 0 % of cards 8-12 input pixels wide, 14 % at
-    #: 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24 (models/MODEL_CARD.md,
-    #: "Nineteenth session")
-    zoom_below: float = 24.0
+    #: 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24; the real deck's cards, so
+    #: shrunk, need more: 54 % at 20-24, 76 % at 24-28, 85 % at 28-32, 94-96 % at 32-40
+    #: (models/MODEL_CARD.md, "Nineteenth session" and "Twentieth session")
+    zoom_below: float = 32.0
     zoom_empty: float = 3.0
     #: the steps of the pipeline that run (:data:`steps.STEPS`; the core steps, which read and
     #: name the boxes, always run). ``search=False``, ``look=False``, ``rescue_conf=0`` and
@@ -267,7 +268,9 @@ def switched(search: bool = True, look: bool = True, rescue: bool = True, zoom: 
 #: there (:meth:`CardDetector._zoomed`)
 ZOOM_EDGE = 3.0
 #: The short side, in the detector's input pixels, the zoom brings the cards it saw to (the
-#: detector finds 98 % of cards from 24: :attr:`DetectorSettings.zoom_below`)
+#: detector found 98 % of the rendered cards from 24 and 96 % of the real deck's from 32:
+#: :attr:`DetectorSettings.zoom_below`; bringing them to 48 found no more real cards and ran
+#: twice the tiles on far frames)
 ZOOM_TO = 32.0
 #: Each tile of an n x n zoom spans this much over 1/n of the frame (the tiles overlap by a
 #: quarter of a tile at n = 2, an eighth of the frame at n = 3), so that every card smaller than
@@ -275,6 +278,9 @@ ZOOM_TO = 32.0
 ZOOM_SPAN = 1.25
 #: The most tiles a side (16 tiles: 17 runs of the detector for one frame)
 ZOOM_MAX = 4
+#: A box of the whole frame is held by a tile when, grown this much about its centre, it lies
+#: inside the tile (:func:`held_by_tiles`)
+ZOOM_HELD = 1.2
 #: A box in which at least two other boxes lie, each this much inside it and under
 #: :data:`ZOOM_PART` of its area, drew several cards as one (:func:`seen_as_several`)
 ZOOM_INSIDE = 0.8
@@ -289,10 +295,12 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     the frame is at least ``empty`` times the input's size. Never so many that a tile would be
     smaller than the input (that adds no pixels), nor more than :data:`ZOOM_MAX`.
 
-    >>> zoom_grid((1080, 1920), (288, 512), np.array([[53.0, 76.0]] * 4), 24, 3)  # 14 input px
+    >>> zoom_grid((1080, 1920), (288, 512), np.array([[53.0, 76.0]] * 4), 32, 3)  # 14 input px
     3
-    >>> zoom_grid((720, 1280), (288, 512), np.array([[105.0, 150.0]]), 24, 3)   # 42 input px
+    >>> zoom_grid((720, 1280), (288, 512), np.array([[105.0, 150.0]]), 32, 3)   # 42 input px
     0
+    >>> zoom_grid((720, 1280), (288, 512), np.array([[70.0, 100.0]]), 32, 3)    # 28 input px
+    2
     >>> zoom_grid((1080, 1920), (288, 512), np.zeros((0, 2)), 24, 3), zoom_grid((720, 1280), (288, 512), np.zeros((0, 2)), 24, 3)
     (3, 0)
     >>> zoom_grid((504, 378), (288, 512), np.array([[20.0, 30.0]]), 24, 3)     # a small photo: no pixels to add
@@ -337,6 +345,29 @@ def seen_as_several(boxes: np.ndarray, parts: np.ndarray) -> np.ndarray:
                 shared, _ = cv2.intersectConvexConvex(own, p)
                 inside += shared >= ZOOM_INSIDE * a
         out[i] = inside >= 2
+    return out
+
+
+def held_by_tiles(boxes: np.ndarray, tiles: list[tuple[int, int, int, int]], frame_hw: tuple[int, int]) -> np.ndarray:
+    """Which of the whole frame's boxes (N, 5) some tile holds whole: the box, grown by
+    :data:`ZOOM_HELD` about its centre (the whole frame draws it coarsely), lies inside the tile
+    at least :data:`ZOOM_EDGE` from each of its edges inside the frame. The tile saw that place
+    with more pixels, and what it found there (or did not) stands for it: on the real photos
+    seen in a wider view, the whole frame's extra boxes were mostly textures taken for backs.
+
+    >>> tiles = zoom_tiles((1080, 1920), 2)
+    >>> held_by_tiles(np.array([[300.0, 300, 60, 90, 0], [960, 540, 60, 90, 0], [960, 540, 900, 600, 0]]),
+    ...               tiles, (1080, 1920)).tolist()
+    [True, True, False]
+    """
+    h, w = frame_hw
+    out = np.zeros(len(boxes), bool)
+    for i, b in enumerate(boxes):
+        p = geometry.polygon_from_obb(np.array([b[0], b[1], b[2] * ZOOM_HELD, b[3] * ZOOM_HELD, b[4]]))
+        (lx, ly), (hx, hy) = p.min(axis=0), p.max(axis=0)
+        out[i] = any((x0 == 0 or lx >= x0 + ZOOM_EDGE) and (x0 + tw >= w or hx <= x0 + tw - ZOOM_EDGE)
+                     and (y0 == 0 or ly >= y0 + ZOOM_EDGE) and (y0 + th >= h or hy <= y0 + th - ZOOM_EDGE)
+                     for x0, y0, tw, th in tiles)
     return out
 
 
@@ -501,19 +532,23 @@ class CardDetector:
                       self.settings.zoom_below, self.settings.zoom_empty)
         if n < 2:
             return boxes, scores
-        more = self._zoomed(image, floor, n)
-        boxes, scores = np.concatenate([boxes, more[0]]), np.concatenate([scores, more[1]])
+        tiles = zoom_tiles(image.shape[:2], n)
+        more = self._zoomed(image, floor, tiles)
+        # where a tile held a box of the whole frame whole, the closer look speaks for that place
+        held = held_by_tiles(boxes, tiles, image.shape[:2])
+        boxes, scores = np.concatenate([boxes[~held], more[0]]), np.concatenate([scores[~held], more[1]])
         keep = ~seen_as_several(boxes, boxes[scores.max(axis=1) >= self.settings.conf])
         return boxes[keep], scores[keep]
 
-    def _zoomed(self, image: np.ndarray, floor: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """The boxes of ``n`` x ``n`` overlapping tiles of the frame (:func:`zoom_tiles`), each
-        shrunk to the detector's input less than the whole frame, in frame pixels. A box that
-        touches a tile's edge inside the frame is left out: the card goes on in the next tile,
-        which holds it whole."""
+    def _zoomed(self, image: np.ndarray, floor: float, tiles: list[tuple[int, int, int, int]]
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes of the overlapping ``tiles`` of the frame (:func:`zoom_tiles`), each shrunk
+        to the detector's input less than the whole frame, in frame pixels. A box that touches a
+        tile's edge inside the frame is left out: the card goes on in the next tile, which holds
+        it whole."""
         h, w = image.shape[:2]
         found_b, found_s = [], []
-        for x0, y0, tw, th in zoom_tiles((h, w), n):
+        for x0, y0, tw, th in tiles:
             b, sc = self._boxes(np.ascontiguousarray(image[y0:y0 + th, x0:x0 + tw]), floor)
             if not len(b):
                 continue
