@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/eval_real.py                    # ../shared/real/edje-train
     .venv/bin/python benchmarks/eval_real.py --limit 20 --json runs/eval-real.json
     .venv/bin/python benchmarks/eval_real.py --draw runs/eval-real-draw   # annotated failures
+    .venv/bin/python benchmarks/eval_real.py --wide 1920x1080 --shrink 0.8  # as a wider view shows them
 
 The folder (``/work/shared/real/README.md``) holds photos with a Pascal VOC ``.xml`` beside each:
 one ``<object>`` per face-up card of rank 9 to A (``nine ten jack queen king ace``), its
@@ -291,7 +292,7 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
 def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], shrink: float = 1.0,
               seed: int = 0, margin: float = 0.35) -> tuple[np.ndarray, list[dict]]:
     """The photo as a wider view of the same place shows it: shrunk by ``shrink``, in the middle
-    of a ``frame_hw`` frame, its labels moved. Around it the photo's own surface goes on
+    of a ``frame_hw`` frame (or of the photo's own size, where that is larger), its labels moved. Around it the photo's own surface goes on
     (mirrored, its labelled cards painted over from their surroundings: a mirrored card is no
     card of the deck) and fades, over ``margin`` of the photo's short side, into the surface's
     median colour, with a little sensor noise everywhere. A photo pasted on a plain frame would
@@ -534,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"--wide wants WxH, e.g. 1920x1080, not {args.wide!r}", file=sys.stderr)
             return 2
         wide = (fh, fw)
+    if not 0.0 < args.shrink <= 1.0:
+        print(f"--shrink wants a number above 0 and at most 1, not {args.shrink}", file=sys.stderr)
+        return 2
     folder = Path(args.dir)
     if not folder.is_dir() or not photos(folder):
         print(f"no labelled photos in {folder}", file=sys.stderr)

@@ -162,3 +162,6 @@ def test_end_to_end_in_a_wide_view(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "big"],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert bad.returncode == 2 and "WxH" in bad.stderr and "Traceback" not in bad.stderr
+    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "1920x1080",
+                          "--shrink", "0"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert bad.returncode == 2 and "--shrink" in bad.stderr and "Traceback" not in bad.stderr
