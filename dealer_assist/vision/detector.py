@@ -348,26 +348,53 @@ def seen_as_several(boxes: np.ndarray, parts: np.ndarray) -> np.ndarray:
     return out
 
 
+def extents(boxes: np.ndarray, grow: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest x, y (two (N, 2) arrays) of oriented boxes (N, 5), each grown by
+    ``grow`` about its centre.
+
+    >>> lo, hi = extents(np.array([[50.0, 40, 20, 10, 0]]), 2.0)
+    >>> lo.tolist(), hi.tolist()
+    ([[30.0, 30.0]], [[70.0, 50.0]])
+    """
+    if not len(boxes):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    grown = np.column_stack([boxes[:, :2], boxes[:, 2:4] * grow, boxes[:, 4]])
+    poly = np.stack([geometry.polygon_from_obb(b) for b in grown])
+    return poly.min(axis=1), poly.max(axis=1)
+
+
+def clear_in_tile(lo: np.ndarray, hi: np.ndarray, tile: tuple[int, int, int, int],
+                  frame_hw: tuple[int, int]) -> np.ndarray:
+    """Which boxes, by their :func:`extents` in frame pixels, lie in ``tile`` at least
+    :data:`ZOOM_EDGE` from each of its edges inside the frame (an edge on the frame's own border
+    cuts nothing): the tile holds them whole.
+
+    >>> lo, hi = np.array([[1.0, 10], [700, 10]]), np.array([[60.0, 90], [760, 90]])
+    >>> clear_in_tile(lo, hi, (0, 0, 720, 405), (1080, 1920)).tolist()
+    [True, False]
+    """
+    x0, y0, tw, th = tile
+    h, w = frame_hw
+    return (((x0 == 0) | (lo[:, 0] >= x0 + ZOOM_EDGE)) & ((x0 + tw >= w) | (hi[:, 0] <= x0 + tw - ZOOM_EDGE))
+            & ((y0 == 0) | (lo[:, 1] >= y0 + ZOOM_EDGE)) & ((y0 + th >= h) | (hi[:, 1] <= y0 + th - ZOOM_EDGE)))
+
+
 def held_by_tiles(boxes: np.ndarray, tiles: list[tuple[int, int, int, int]], frame_hw: tuple[int, int]) -> np.ndarray:
-    """Which of the whole frame's boxes (N, 5) some tile holds whole: the box, grown by
-    :data:`ZOOM_HELD` about its centre (the whole frame draws it coarsely), lies inside the tile
-    at least :data:`ZOOM_EDGE` from each of its edges inside the frame. The tile saw that place
-    with more pixels, and what it found there (or did not) stands for it: on the real photos
-    seen in a wider view, the whole frame's extra boxes were mostly textures taken for backs.
+    """Which of the whole frame's boxes (N, 5) some tile holds whole (:func:`clear_in_tile`),
+    each grown by :data:`ZOOM_HELD` about its centre (the whole frame draws it coarsely). The
+    tile saw that place with more pixels, and what it found there (or did not) stands for it: on
+    the real photos seen in a wider view, the whole frame's extra boxes were mostly textures
+    taken for backs.
 
     >>> tiles = zoom_tiles((1080, 1920), 2)
     >>> held_by_tiles(np.array([[300.0, 300, 60, 90, 0], [960, 540, 60, 90, 0], [960, 540, 900, 600, 0]]),
     ...               tiles, (1080, 1920)).tolist()
     [True, True, False]
     """
-    h, w = frame_hw
+    lo, hi = extents(boxes, ZOOM_HELD)
     out = np.zeros(len(boxes), bool)
-    for i, b in enumerate(boxes):
-        p = geometry.polygon_from_obb(np.array([b[0], b[1], b[2] * ZOOM_HELD, b[3] * ZOOM_HELD, b[4]]))
-        (lx, ly), (hx, hy) = p.min(axis=0), p.max(axis=0)
-        out[i] = any((x0 == 0 or lx >= x0 + ZOOM_EDGE) and (x0 + tw >= w or hx <= x0 + tw - ZOOM_EDGE)
-                     and (y0 == 0 or ly >= y0 + ZOOM_EDGE) and (y0 + th >= h or hy <= y0 + th - ZOOM_EDGE)
-                     for x0, y0, tw, th in tiles)
+    for tile in tiles:
+        out |= clear_in_tile(lo, hi, tile, frame_hw)
     return out
 
 
@@ -552,15 +579,12 @@ class CardDetector:
             b, sc = self._boxes(np.ascontiguousarray(image[y0:y0 + th, x0:x0 + tw]), floor)
             if not len(b):
                 continue
-            poly = np.stack([geometry.polygon_from_obb(box) for box in b])
-            lo, hi = poly.min(axis=1), poly.max(axis=1)
-            cut = (((lo[:, 0] < ZOOM_EDGE) & (x0 > 0)) | ((hi[:, 0] > tw - ZOOM_EDGE) & (x0 + tw < w))
-                   | ((lo[:, 1] < ZOOM_EDGE) & (y0 > 0)) | ((hi[:, 1] > th - ZOOM_EDGE) & (y0 + th < h)))
-            b = b[~cut].copy()
+            b = b.copy()
             b[:, 0] += x0
             b[:, 1] += y0
-            found_b.append(b)
-            found_s.append(sc[~cut])
+            whole = clear_in_tile(*extents(b), (x0, y0, tw, th), (h, w))
+            found_b.append(b[whole])
+            found_s.append(sc[whole])
         if not found_b:
             return np.zeros((0, 5)), np.zeros((0, len(CLASS_NAMES)))
         return np.concatenate(found_b), np.concatenate(found_s)
