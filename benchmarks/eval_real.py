@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/eval_real.py --limit 20 --json runs/eval-real.json
     .venv/bin/python benchmarks/eval_real.py --draw runs/eval-real-draw   # annotated failures
     .venv/bin/python benchmarks/eval_real.py --wide 1920x1080 --shrink 0.8  # as a wider view shows them
+    .venv/bin/python benchmarks/eval_real.py --suit-sheets runs/suit-sheets  # the cards, to check the suits
 
 The folder (``/work/shared/real/README.md``) holds photos with a Pascal VOC ``.xml`` beside each:
 one ``<object>`` per face-up card of rank 9 to A (``nine ten jack queen king ace``), its
@@ -55,6 +56,13 @@ and a right rank with a wrong suit counts as right):
 * **photos all right**: every labelled card named right, no wrong scored name, no back (a ``??``
   on no label does not spoil a photo).
 * 95 % intervals of recall and precision resample whole photos (2,000 draws).
+* **whole names**: the folder's labels carry no suit, so the suits of its 527 labelled cards were
+  read by eye (``benchmarks/real_suits/edje-train.json``: one letter per ``<object>``, ``?`` for
+  the one card whose suit no photo pixel shows; ``--suit-sheets DIR`` draws the numbered sheets
+  they were read from, to check them). Where a suits file names the folder (or ``--suits FILE``),
+  the whole name is scored beside the rank: a right rank of the wrong suit is a wrong card. The
+  rank figures do not change; the sure figures of whole names are ``card_wrong_sure`` and
+  ``card_right_not_sure``.
 """
 from __future__ import annotations
 
@@ -93,6 +101,10 @@ NESTED = 0.8
 #: ... and at least this IoU
 NESTED_IOU = 0.2
 IMAGE_EXTS = (".JPG", ".jpg", ".jpeg", ".JPEG", ".png", ".PNG")
+#: suits read by eye for a folder's labelled cards (``<folder name>.json``; :func:`read_suits`)
+SUITS_DIR = ROOT / "benchmarks" / "real_suits"
+#: a suit as a suits file writes it (``?``: the photo does not show it)
+SUIT_LETTERS = "cdhs"
 
 
 def is_sure(card: dict) -> bool:
@@ -126,6 +138,38 @@ def read_labels(xml_path: Path) -> list[dict]:
         out.append({"rank": VOC_RANKS[name],
                     "box": [float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]})
     return out
+
+
+def read_suits(path: Path) -> dict[str, str]:
+    """The suits of a folder's labelled cards: ``{photo stem: "hcs..."}``, one letter (``c d h
+    s``, or ``?`` where the photo does not show the suit) per ``<object>`` of its ``.xml``, in
+    order. A malformed file is a clear ``ValueError``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not a suits file ({e})") from None
+    table = data.get("photos") if isinstance(data, dict) else None
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: a suits file is {{\"photos\": {{photo: \"hcs...\"}}}}")
+    for stem, letters in table.items():
+        if not isinstance(letters, str) or set(letters) - set(SUIT_LETTERS + "?"):
+            raise ValueError(f"{path}: {stem}: suits are letters of {SUIT_LETTERS!r} or '?', not {letters!r}")
+    return table
+
+
+def with_suits(labels: list[dict], letters: str | None, photo: str = "") -> list[dict]:
+    """``labels`` each with its ``"suit"`` (None where not shown), from :func:`read_suits`'
+    letters for the photo; unchanged when there are none. A count that differs from the labels'
+    is a clear ``ValueError``.
+
+    >>> with_suits([{"rank": "K", "box": [0, 0, 1, 1]}, {"rank": "9", "box": [2, 2, 3, 3]}], "h?")
+    [{'rank': 'K', 'box': [0, 0, 1, 1], 'suit': 'h'}, {'rank': '9', 'box': [2, 2, 3, 3], 'suit': None}]
+    """
+    if letters is None:
+        return labels
+    if len(letters) != len(labels):
+        raise ValueError(f"{photo}: {len(letters)} suits for {len(labels)} labelled cards")
+    return [dict(lab, suit=None if ch == "?" else ch) for lab, ch in zip(labels, letters)]
 
 
 def photos(folder: Path) -> list[tuple[Path, Path]]:
@@ -239,13 +283,21 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
     ``reads`` (label rank, what it got: a rank, ``JK``, ``??``, ``-`` for not found, ``back``),
     ``sizes`` (bucket, found, right) per label, ``right_conf`` / ``wrong_conf`` (confidences),
     ``right_sure`` / ``wrong_sure`` (:func:`is_sure`) and ``wrong`` (the scored names that are
-    wrong: ``{"name", "on", "confidence"}``, ``on`` the label's rank or ``nothing``)."""
+    wrong: ``{"name", "on", "confidence"}``, ``on`` the label's rank or ``nothing``).
+
+    Where the labels carry suits (:func:`with_suits`), the whole name is scored too: ``card_*``
+    counts (a right rank of the wrong suit is a wrong card; a card whose suit the photo does
+    not show is left out of them), ``suits`` (label suit, named suit) of the cards named the
+    right rank, ``card_right_sure`` / ``card_wrong_sure`` and ``suit_wrong`` (right rank, wrong
+    suit: ``{"name", "on", "confidence", "sure"}``)."""
     cards, backs = result["cards"], result["backs"]
     m = match(cards, labels, iou, nested)
     by_label = {j: i for i, j in m.items()}
     c = Counter(photos=1, labels=len(labels), backs=len(backs), photos_with_backs=int(bool(backs)))
     ev: dict = {"reads": [], "sizes": [], "right_conf": [], "wrong_conf": [], "right_sure": [],
-                "wrong_sure": [], "wrong": []}
+                "wrong_sure": [], "wrong": [], "suits": [], "card_right_sure": [], "card_wrong_sure": [],
+                "suit_wrong": []}
+    suited = bool(labels) and all("suit" in lab for lab in labels)
     # cards not matched by a card detection: are they under a back box?
     free = [j for j in range(len(labels)) if j not in by_label]
     as_back = set(match(backs, [labels[j] for j in free], iou, nested).values())
@@ -259,6 +311,11 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
         c["taken_for_back"] += j in as_back
         ev["reads"].append((lab["rank"], got))
         ev["sizes"].append((size_bucket(lab["box"], scale), i is not None, right))
+        if suited and lab["suit"] is not None:
+            c["suit_labelled"] += 1
+            if right:
+                ev["suits"].append((lab["suit"], cards[i]["card"][-1]))
+                c["card_right"] += cards[i]["card"][-1] == lab["suit"]
     for i, d in enumerate(cards):
         r = rank_of(d["card"])
         j = m.get(i)
@@ -278,14 +335,30 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             c["named_right"] += 1
             ev["right_conf"].append(float(d["confidence"]))
             ev["right_sure"].append(is_sure(d))
+            suit = labels[j]["suit"] if suited else None
+            if suit is not None:
+                c["card_named"] += 1
+                if d["card"][-1] == suit:
+                    c["card_named_right"] += 1
+                    ev["card_right_sure"].append(is_sure(d))
+                else:
+                    ev["card_wrong_sure"].append(is_sure(d))
+                    ev["suit_wrong"].append({"name": d["card"], "on": labels[j]["rank"] + suit,
+                                             "confidence": float(d["confidence"]), "sure": is_sure(d)})
         else:
             c["named_on_label" if j is not None else "named_on_nothing"] += 1
             ev["wrong_conf"].append(float(d["confidence"]))
             ev["wrong_sure"].append(is_sure(d))
             ev["wrong"].append({"name": d["card"], "on": labels[j]["rank"] if j is not None else "nothing",
                                 "confidence": float(d["confidence"])})
+            if suited:
+                c["card_named"] += 1
+                ev["card_wrong_sure"].append(is_sure(d))
     # a ``??`` on no label may lie on an unlabelled 2-8 card: it does not spoil the photo
     c["photos_all_right"] = int(c["rank_right"] == len(labels) and not ev["wrong"] and not backs)
+    if suited:
+        c["photos_all_right_card"] = int(c["photos_all_right"] and c["card_right"] == c["suit_labelled"]
+                                         and not ev["suit_wrong"])
     return {"counts": c, **ev}
 
 
@@ -348,7 +421,8 @@ def ratio(a: float, b: float) -> float | None:
 
 
 def bootstrap(per_photo: list[Counter], n: int = 2000, seed: int = 0) -> dict[str, list[float]]:
-    """95 % intervals of rank recall and precision, resampling whole photos.
+    """95 % intervals of rank recall and precision (and of the whole name's, where suits are
+    labelled), resampling whole photos.
 
     >>> rows = [Counter(labels=2, rank_right=2, named=2, named_right=2)] * 30 + \\
     ...        [Counter(labels=2, rank_right=0, named=2, named_right=0)] * 10
@@ -358,12 +432,14 @@ def bootstrap(per_photo: list[Counter], n: int = 2000, seed: int = 0) -> dict[st
     """
     if not per_photo:
         return {}
-    keys = ("labels", "rank_right", "named", "named_right")
+    keys = ("labels", "rank_right", "named", "named_right", "suit_labelled", "card_right", "card_named",
+            "card_named_right")
     arr = np.array([[r.get(k, 0) for k in keys] for r in per_photo], np.float64)
     rng = np.random.default_rng(seed)
     sums = arr[rng.integers(0, len(arr), size=(n, len(arr)))].sum(axis=1)
     out = {}
-    for name, (num, den) in {"rank_recall": (1, 0), "rank_precision": (3, 2)}.items():
+    for name, (num, den) in {"rank_recall": (1, 0), "rank_precision": (3, 2), "card_recall": (5, 4),
+                             "card_precision": (7, 6)}.items():
         ok = sums[:, den] > 0
         if ok.any():
             r = sums[ok, num] / sums[ok, den]
@@ -392,6 +468,8 @@ def aggregate(scored: list[dict]) -> dict:
     confusion: dict[str, Counter] = defaultdict(Counter)
     sizes: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     right_c, wrong_c, right_s, wrong_s, wrong = [], [], [], [], []
+    suit_conf: dict[str, Counter] = defaultdict(Counter)
+    card_right_s, card_wrong_s, suit_wrong = [], [], []
     for s in scored:
         for true, got in s["reads"]:
             confusion[true][got] += 1
@@ -404,6 +482,11 @@ def aggregate(scored: list[dict]) -> dict:
         right_s += s["right_sure"]
         wrong_s += s["wrong_sure"]
         wrong += s["wrong"]
+        for true, got in s.get("suits", ()):
+            suit_conf[true][got] += 1
+        card_right_s += s.get("card_right_sure", [])
+        card_wrong_s += s.get("card_wrong_sure", [])
+        suit_wrong += s.get("suit_wrong", [])
     n = tot["photos"]
     order = [f"<{SIZE_EDGES[0]}"] + [f"{a}-{b}" for a, b in zip(SIZE_EDGES, SIZE_EDGES[1:])] + [f">={SIZE_EDGES[-1]}"]
     return {
@@ -430,6 +513,18 @@ def aggregate(scored: list[dict]) -> dict:
         "wrong_names": dict(Counter(f"{w['name'] if w['name'] in (JOKER,) else rank_of(w['name'])} on {w['on']}"
                                     for w in wrong).most_common()),
         "intervals_95": bootstrap([s["counts"] for s in scored]),
+        **({"suits_labelled": tot["suit_labelled"],
+            "card_recall": ratio(tot["card_right"], tot["suit_labelled"]),
+            "card_precision": ratio(tot["card_named_right"], tot["card_named"]),
+            "photos_all_right_card": ratio(tot["photos_all_right_card"], n),
+            "suit_wrong": len(suit_wrong), "suit_wrong_sure": sum(w["sure"] for w in suit_wrong),
+            "card_right_not_sure": ratio(len(card_right_s) - sum(card_right_s), len(card_right_s)),
+            "card_wrong_sure": ratio(sum(card_wrong_s), len(card_wrong_s)),
+            "card_wrong_sure_n": int(sum(card_wrong_s)),
+            "suit_confusion": {t: dict(suit_conf[t].most_common()) for t in SUIT_LETTERS if t in suit_conf},
+            "suit_wrong_names": dict(Counter(f"{w['name']} on {w['on']}" + (" (sure)" if w["sure"] else "")
+                                             for w in suit_wrong).most_common())}
+           if tot["suit_labelled"] else {}),
     }
 
 
@@ -442,6 +537,15 @@ def print_report(r: dict) -> None:
         print(f"{k:>24}: {r.get(k)}")
     print("95 % intervals (photos resampled): " + ", ".join(
         f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
+    if "card_recall" in r:
+        print(f"whole name (rank and suit; {r['suits_labelled']} cards with a suit read by eye): recall "
+              f"{r['card_recall']}, precision {r['card_precision']}, photos all right {r['photos_all_right_card']}, "
+              f"right rank wrong suit {r['suit_wrong']} ({r['suit_wrong_sure']} sure), wrong names sure "
+              f"{r['card_wrong_sure_n']} ({r['card_wrong_sure']}), right names not sure {r['card_right_not_sure']}")
+        print("suits (rows: labelled suit of a card named the right rank; columns: suit named): " + "; ".join(
+            f"{t}: " + " ".join(f"{g} {n}" for g, n in row.items()) for t, row in r["suit_confusion"].items()))
+        if r["suit_wrong_names"]:
+            print("right rank, wrong suit: " + ", ".join(f"{k} {v}" for k, v in r["suit_wrong_names"].items()))
     print(f"sure: {r['sure_source']}")
     for k in ("confidence_right", "confidence_wrong"):
         v = r[k]
@@ -476,14 +580,63 @@ def draw(det_result: dict, labels: list[dict], image, path: Path) -> None:
     cv2.imwrite(str(path), out)
 
 
+def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, per_row: int = 8,
+                rows: int = 5) -> int:
+    """Sheets of every labelled card of ``folder`` (its box and a little around it, each
+    numbered in label order, with its photo and suit when known) for reading or checking the
+    suits by eye. Returns how many cards."""
+    import cv2
+
+    from dealer_assist.vision.detector import read_image
+
+    cw, ch, top = 150, 200, 24
+    cells = []
+    for img_path, xml_path in photos(folder):
+        labels = read_labels(xml_path)
+        letters = (suits or {}).get(img_path.stem)
+        image = read_image(img_path)
+        for k, lab in enumerate(labels):
+            x0, y0, x1, y1 = lab["box"]
+            mx, my = 0.04 * (x1 - x0), 0.04 * (y1 - y0)
+            crop = image[max(0, int(y0 - my)):int(y1 + my), max(0, int(x0 - mx)):int(x1 + mx)]
+            if crop.size == 0:
+                continue
+            f = min((cw - 4) / crop.shape[1], (ch - 4) / crop.shape[0])
+            crop = cv2.resize(crop, (max(1, int(crop.shape[1] * f)), max(1, int(crop.shape[0] * f))),
+                              interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC)
+            tag = lab["rank"] + (letters[k] if letters and k < len(letters) else "")
+            cells.append((f"{len(cells)} {tag}", img_path.stem, crop))
+    out.mkdir(parents=True, exist_ok=True)
+    per = per_row * rows
+    index = []
+    for start in range(0, len(cells), per):
+        sheet = np.full((rows * (ch + top), per_row * cw, 3), 255, np.uint8)
+        for k, (tag, stem, crop) in enumerate(cells[start:start + per]):
+            r, q = divmod(k, per_row)
+            oy, ox = r * (ch + top) + top, q * cw
+            sheet[oy:oy + crop.shape[0], ox:ox + crop.shape[1]] = crop
+            cv2.putText(sheet, tag, (ox + 4, oy - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 255), 2)
+            index.append(f"{tag.split()[0]}\t{stem}\t{tag.split()[1]}")
+        cv2.imwrite(str(out / f"sheet_{start:04d}.png"), sheet)
+    (out / "index.tsv").write_text("number\tphoto\tlabel\n" + "\n".join(index) + "\n", encoding="utf-8")
+    return len(cells)
+
+
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
-             nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0) -> dict:
+             nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0,
+             suits: dict[str, str] | None = None) -> dict:
+    """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
+    name's figures. A photo the suits do not cover is a clear ``ValueError``."""
     from dealer_assist.vision.detector import read_image
 
     pairs = photos(folder)[:limit]
     scored, ms, per_photo, all_cards = [], [], [], []
     for img_path, xml_path in pairs:
         labels = read_labels(xml_path)
+        if suits is not None:
+            if img_path.stem not in suits:
+                raise ValueError(f"the suits file has no entry for {img_path.stem}")
+            labels = with_suits(labels, suits[img_path.stem], img_path.stem)
         image = read_image(img_path)
         if wide is not None:
             image, labels = wide_view(image, labels, wide, shrink)
@@ -497,7 +650,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         c = s["counts"]
         per_photo.append({"photo": img_path.name, "size": [int(image.shape[1]), int(image.shape[0])],
                           "labels": len(labels), "right": c["rank_right"], "backs": c["backs"],
-                          "reads": s["reads"], "wrong": s["wrong"], "unknown_on_no_label": c["unknown_on_no_label"],
+                          "reads": s["reads"], "wrong": s["wrong"], "suit_wrong": s["suit_wrong"],
+                          "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
             draw(res, labels, image, draw_dir / (img_path.stem + ".jpg"))
@@ -526,6 +680,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shrink", type=float, default=1.0, help="with --wide: the photo shrunk by this first")
     ap.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
                     help="look again in tiles where the cards are small (default: on)")
+    ap.add_argument("--suits", default=None, metavar="FILE",
+                    help="the labelled cards' suits, to score whole names too (default: "
+                         "benchmarks/real_suits/<folder name>.json when there is one; 'none': ranks only)")
+    ap.add_argument("--suit-sheets", default=None, metavar="DIR",
+                    help="only write numbered sheets of the labelled cards, with their suits if known, "
+                         "to read or check the suits by eye")
     args = ap.parse_args(argv)
     wide = None
     if args.wide:
@@ -542,13 +702,31 @@ def main(argv: list[str] | None = None) -> int:
     if not folder.is_dir() or not photos(folder):
         print(f"no labelled photos in {folder}", file=sys.stderr)
         return 2
+    suits_path = Path(args.suits) if args.suits and args.suits != "none" else (
+        SUITS_DIR / f"{folder.name}.json" if args.suits is None else None)
+    suits = None
+    if suits_path is not None and (args.suits is not None or suits_path.is_file()):
+        try:
+            suits = read_suits(suits_path)
+        except ValueError as e:
+            print(e, file=sys.stderr)
+            return 2
+    if args.suit_sheets:
+        n = suit_sheets(folder, Path(args.suit_sheets), suits)
+        print(f"{n} labelled cards on sheets in {args.suit_sheets}")
+        return 0
     from dealer_assist.vision.detector import CardDetector, switched
 
     det = CardDetector(args.models, settings=switched(zoom=args.zoom))
     print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)"
           + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else ""))
-    r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
-                 None if args.strict else NESTED, wide, args.shrink)
+    try:
+        r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
+                     None if args.strict else NESTED, wide, args.shrink, suits)
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 2
+    r["suits_file"] = str(suits_path) if suits is not None else None
     r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom}
     print(f"{'photo sizes':>24}: {r['photo_sizes']}")
     print(f"{'matching':>24}: {r['matching']}")

@@ -165,3 +165,93 @@ def test_end_to_end_in_a_wide_view(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "1920x1080",
                           "--shrink", "0"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert bad.returncode == 2 and "--shrink" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_right_rank_of_the_wrong_suit_is_a_wrong_card_where_suits_are_labelled():
+    """With the suits read by eye (benchmarks/real_suits/), the whole name is scored too: a right
+    rank of the wrong suit is a wrong card (and counted as sure when shown sure), a card whose
+    suit the photo does not show is left out of the whole-name figures, and the rank figures
+    stay as they were."""
+    labels = E.with_suits([{"rank": "K", "box": [0, 0, 100, 140]}, {"rank": "Q", "box": [200, 0, 300, 140]},
+                           {"rank": "9", "box": [400, 0, 500, 140]}, {"rank": "A", "box": [600, 0, 700, 140]}],
+                          "hsc?")
+    result = {"cards": [card("Kh", 0.95, 0, 100, sure=True), card("Qc", 0.96, 200, 300, sure=True),
+                        card("9c", 0.70, 400, 500, sure=False), card("Ad", 0.99, 600, 700, sure=True),
+                        card("JK", 0.40, 900, 1000, sure=False)], "backs": []}
+    s = E.score_photo(result, labels)
+    c = s["counts"]
+    assert c["rank_right"] == 4 and c["named_right"] == 4 and c["named"] == 5
+    assert c["suit_labelled"] == 3 and c["card_right"] == 2
+    assert c["card_named"] == 4 and c["card_named_right"] == 2     # Qc on Qs and JK wrong; Ad left out
+    assert s["suit_wrong"] == [{"name": "Qc", "on": "Qs", "confidence": 0.96, "sure": True}]
+    assert s["suits"] == [("h", "h"), ("s", "c"), ("c", "c")]
+    assert c["photos_all_right"] == 0 and c["photos_all_right_card"] == 0
+    r = E.aggregate([s])
+    assert r["card_recall"] == round(2 / 3, 4) and r["card_precision"] == 0.5
+    assert r["suit_wrong"] == 1 and r["suit_wrong_sure"] == 1 and r["card_wrong_sure_n"] == 1
+    assert r["suit_wrong_names"] == {"Qc on Qs (sure)": 1} and r["suit_confusion"]["s"] == {"c": 1}
+    assert r["rank_recall"] == 1.0                                  # the rank figures as before
+    plain = E.aggregate([E.score_photo(result, [{k: v for k, v in lab.items() if k != "suit"} for lab in labels])])
+    assert "card_recall" not in plain and plain["rank_recall"] == 1.0
+
+
+def test_a_bad_suits_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "s.json"
+    for text in ("{", '{"photos": ["h"]}', '{"photos": {"IMG_1": "hx"}}'):
+        bad.write_text(text)
+        with pytest.raises(ValueError, match="s.json"):
+            E.read_suits(bad)
+    with pytest.raises(ValueError, match="2 suits for 1 labelled"):
+        E.with_suits([{"rank": "K", "box": [0, 0, 1, 1]}], "hs", "IMG_1")
+    (tmp_path / "IMG_1.xml").write_text(
+        "<annotation><object><name>ten</name><bndbox><xmin>1</xmin><ymin>2</ymin><xmax>30</xmax>"
+        "<ymax>40</ymax></bndbox></object></annotation>")
+    import cv2
+    import numpy as np
+    cv2.imwrite(str(tmp_path / "IMG_1.jpg"), np.full((60, 40, 3), 200, np.uint8))
+    bad.write_text('{"photos": {"IMG_1": "hs"}}')
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--dir", str(tmp_path),
+                          "--suits", str(bad)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 2 and "2 suits for 1 labelled" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_the_shipped_suits_name_one_suit_for_every_labelled_real_card():
+    suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
+    pairs = E.photos(E.DEFAULT_DIR)
+    assert {img.stem for img, _ in pairs} == set(suits)
+    for img, xml in pairs:
+        assert len(E.read_labels(xml)) == len(suits[img.stem]), img.name
+    letters = "".join(suits.values())
+    assert letters.count("?") <= 2 and all(letters.count(s) > 100 for s in E.SUIT_LETTERS)
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_end_to_end_with_suits_and_the_sheets_to_check_them(tmp_path):
+    out = tmp_path / "real.json"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "3",
+                          "--json", str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "whole name (rank and suit" in run.stdout
+    r = json.loads(out.read_text())
+    assert r["suits_labelled"] >= 3 and 0.0 <= r["card_recall"] <= r["rank_recall"]
+    assert r["suits_file"].endswith("edje-train.json")
+    plain = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "1",
+                            "--suits", "none"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert plain.returncode == 0 and "whole name" not in plain.stdout
+    few = tmp_path / "few"
+    few.mkdir()
+    for img, xml in E.photos(E.DEFAULT_DIR)[:2]:
+        (few / img.name).write_bytes(img.read_bytes())
+        (few / xml.name).write_bytes(xml.read_bytes())
+    suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
+    (tmp_path / "few.json").write_text(json.dumps({"photos": {p.stem: suits[p.stem] for p, _ in E.photos(few)}}))
+    sheets = tmp_path / "sheets"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--dir", str(few),
+                          "--suits", str(tmp_path / "few.json"), "--suit-sheets", str(sheets)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    rows = (sheets / "index.tsv").read_text().splitlines()[1:]
+    n = sum(len(suits[p.stem]) for p, _ in E.photos(few))
+    assert len(rows) == n and list(sheets.glob("sheet_*.png"))
+    assert rows[0].split("\t")[2][-1] in "cdhs?"
