@@ -27,9 +27,10 @@ the small cards of the four sets and of the same sets seen from farther away (:d
 the main threshold is chosen on the cards of 60 pixels and more. ``--no-far`` leaves the far
 sets out (about ten minutes of the run's twelve; no threshold for small cards).
 
-The real photos (``../shared/real/edje-train``, ``benchmarks/eval_real.py``: ranks only) are
-MEASURED, never used to choose: the same threshold's sure wrong names (a name whose rank is not
-the labelled card's, a ``JK``, or a 9-A name on no labelled card, as that scorer counts them) and
+The real photos (``../shared/real/edje-train``, ``benchmarks/eval_real.py``: whole names, their
+suits read by eye in ``benchmarks/real_suits/``) are
+MEASURED, never used to choose: the same threshold's sure wrong names (a name whose rank or suit is
+not the labelled card's, a ``JK``, or a 9-A name on no labelled card, as that scorer counts them) and
 its right names not sure. Known label faults of that folder count as wrong there (its README:
 IMG_2396's ten of diamonds is labelled ``nine``).
 
@@ -118,23 +119,28 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
 
 
 def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
-    """The same for the real photos, scored as ``eval_real.score_photo`` scores names."""
+    """The same for the real photos, scored as ``eval_real.score_photo`` scores names: by the
+    whole name where the folder's suits are read (``benchmarks/real_suits/``; a right rank of the
+    wrong suit is wrong), else by rank."""
     import eval_real as ER
     from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
     from dealer_assist.vision.geometry import card_width
 
+    suits_file = ER.SUITS_DIR / f"{folder.name}.json"
+    suits = ER.read_suits(suits_file) if suits_file.is_file() else {}
     out = []
     for img, xml in ER.photos(folder)[:limit]:
-        labels = ER.read_labels(xml)
+        labels = ER.with_suits(ER.read_labels(xml), suits.get(img.stem), img.stem)
         res = det.detect(read_image(img), sureness=True)
         m = ER.match(res["cards"], labels, 0.5, ER.NESTED)
         for i, c in enumerate(res["cards"]):
             r, j = ER.rank_of(c["card"]), m.get(i)
             if r == ER.UNKNOWN or not (r in ER.LABELLED or r == ER.JOKER or j is not None):
                 continue
-            on = labels[j]["rank"] if j is not None else None
+            on = labels[j]["rank"] + (labels[j].get("suit") or "") if j is not None else None
+            right = j is not None and labels[j]["rank"] == r and labels[j].get("suit") in (None, c["card"][-1])
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": on == r, "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
+                        "right": right, "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
     return out
 
 

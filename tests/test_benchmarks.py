@@ -3,6 +3,8 @@ the test suite)."""
 from __future__ import annotations
 
 import doctest
+import json
+import sys
 import importlib.util
 from pathlib import Path
 
@@ -66,3 +68,39 @@ def test_eval_sure_chooses_the_threshold_above_every_wrong_name():
     t = sure.choose([s for s, ok in rows if not ok])
     assert t == 0.925 and sure.shares(rows, t)["wrong_sure"] == 0
     assert sure.shares(rows, t)["right_not_sure"] == 0
+
+
+def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monkeypatch):
+    """The real photos are measured by whole names where their suits are read
+    (benchmarks/real_suits/): a right rank of the wrong suit is a wrong name there."""
+    import cv2
+    import numpy as np
+
+    sure = load("eval_sure")
+    real = load("eval_real")
+    monkeypatch.setitem(sys.modules, "eval_real", real)
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_1.jpg"), np.full((300, 400, 3), 200, np.uint8))
+    objects = "".join(f"<object><name>{n}</name><bndbox><xmin>{x}</xmin><ymin>10</ymin><xmax>{x + 100}</xmax>"
+                      f"<ymax>150</ymax></bndbox></object>" for n, x in (("king", 0), ("ace", 200)))
+    (folder / "IMG_1.xml").write_text(f"<annotation>{objects}</annotation>")
+    suits = tmp_path / "suits"
+    suits.mkdir()
+    (suits / "deck.json").write_text(json.dumps({"photos": {"IMG_1": "sh"}}))
+    monkeypatch.setattr(real, "SUITS_DIR", suits)
+
+    def rect(x):
+        return [[x, 10], [x + 100, 10], [x + 100, 150], [x, 150]]
+
+    class Stub:
+        def detect(self, image, sureness=False):
+            return {"cards": [{"card": "Kc", "confidence": 0.97, "sureness": 0.95, "polygon": rect(0)},
+                              {"card": "Ah", "confidence": 0.97, "sureness": 0.95, "polygon": rect(200)}],
+                    "backs": []}
+
+    rows = sure.real_rows(Stub(), folder, None)
+    assert [(r["card"], r["on"], r["right"]) for r in rows] == [("Kc", "Ks", False), ("Ah", "Ah", True)]
+    (suits / "deck.json").unlink()                 # no suits read: ranks only, as before
+    rows = sure.real_rows(Stub(), folder, None)
+    assert [(r["on"], r["right"]) for r in rows] == [("K", True), ("A", True)]

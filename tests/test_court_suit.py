@@ -125,3 +125,51 @@ def test_the_crops_show_the_index_end_upright_at_both_ends():
     for crop in crops:
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         assert grey[8:30, 6:22].min() < 100      # the rank's ink
+
+
+def test_a_court_read_as_the_other_suit_of_its_colour_is_asked_against_its_true_name():
+    """The same renamed court: not sure, and the reader's likeliest other name for it
+    (``detect --json``'s ``"or"``, what the dealer should check it against) is the card it is."""
+    from dealer_assist.vision.detector import likeliest_other
+
+    det = CardDetector(MODELS)
+    checked = 0
+    for frame in sorted(SAMPLES.glob("*.jpg"))[:10]:
+        image = read_image(frame)
+        cards = det._detect(image)["cards"]
+        before = det.sureness_parts(image, cards)
+        names = {card["card"] for card in cards}
+        for k, (c, part) in enumerate(zip(cards, before)):
+            if not is_court(c["card"]) or part is None or part["p"] == 0.0 or part["court_suit"] < 0.9:
+                continue
+            other = c["card"][0] + OTHER_SUIT[c["card"][1]]
+            if other in names:
+                continue
+            changed = [dict(card) for card in cards]
+            changed[k]["card"] = other
+            after = det.sureness_parts(image, changed)[k]
+            assert likeliest_other(other, after["_evidence"]) == c["card"], (frame.name, c["card"])
+            checked += 1
+    assert checked >= 2
+
+
+def test_a_doubtful_card_offers_another_name_only_where_a_reader_saw_one():
+    """``"or"`` names a card another reader prefers (or the corners half read): a card not sure
+    that every reader agrees on offers none (no noise for the dealer), and a sure card none."""
+    import dataclasses
+
+    det = CardDetector(MODELS)
+    det.settings = dataclasses.replace(det.settings, sure=1.01)      # no card is sure
+    named = offered = 0
+    for frame in sorted(SAMPLES.glob("*.jpg"))[:4]:
+        for c in det.detect(read_image(frame))["cards"]:
+            if c["card"] in ("??", "JK"):
+                assert "or" not in c
+                continue
+            named += 1
+            if "or" in c:
+                offered += 1
+                assert not c["sure"] and c["or"] not in (c["card"], "JK") and len(c["or"]) == 2, c
+    assert named >= 10 and offered < named / 2
+    det.settings = dataclasses.replace(det.settings, sure=0.0)       # every card is sure
+    assert all("or" not in c for f in sorted(SAMPLES.glob("*.jpg"))[:2] for c in det.detect(read_image(f))["cards"])

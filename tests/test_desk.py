@@ -579,3 +579,31 @@ def test_desk_says_which_system_libraries_its_window_lacks(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "libxcb-icccm.so.4" in err and "apt-get install libxcb-cursor0" in err and "--screenshot" in err
     assert os.environ["DISPLAY"] == ":99"          # nothing was started
+
+
+def test_a_doubtful_card_says_what_else_it_may_be_and_one_click_makes_it_that(qtbot, tmp_path):
+    """Hand 1's showdown with the shipped models: seat 1's K♠, half under its Q♣, is not sure,
+    and the whole card's look sees a club there. The card's tile says "K♣?" (and its tooltip
+    why), and its picker offers K♣ as one click beside the confirmation."""
+    from dealer_assist.desk.widgets import CardPicker
+
+    w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "90")
+    play_to(qtbot, w, 90)
+    tile = next(t for t in w.seats[1].tiles if t.code == "Ks")
+    assert tile.doubtful and tile.other == "Kc" and w.snapshot.other("seat1", "Ks") == "Kc"
+    assert tile.other_text == "K♣?" and "K♣ かもしれません" in tile.toolTip()
+    sure_tile = next(t for t in w.seats[1].tiles if t.code == "Qc")
+    assert not sure_tile.doubtful and sure_tile.other is None
+    qtbot.mouseClick(tile, Qt.MouseButton.LeftButton)
+    assert w.picker.confirm_button.isVisible()
+    assert w.picker.other_button.isVisible() and w.picker.other_button.text() == "K♣ です"
+    w.picker.reject()
+    w.shutdown()
+    picker = CardPicker("seat4", "Kc", "en", doubtful=True, other="Ks")
+    qtbot.addWidget(picker)
+    with qtbot.waitSignal(picker.chosen) as chosen:
+        qtbot.mouseClick(picker.other_button, Qt.MouseButton.LeftButton)
+    assert chosen.args == ["Ks"] and picker.other_button.text() == "It is K♠"
+    sure_card = CardPicker("seat4", "Kc", "en", doubtful=False, other="Ks")
+    qtbot.addWidget(sure_card)
+    assert not sure_card.other_button.isVisible()

@@ -177,7 +177,8 @@ def test_search_setting_keeps_the_detect_contract_and_the_sure_readings(detector
         plain, found = plain_reader.detect_file(f), detector.detect_file(f)
         assert set(found) == set(plain)
         for c in found["cards"]:
-            assert set(c) == {"card", "confidence", "sure", "center", "polygon"} and len(c["polygon"]) == 4
+            assert set(c) - {"or"} == {"card", "confidence", "sure", "center", "polygon"} and len(c["polygon"]) == 4
+            assert "or" not in c or (not c["sure"] and c["card"] not in ("??", "JK"))
             if c["card"] != "??":
                 parse_card(c["card"])
         # the search only looks again at cards the box alone leaves unread: what the box reads
@@ -227,7 +228,9 @@ def test_detect_json_contract_and_unreadable_image(tmp_path, capsys):
         assert set(o) == {"image", "width", "height", "ms", "cards", "backs"}
         assert (o["width"], o["height"]) == (1280, 720)
         for c in o["cards"]:
-            assert list(c) == ["card", "confidence", "sure", "center", "polygon"]    # sure beside confidence
+            # sure beside confidence; a named card not sure says what else it may be
+            assert list(c) == ["card", "confidence", "sure", "center", "polygon"] + (["or"] if "or" in c else [])
+            assert "or" not in c or (not c["sure"] and str(parse_card(c["or"])) == c["or"] != c["card"])
             assert c["card"] == "??" or str(parse_card(c["card"])) == c["card"]
             assert 0.0 <= c["confidence"] <= 1.0
             assert isinstance(c["sure"], bool) and not (c["card"] == "??" and c["sure"])

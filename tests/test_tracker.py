@@ -207,3 +207,26 @@ def test_observations_without_a_sure_flag_are_not_sure():
     assert Observation("Ks", "board1", (0.0, 0.0), 0.99).sure is False
     with pytest.raises(UserError, match="sure_reads"):
         TrackerSettings(sure_reads=0)
+
+
+def test_a_card_not_sure_keeps_the_readers_other_name_until_it_is_sure_or_set():
+    """The reader's likeliest other name for a card it is not sure of (``detect --json``'s
+    ``"or"``) follows the track into the table state, for the dealer to check the card against;
+    once the card is read surely, or the dealer sets it, there is nothing to check."""
+    from dealer_assist.live.tracker import Observation, Tracker
+
+    tr = Tracker()
+    for f in range(6):
+        tr.update(f, f / 15, [Observation("Ks", "seat1", (100.0, 50.0), 0.8, sure=False, other="Kc")])
+    (t,) = [t for t in tr.tracks() if t.stable]
+    assert not tr.sure(t) and tr.other(t) == "Kc"
+    assert tr.snapshot()[0]["or"] == "Kc"
+    for f in range(6, 10):
+        tr.update(f, f / 15, [Observation("Ks", "seat1", (100.0, 50.0), 0.99, sure=True)])
+    assert tr.sure(t) and tr.other(t) is None and "or" not in tr.snapshot()[0]
+    other = Tracker()
+    for f in range(6):
+        other.update(f, f / 15, [Observation("9h", "board1", (10.0, 10.0), 0.7, other="9d")])
+    (t,) = list(other.tracks())
+    other.correct("board1", "9h", "9d")
+    assert other.other(t) is None

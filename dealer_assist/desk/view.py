@@ -31,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
+from dealer_assist.cards import Card, CardError
 from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
 from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
                                        event_from_json)
@@ -124,10 +125,19 @@ class DeskSnapshot:
     provisional: bool = False
     #: the cards the table is not sure of, ``(zone, card)``: marked on their tiles
     unsure: tuple[tuple[str, str], ...] = ()
+    #: for such cards the reader's likeliest other name, ``(zone, card, other)``
+    others: tuple[tuple[str, str, str], ...] = ()
 
     def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
         """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
         return code is not None and (zone, code) in self.unsure
+
+    def other(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
+        """For a doubtful ``code`` in ``zone``, the reader's likeliest other name for it (what
+        the dealer should check it against), or None."""
+        if not self.doubtful(zone, code):
+            return None
+        return next((o for z, c, o in self.others if (z, c) == (zone, code)), None)
 
     def corrected(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
         """The card as read, when ``code`` in ``zone`` is there by a dealer's correction."""
@@ -167,6 +177,7 @@ class _HandRecord:
     street: str = "preflop"
     corrections: list = field(default_factory=list)   # [(zone, card, to)] standing in the hand
     unsure: list = field(default_factory=list)        # [(zone, card)] not sure, as last seen
+    others: list = field(default_factory=list)        # [(zone, card, other)]: their likeliest other names
     up: dict = field(default_factory=dict)            # stud: seat -> up cards by deal
     acts_first: Optional[int] = None                  # stud: the owner of the last deal
 
@@ -307,6 +318,7 @@ class DeskState:
             rec.corrections = _corrections(st)
         if "unsure" in st:
             rec.unsure = _placed(st.get("unsure"))
+            rec.others = _others(st.get("unsure"))
 
     # ------------------------------------------------------------------ output
     def snapshot(self, lang: str = "ja") -> DeskSnapshot:
@@ -355,7 +367,8 @@ class DeskState:
         return self._with_ruling(lang, int(st["hand"]), True, street, title, st.get("button"),
                                  self._slots(st),
                                  tuple(st.get("burn") or ()), tuple(seats), ruling, st,
-                                 tuple(rec.corrections), tuple(_placed(st.get("unsure"))))
+                                 tuple(rec.corrections), tuple(_placed(st.get("unsure"))),
+                                 tuple(_others(st.get("unsure"))))
 
     def _record_snapshot(self, rec: _HandRecord, lang: str) -> DeskSnapshot:
         seats = []
@@ -379,7 +392,7 @@ class DeskState:
         unsure = list(rec.ruling.unsure) if rec.ruling is not None and rec.ruling.provisional else []
         return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
                                  tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections),
-                                 tuple(unsure))
+                                 tuple(unsure), tuple(rec.others))
 
     def _seat_view(self, n: int, dealt: bool, folded: bool, button: Optional[int], committed: Any,
                    cards: list[str], ruling: Optional[TableRuling], lang: str,
@@ -410,7 +423,8 @@ class DeskState:
 
     def _with_ruling(self, lang: str, hand: int, live: bool, street: str, title: str, button: Optional[int],
                      board: tuple, burn: tuple, seats: tuple, ruling: Optional[TableRuling],
-                     st: Mapping[str, Any], corrections: tuple = (), unsure: tuple = ()) -> DeskSnapshot:
+                     st: Mapping[str, Any], corrections: tuple = (), unsure: tuple = (),
+                     others: tuple = ()) -> DeskSnapshot:
         pots: list[PotView] = []
         explanation: tuple[str, ...] = ()
         deciding: tuple[str, ...] = ()
@@ -428,7 +442,7 @@ class DeskState:
         provisional = bool(ruling is not None and ruling.provisional)
         alerts = self._alerts(st, lang)
         if provisional and live:
-            what = placed_text(ruling.unsure, lang)
+            what = placed_text(ruling.unsure, lang, others)
             mine = AlertView("provisional_ruling", "provisional_ruling", alert_title("provisional_ruling", lang),
                              t("provisional_banner", lang, cards=what), SEVERITY["provisional_ruling"])
             rank = {"stop": 0, "warn": 1, "info": 2}
@@ -436,7 +450,7 @@ class DeskState:
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
                             explanation, payouts, chips, alerts, self._log(lang),
                             tuple(st.get("tracks") or ()) if live else (), deciding, corrections,
-                            provisional, unsure)
+                            provisional, unsure, others)
 
     @staticmethod
     def _pot_view(p: PotRuled, lang: str) -> PotView:
@@ -484,10 +498,37 @@ def _placed(cards: Any) -> list[tuple[str, str]]:
             if isinstance(c, Mapping) and isinstance(c.get("zone"), str) and isinstance(c.get("card"), str)]
 
 
-def placed_text(cards: Sequence[tuple[str, str]], lang: str) -> str:
-    """``[("seat2", "Ks"), ("board4", "7c")]`` in words: ``シート2 K♠、ボード4 7♣``."""
+def _others(cards: Any) -> list[tuple[str, str, str]]:
+    """The likeliest other names of the table's ``unsure`` cards (``{"zone", "card", "or"}``) as
+    ``(zone, card, other)``; an entry without a card for ``or`` is left out.
+
+    >>> _others([{"zone": "seat1", "card": "Ks", "or": "Kc"}, {"zone": "seat1", "card": "9h"},
+    ...          {"zone": "seat2", "card": "2d", "or": "<b>"}])
+    [('seat1', 'Ks', 'Kc')]
+    """
+    out = []
+    for z, c, o in ((x.get("zone"), x.get("card"), x.get("or")) for x in cards or () if isinstance(x, Mapping)):
+        if isinstance(z, str) and isinstance(c, str) and isinstance(o, str):
+            try:
+                out.append((z, c, str(Card.parse(o))))
+            except CardError:
+                continue
+    return out
+
+
+def placed_text(cards: Sequence[tuple[str, str]], lang: str,
+                others: Sequence[tuple[str, str, str]] = ()) -> str:
+    """``[("seat2", "Ks"), ("board4", "7c")]`` in words: ``シート2 K♠、ボード4 7♣``; with ``others``
+    (``(zone, card, other)``: the reader's likeliest other names) ``シート2 K♠（K♣?）``.
+
+    >>> placed_text([("seat2", "Ks"), ("board4", "7c")], "en", [("seat2", "Ks", "Kc")])
+    'seat 2 K♠ (K♣?), board 4 7♣'
+    """
     sep = "、" if lang == "ja" else ", "
-    return sep.join(f"{zone_text(z, lang)} {card_label(c) or c}" for z, c in cards)
+    alt = {(z, c): o for z, c, o in others}
+    return sep.join(f"{zone_text(z, lang)} {card_label(c) or c}"
+                    + ((f"（{card_label(alt[(z, c)])}?）" if lang == "ja" else f" ({card_label(alt[(z, c)])}?)")
+                       if (z, c) in alt else "") for z, c in cards)
 
 
 def _corrections(st: Mapping[str, Any]) -> list[tuple[str, str, Optional[str]]]:

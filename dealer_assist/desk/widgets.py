@@ -148,6 +148,8 @@ class CardTile(QWidget):
         self.clickable = False
         self.corrected: Optional[str] = None     # the card as read, when a correction set this one
         self.doubtful = False                    # the table is not sure of it: the dealer confirms it
+        self.other: Optional[str] = None         # ... and the reader's likeliest other name for it
+        self.other_text = ""                     # ... shown on the tile ("or K♣?")
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
@@ -163,15 +165,18 @@ class CardTile(QWidget):
 
     def set_card(self, code: Optional[str], *, stand_in: Optional[str] = None, highlight: bool = False,
                  clickable: bool = False, corrected: Optional[str] = None, note: str = "",
-                 doubtful: bool = False) -> None:
+                 doubtful: bool = False, other: Optional[str] = None, other_text: str = "") -> None:
         """Show ``code``; ``corrected`` (the card as read) marks a card a correction set, ``note``
-        says so in the tooltip; ``doubtful`` marks a card the table is not sure of."""
+        says so in the tooltip; ``doubtful`` marks a card the table is not sure of, and ``other``
+        (the reader's likeliest other name for it) is shown on it as ``other_text``."""
         corrected = corrected if code is not None else None
         doubtful = doubtful and code is not None and not corrected
-        changed = ((code, stand_in, highlight, clickable, corrected, doubtful)
-                   != (self.code, self.stand_in, self.highlight, self.clickable, self.corrected, self.doubtful))
+        other = other if doubtful else None
+        changed = ((code, stand_in, highlight, clickable, corrected, doubtful, other, other_text)
+                   != (self.code, self.stand_in, self.highlight, self.clickable, self.corrected, self.doubtful,
+                       self.other, self.other_text))
         self.code, self.stand_in, self.highlight, self.clickable = code, stand_in, highlight, clickable
-        self.corrected, self.doubtful = corrected, doubtful
+        self.corrected, self.doubtful, self.other, self.other_text = corrected, doubtful, other, other_text
         self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
         tip = ""
         if code and code not in ("BACK",):
@@ -263,6 +268,16 @@ class CardTile(QWidget):
             p.setFont(font(r.height() * 0.3))
             p.drawText(QRectF(r.left(), r.top() + r.height() * 0.42, r.width(), r.height() * 0.45),
                        Qt.AlignmentFlag.AlignCenter, SUIT_SYMBOL.get(code[1], "?"))
+        if self.other and not self.stand_in:
+            # the reader's likeliest other name for a doubtful card, on a band across the bottom:
+            # what the dealer should check it against
+            band = QRectF(r.left(), r.bottom() - r.height() * 0.26, r.width(), r.height() * 0.26)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(DOUBTFUL))
+            p.drawRoundedRect(band, radius * 0.5, radius * 0.5)
+            p.setPen(QColor("#ffffff"))
+            p.setFont(font(max(6.0, min(band.height() * 0.5, r.width() * 0.2)), True))
+            p.drawText(band, Qt.AlignmentFlag.AlignCenter, self.other_text or card_label(self.other))
         if self.stand_in:
             # the joker's stand-in, in the stand-in's colour, on a band across the bottom
             band = QRectF(r.left(), r.bottom() - r.height() * 0.3, r.width(), r.height() * 0.3)
@@ -272,6 +287,11 @@ class CardTile(QWidget):
             p.setPen(QColor(card_colour(self.stand_in)))
             p.setFont(font(max(6.0, band.height() * 0.42), True))
             p.drawText(band, Qt.AlignmentFlag.AlignCenter, "=" + card_label(self.stand_in))
+
+
+def doubtful_note(other: Optional[str], lang: str) -> str:
+    """A doubtful card's tooltip: confirm or correct it, and what the reader would read instead."""
+    return t("doubtful_or_tip", lang, card=card_label(other)) if other else t("doubtful_tip", lang)
 
 
 class VideoView(QWidget):
@@ -498,10 +518,12 @@ class BoardPanel(Panel):
             code = snap.board[i] if i < len(snap.board) else None
             read = snap.corrected(f"board{i + 1}", code)
             doubt = snap.doubtful(f"board{i + 1}", code)
+            other = snap.other(f"board{i + 1}", code)
             tile.set_card(code, highlight=f"board{i + 1}" in joker_zones,
                           clickable=snap.live and code is not None, corrected=read,
                           note=(t("corrected_tip", lang, card=card_label(read)) if read
-                                else t("doubtful_tip", lang) if doubt else ""), doubtful=doubt)
+                                else doubtful_note(other, lang) if doubt else ""), doubtful=doubt,
+                          other=other, other_text=t("doubtful_or", lang, card=card_label(other)) if other else "")
             tile.setVisible(i < len(snap.board))     # a game without a board (stud) shows none
 
 
@@ -571,7 +593,8 @@ class SeatPanel(Panel):
         if code is not None:
             self.cardClicked.emit({"zone": f"seat{self.seat}", "card": code})
 
-    def show_seat(self, sv: SeatView, lang: str, live: bool, unsure: Sequence[tuple[str, str]] = ()) -> None:
+    def show_seat(self, sv: SeatView, lang: str, live: bool, unsure: Sequence[tuple[str, str]] = (),
+                  others: Sequence[tuple[str, str, str]] = ()) -> None:
         """Show the seat; ``unsure`` (``(zone, card)``) marks its cards the table is not sure of."""
         self.view, self._live = sv, live
         self.name.setText(t("seat", lang, n=sv.seat))
@@ -603,9 +626,11 @@ class SeatPanel(Panel):
             code = shown[i] if i < len(shown) else None
             read = corrected.get(code) if code else None
             doubt = code is not None and (f"seat{sv.seat}", code) in unsure
+            other = next((o for z, c, o in others if (z, c) == (f"seat{sv.seat}", code)), None) if doubt else None
             tile.set_card(code, clickable=live and code not in (None, "BACK"), corrected=read,
                           note=(t("corrected_tip", lang, card=card_label(read)) if read
-                                else t("doubtful_tip", lang) if doubt else ""), doubtful=doubt)
+                                else doubtful_note(other, lang) if doubt else ""), doubtful=doubt,
+                          other=other, other_text=t("doubtful_or", lang, card=card_label(other)) if other else "")
             tile.setVisible(code is not None or (sv.dealt and not sv.folded))
         self.reason.setText(sv.reason)
         name = sv.hand_name
@@ -879,7 +904,7 @@ class CardPicker(QDialog):
     confirmed = Signal()
 
     def __init__(self, zone: str, card: str, lang: str, parent: Optional[QWidget] = None,
-                 doubtful: bool = False):
+                 doubtful: bool = False, other: Optional[str] = None):
         super().__init__(parent)
         self.zone, self.card, self.lang = zone, card, lang
         self.setWindowTitle(t("picker_title", lang, card=card_label(card), zone=zone_text(zone, lang)))
@@ -894,6 +919,13 @@ class CardPicker(QDialog):
         self.confirm_button.clicked.connect(self.confirm)
         self.confirm_button.setVisible(doubtful)
         lay.addWidget(self.confirm_button)
+        # ... or that it is the name the reader would read instead, in one click
+        self.other_button = self._button(t("picker_other", lang, card=card_label(other)) if other else "", 15, True)
+        self.other_button.setStyleSheet(f"QPushButton {{ background: #fbfbf8; color: "
+                                        f"{SUIT_COLOURS.get(other[-1], TEXT) if other else TEXT}; }}")
+        self.other_button.clicked.connect(lambda: self.choose(other))
+        self.other_button.setVisible(bool(doubtful and other))
+        lay.addWidget(self.other_button)
         hint = QLabel(t("picker_hint", lang))
         hint.setFont(font(12))
         lay.addWidget(hint)

@@ -373,7 +373,7 @@ class DeskWindow(QMainWindow):
                                          tuple(sv.hand_name for sv in snap.seats if sv.hand_name))
         self.log.set_lines(snap.log)
         for sv in snap.seats:
-            self.seats[sv.seat].show_seat(sv, self.lang, snap.live, snap.unsure)
+            self.seats[sv.seat].show_seat(sv, self.lang, snap.live, snap.unsure, snap.others)
         if getattr(self, "ledger_panel", None) is not None:       # Half Texas: points, not chips
             self.ledger_panel.label_seats(self.seats, self.desk.state, self.lang)
         alert_zones = {a.zone for a in snap.alerts if a.zone and a.severity == "stop"}
@@ -446,7 +446,8 @@ class DeskWindow(QMainWindow):
             return None
         if self.picker is not None:
             self.picker.close()
-        self.picker = CardPicker(str(zone), str(card), self.lang, self, doubtful=snap.doubtful(zone, card))
+        self.picker = CardPicker(str(zone), str(card), self.lang, self, doubtful=snap.doubtful(zone, card),
+                                 other=snap.other(zone, card))
         self.picker.chosen.connect(lambda to: self.correct(str(zone), str(card), to))
         self.picker.confirmed.connect(lambda: self.confirm_card(str(zone), str(card)))
         self.picker.setModal(True)

@@ -479,7 +479,8 @@ class LiveTable:
             "muck": len(self._zone_tracks("muck")),
             "alerts": [a.to_json() for a in self._active.values()],
             "ruling": self.ruling, "tracks": tr.snapshot(),
-            "unsure": [{"zone": z, "card": c} for z, c in self.unsure()],
+            "unsure": [{"zone": z, "card": c, **({"or": o} if (o := self.other_of(z, c)) else {})}
+                       for z, c in self.unsure()],
             "confirmed": [{"zone": z, "card": c} for z, c in self.confirmed],
         }
         out.update(self.rules.table_state(self))
@@ -739,6 +740,17 @@ class LiveTable:
                          if c is not None]
             out += [(f"seat{s}", c) for c in cards if c not in (UNREADABLE, BACK)]
         return out
+
+    def other_of(self, zone: str, card: str) -> Optional[str]:
+        """For ``card`` in ``zone`` not sure, the reader's likeliest other name for it
+        (:meth:`Tracker.other`): what the dealer should check it against; None where none."""
+        tr = self.tracker
+        for t in tr.stable():
+            if t.zone == zone and tr.identity(t) == card:
+                other = tr.other(t)
+                if other is not None:
+                    return other
+        return None
 
     def unsure(self) -> list[tuple[str, str]]:
         """The cards of :meth:`in_play` that are not sure (what the dealer is asked to confirm)."""

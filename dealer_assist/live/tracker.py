@@ -69,6 +69,9 @@ class Observation:
     #: the reader's ``sure`` flag (``detect --json``): the name is one the detector does not
     #: doubt. An observation that does not say is not sure.
     sure: bool = False
+    #: for a card not sure, the reader's likeliest other name (``detect --json``'s ``"or"``):
+    #: what the dealer should check it against
+    other: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +160,7 @@ class Track:
 
     __slots__ = ("id", "zone", "face", "xy", "polygon", "seen", "readings", "missing", "stable",
                  "first_frame", "accepted_frame", "pinned", "unreadable_since", "last_step", "last_seen",
-                 "born", "retired", "sure_as")
+                 "born", "retired", "sure_as", "others")
 
     def __init__(self, tid: int, obs: Observation, card: str, step: int, frame: int, votes: int,
                  now: float):
@@ -180,6 +183,17 @@ class Track:
         self.born = now            # the time it was first seen
         self.retired = False       # left over from a hand that is over (see Tracker.retire)
         self.sure_as: Optional[str] = None   # the card its readings surely agree on (see reassess)
+        # per card it was read as, the reader's latest likeliest other name for it (not sure)
+        self.others: dict[str, str] = {}
+        self.note_other(card, obs)
+
+    def note_other(self, card: str, obs: Observation) -> None:
+        """Keep the reader's likeliest other name for ``card`` from this reading (a sure reading
+        drops it)."""
+        if obs.sure or not obs.other or obs.other == card:
+            self.others.pop(card, None)
+        else:
+            self.others[card] = obs.other
 
     def renew(self, n: int) -> None:
         """The last ``n`` readings agree on a card other than the vote: the card was replaced in
@@ -308,6 +322,7 @@ class Tracker:
             tr = self._tracks[tid]
             tr.seen.append(now)
             tr.readings.append((card, float(o.confidence), bool(o.sure)))
+            tr.note_other(card, o)
             tr.renew(needed)
             tr.reassess(s.sure_reads)
             tr.missing = 0
@@ -421,6 +436,17 @@ class Tracker:
             return self._overrides[(track.zone, card)] is not None
         return track.sure_as == card
 
+    def other(self, track: Track) -> Optional[str]:
+        """For a card not sure (:meth:`sure`), the reader's latest likeliest other name for the
+        card it is read as: what the dealer should check it against. None for a sure card, a
+        card the dealer set, or where the reader named none."""
+        if self.sure(track) or track.pinned is not _UNPINNED or not track.face:
+            return None
+        card = track.vote()
+        if (track.zone, card) in self._overrides:
+            return None
+        return track.others.get(card)
+
     # -- corrections ------------------------------------------------------------------------
     def correct(self, zone: str, card: str, to: Optional[str]) -> int:
         """Override ``card`` in ``zone`` with ``to`` (``None`` hides it) for the rest of the hand.
@@ -452,7 +478,7 @@ class Tracker:
             out.append({"id": tr.id, "zone": tr.zone, "card": self.identity(tr),
                         "xy": [round(tr.xy[0], 1), round(tr.xy[1], 1)],
                         "polygon": [list(p) for p in tr.polygon], "stable": tr.stable,
-                        "sure": self.sure(tr)})
+                        "sure": self.sure(tr), **({"or": o} if (o := self.other(tr)) else {})})
         return out
 
 

@@ -93,12 +93,16 @@ class CourtSuitReader(PatchClassifier):
                   visible: Sequence[Sequence[float] | None] | None = None) -> np.ndarray:
         """Per card (ordered outline, court name, its ends' P(index in view) or None)
         :func:`end_agreement`, the crops read in one batch."""
-        if not outlines:
-            return np.zeros(0, np.float64)
-        probs = self(np.concatenate([court_crops(image, o) for o in outlines]))
+        ends = self.end_probs(image, outlines)
         vis = visible if visible is not None else [None] * len(names)
-        return np.array([end_agreement(probs[2 * k:2 * k + 2], n, v) for k, (n, v) in enumerate(zip(names, vis))],
-                        np.float64)
+        return np.array([end_agreement(e, n, v) for e, n, v in zip(ends, names, vis)], np.float64)
+
+    def end_probs(self, image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndarray]:
+        """Per card (ordered outline) its two ends' suit probabilities (2, 4), read in one batch."""
+        if not outlines:
+            return []
+        probs = self(np.concatenate([court_crops(image, o) for o in outlines]))
+        return [probs[2 * k:2 * k + 2] for k in range(len(outlines))]
 
 
 def load_court_suit(model_dir: str | Path) -> CourtSuitReader | None:

@@ -177,19 +177,35 @@ class LayoutClassifier(PatchClassifier):
         >>> Fake().agreement(np.zeros((3, LOOK_H, LOOK_W, 3), np.uint8), ["9c", "9c", "8c"], [False, True, True]).round(2).tolist()
         [0.02, 1.0, 0.02]
         """
-        probs = self(hide_indices(patches)).astype(np.float64)
-        out = np.ones(len(names), np.float64)
-        for k, name in enumerate(names):
-            c = layout_class(name)
-            if c is not None and c < probs.shape[1]:
-                g = rank_class(name)
-                if g == COURT:
-                    out[k] = court_agreement(probs[k], name)
-                elif covered is not None and covered[k] and _FIRST_COUNT <= g <= _LAST_COUNT:
-                    out[k] = pip_count_agreement(probs[k], name)
-                else:
-                    out[k] = probs[k, c] / max(float(probs[k].max()), 1e-9)
-        return out
+        probs = self.probs(patches)
+        return np.array([name_agreement(probs[k], name, bool(covered is not None and covered[k]))
+                         for k, name in enumerate(names)], np.float64)
+
+    def probs(self, patches: np.ndarray) -> np.ndarray:
+        """The layout's class probabilities (N, 44 or 46) of whole-card patches, their indices
+        hidden (:func:`hide_indices`)."""
+        return self(hide_indices(patches)).astype(np.float64)
+
+
+def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float:
+    """:meth:`LayoutClassifier.agreement` of one name from one patch's layout probabilities:
+    a court card's by colour (:func:`court_agreement`), a number card showing one index corner
+    (``covered``) allowing one pip either way (:func:`pip_count_agreement`), any other name its
+    probability over the most probable class's; 1.0 for a name the model has no class for.
+
+    >>> p = np.full(len(LAYOUT_CLASSES), 0.01); p[layout_class("7h")] = 0.6
+    >>> name_agreement(p, "7h"), round(name_agreement(p, "7c"), 3)
+    (1.0, 0.017)
+    """
+    c = layout_class(name)
+    if c is None or c >= len(probs):
+        return 1.0
+    g = rank_class(name)
+    if g == COURT:
+        return court_agreement(probs, name)
+    if covered and _FIRST_COUNT <= g <= _LAST_COUNT:
+        return pip_count_agreement(probs, name)
+    return float(probs[c] / max(float(np.max(probs)), 1e-9))
 
 
 def load_layout(model_dir: str | Path) -> LayoutClassifier | None:

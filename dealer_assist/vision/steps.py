@@ -693,7 +693,9 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     """The cards (in :func:`report_order`) and the backs as ``detect`` reports them, each card
     with ``_p`` (its name's posterior), ``_outline``, ``_look``, ``_vis`` (each index corner's
     P(an index is in view), as the corner classifier read it; None where it was not read) and
-    ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag."""
+    ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag, and ``_post`` (the
+    posterior over the 53 names; None where the name rests on none) for the likeliest other name
+    of a card not sure."""
     cards = []
     shown = c.data.get("shown")
     looked = c.data.get("look")
@@ -706,7 +708,8 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
                       "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k)),
                       "_vis": None if corners is None else 1.0 - corners[k, :, NONE],
-                      "_search_alone": named_by_search_alone(c, int(k))})
+                      "_search_alone": named_by_search_alone(c, int(k)),
+                      "_post": None if "post" not in c.data or c.data["post"][k] is None else c.data["post"][k][0]})
     backs = [{"center": [round(float(c.boxes[k][0]), 1), round(float(c.boxes[k][1]), 1)],
               "polygon": round_poly(c.outlines[k])} for k in c.of(BACK_ROLE)]
     return cards, backs
