@@ -9,7 +9,9 @@ With ``--json``: one JSON object per image and line::
      "backs": [{"center": [200.0, 310.0], "polygon": [[...]]}]}
 
 ``sure`` says the name is one the reader does not doubt (a threshold measured so that no wrong
-name of the validation sets is sure: docs/vision.md); the table marks the others with ``?``.
+name of the validation sets is sure: docs/vision.md); the table marks the others with ``?``. A
+named card that is not sure may carry ``"or": "Kc"``: the name another part of the reader
+prefers for it, what the dealer should check it against.
 
 An image that cannot be read gives ``{"image": PATH, "error": "..."}`` and the others go on;
 the exit code is then 2.

@@ -431,7 +431,7 @@ class VideoView(QWidget):
             p.drawPolygon(poly)
             if card in (None, "BACK") or not tr.get("stable"):
                 continue
-            text = card_label(card) + ("?" if tr.get("sure") is False and card != "??" else "")
+            text = track_label(tr)
             top = min(poly, key=lambda q: (q.y(), q.x()))
             p.setFont(label_font)
             fm = p.fontMetrics()
@@ -441,6 +441,30 @@ class VideoView(QWidget):
             p.drawRoundedRect(box, 3, 3)
             p.setPen(_label_colour(card))
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def track_label(tr: dict) -> str:
+    """A tracked card's name on the camera view: with "?" when the table is not sure of it, and
+    with the reader's likeliest other name for it when there is one.
+
+    >>> track_label({"card": "Ks", "sure": True}), track_label({"card": "Ks", "sure": False})
+    ('K♠', 'K♠?')
+    >>> track_label({"card": "Ks", "sure": False, "or": "Kc"}), track_label({"card": "??", "sure": False})
+    ('K♠/K♣?', '?')
+    >>> track_label({"card": "Ks", "sure": False, "or": "Zz"})
+    'K♠?'
+    """
+    from dealer_assist.cards import Card, CardError
+
+    card = tr.get("card")
+    other = tr.get("or") if tr.get("sure") is False else None
+    try:
+        other = str(Card.parse(other)) if isinstance(other, str) else None
+    except CardError:
+        other = None
+    if other:
+        return f"{card_label(card)}/{card_label(other)}?"
+    return card_label(card) + ("?" if tr.get("sure") is False and card != "??" else "")
 
 
 def _label_colour(card: str) -> QColor:
