@@ -23,7 +23,10 @@ with IoU >= 0.5 (greedy, best overlap first). Definitions:
   recall of counted cards in that bucket; by card width in pixels likewise;
 * **sure** (the detector's ``"sure"`` flag, issue 20 item 3): the share of right names that are
   not sure (``right_not_sure``) and the number of wrong names that are sure (``wrong_sure``);
-  ``benchmarks/eval_sure.py`` chooses the threshold.
+  ``benchmarks/eval_sure.py`` chooses the threshold;
+* **other name** (``"or"``, what a card not sure may be instead): of the wrong names on a card,
+  how many carry one and how many of those name the card itself; how many right names not sure
+  carry one (``other_name``).
 """
 from __future__ import annotations
 
@@ -269,8 +272,13 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
             if j is not None and labels[j]["card"] == c["card"]:
                 tot["named_right"] += 1
                 tot["right_not_sure"] += not c.get("sure", False)
+                tot["right_not_sure_or"] += "or" in c and not c.get("sure", False)
             else:
                 tot["wrong_sure"] += bool(c.get("sure", False))
+                if j is not None:          # a wrong name on a card: did "or" say which?
+                    tot["wrong_on_card"] += 1
+                    tot["wrong_or"] += "or" in c
+                    tot["wrong_or_true"] += c.get("or") == labels[j]["card"]
                 frame_ok = False
                 if len(confusions) < failures:
                     confusions.append({"frame": meta["image"], "extra": c["card"],
@@ -302,6 +310,8 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         "back_recall": ratio("backs_found", "backs"), "back_precision": ratio("back_preds_right", "back_preds"), "backs_counted": tot["backs"],
         "unknown_predictions": tot["unknown_preds"],
         "right_not_sure": ratio("right_not_sure", "named_right"), "wrong_sure": tot["wrong_sure"],
+        "other_name": {"wrong_names_on_a_card": tot["wrong_on_card"], "with_or": tot["wrong_or"],
+                       "or_is_the_card": tot["wrong_or_true"], "right_not_sure_with_or": tot["right_not_sure_or"]},
         "median_ms": round(statistics.median(ms), 1) if ms else None,
         "by_rotation": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["rotation"].items())},
         "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},
@@ -377,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
               "back_recall", "back_precision", "backs_counted", "unknown_predictions", "right_not_sure",
               "wrong_sure", "median_ms"):
         print(f"{k:>24}: {r[k]}")
+    o = r["other_name"]
+    print(f"{'other name (or)':>24}: offered for {o['with_or']} of {o['wrong_names_on_a_card']} wrong names on a "
+          f"card, the card itself for {o['or_is_the_card']}; for {o['right_not_sure_with_or']} right names not sure")
     print("95 % intervals (frames resampled): " + ", ".join(
         f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
     for name in ("by_rotation", "by_tilt", "by_width"):

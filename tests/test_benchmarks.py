@@ -58,6 +58,8 @@ def test_a_validation_set_renders_with_its_recipe_and_is_read_by_the_shipped_mod
     styles = [json.loads(m.read_text())["meta"]["deck_style"] for m in metas]
     assert len(styles) == 2 and all(int(s.rsplit("~var-", 1)[1]) >= 900_000 for s in styles)
     assert r["cards_counted"] > 0 and 0.0 <= r["recall"] <= 1.0
+    o = r["other_name"]          # what the doubtful cards said they might be instead
+    assert 0 <= o["or_is_the_card"] <= o["with_or"] <= o["wrong_names_on_a_card"]
 
 
 def test_eval_sure_chooses_the_threshold_above_every_wrong_name():
