@@ -41,7 +41,8 @@ def observations_from(found: dict, calibration) -> list:
     """Detector output (``{"cards": [...], "backs": [...]}``) -> tracker observations.
 
     Every card keeps its image polygon for display, the detector's ``sure`` flag (a card
-    without one is not sure) and its likeliest other name (``"or"``, for a card not sure); its centre is mapped to table units and to the zone it lies in
+    without one is not sure) and its likeliest other name (``"or"``, for a card not sure); its
+    centre is mapped to table units and to the zone it lies in
     (``None`` outside every zone).
     """
     from dealer_assist.live.tracker import Observation

@@ -856,25 +856,25 @@ def likeliest_other(name: str, evidence: dict[str, Any]) -> str | None:
     >>> likeliest_other("JK", ev) is None, likeliest_other("Kc", dict(ev, post=None)) is None
     (True, True)
     """
-    from dealer_assist.vision.classifier import class_name, class_of
-    from dealer_assist.vision.court_suit import SUITS as END_SUITS
+    from dealer_assist.vision.classifier import JK, class_name, class_of
+    from dealer_assist.vision.court_suit import SUITS
     from dealer_assist.vision.layout import LAYOUT_CLASSES, layout_class
 
     post = evidence.get("post")
     if post is None or name in (HIDDEN, "JK"):
         return None
     post = np.asarray(post, np.float64)
-    rank, suits = name[:-1], "cdhs"
+    rank = name[:-1]
     court = bool(evidence.get("court_suit")) and is_court(name)
-    names = {class_name(int(i)) for i in np.flatnonzero(post[:52] >= OTHER_POSTERIOR)}
+    names = {class_name(int(i)) for i in np.flatnonzero(post[:JK] >= OTHER_POSTERIOR)}   # suited cards
     if float(evidence["kind"][LOOK_FACE]) >= float(np.max(evidence["kind"])):
-        names.add(rank + suits[int(np.argmax(evidence["suit"]))])
+        names.add(rank + SUITS[int(np.argmax(evidence["suit"]))])
     ends = evidence.get("ends")
     if court and ends is not None:
         ends = np.asarray(ends, np.float64)
         vis = evidence.get("vis")
         seen = ends if vis is None or not (np.asarray(vis) >= READABLE).any() else ends[np.asarray(vis) >= READABLE]
-        names.add(rank + END_SUITS[int(np.argmax(seen.max(axis=0)))])
+        names.add(rank + SUITS[int(np.argmax(seen.max(axis=0)))])
     lp = evidence.get("layout")
     if lp is not None:
         group, _, suit = LAYOUT_CLASSES[int(np.argmax(lp))].partition("-")
