@@ -30,7 +30,8 @@ def seg(n, board="", **zones):
 
 def frames(script, *, drop=0.0, misread=0.0, seed=1, doubt=()):
     """Observations frame by frame: (frame, t, [Observation]). A card is read surely (the
-    detector's ``sure`` flag) unless it is misread or named in ``doubt``."""
+    detector's ``sure`` flag) unless it is misread or named in ``doubt`` (a dict: card -> the
+    other name the reader offers for it, ``"or"``)."""
     rng = random.Random(seed)
     names = [str(c) for c in DECK_52]
     f = 0
@@ -47,7 +48,8 @@ def frames(script, *, drop=0.0, misread=0.0, seed=1, doubt=()):
                         card, conf = (rng.choice(names), 0.4) if rng.random() < 0.6 else ("??", 0.3)
                     xy = (x0 + 70 * k + rng.uniform(-2, 2), y0 + rng.uniform(-2, 2))
                     sure = card not in ("BACK", "??") and conf >= 0.9 and card not in doubt
-                    seen.append(Observation(card, zone, xy, conf, sure=sure))
+                    other = doubt.get(card) if isinstance(doubt, dict) and not sure else None
+                    seen.append(Observation(card, zone, xy, conf, sure=sure, other=other))
             rng.shuffle(seen)
             yield f, f / 15, seen
             f += 1
@@ -621,6 +623,22 @@ def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_
     assert he.confirmed == final.confirmed
     assert he.to_json()["confirmed"] == he.to_json()["ruling"]["confirmed"] == [
         {"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
+
+
+def test_the_other_name_the_reader_offered_is_in_the_state_and_in_the_confirmation():
+    """A doubtful 8c the reader says may be the 8s: the table state's doubtful card says so, and
+    the dealer's confirmation records it (the hand log keeps what the card was checked against)."""
+    from dealer_assist.live.events import event_from_json
+
+    table, f, t = showdown_table(doubt={"8c": "8s", "4d": None})
+    assert table.state()["unsure"] == [{"zone": "board4", "card": "4d"},
+                                       {"zone": "seat4", "card": "8c", "or": "8s"}]
+    assert table.ruling.to_json()["unsure"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
+    (confirm, _sd) = table.apply({"type": "confirm"}, f, t)
+    assert confirm.to_json()["cards"] == [{"zone": "board4", "card": "4d"},
+                                          {"zone": "seat4", "card": "8c", "or": "8s"}]
+    assert event_from_json(confirm.to_json()) == confirm
+    assert table.state()["unsure"] == []
 
 
 def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():

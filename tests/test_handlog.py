@@ -683,7 +683,8 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     with HandLog(path, source="test") as log:
         log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
         log.record({"t": 5.0, "frame": 75, "type": "showdown", "hand": 1, "ruling": provisional, "table": table})
-        log.record({"t": 6.0, "frame": 90, "type": "confirm", "hand": 1, "cards": doubt})
+        log.record({"t": 6.0, "frame": 90, "type": "confirm", "hand": 1,
+                    "cards": [{"zone": "seat4", "card": "8c", "or": "8s"}]})
         log.record({"t": 6.0, "frame": 90, "type": "showdown", "hand": 1, "ruling": final, "table": table})
         log.record({"t": 8.0, "frame": 120, "type": "hand_end", "hand": 1, "ruling": final, "board": table["board"],
                     "won_without_showdown": None, "corrections": 0, "provisional": False, "confirmed": doubt})
@@ -692,13 +693,15 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
                     "board": table["board"], "won_without_showdown": None, "corrections": 0,
                     "provisional": True, "confirmed": []})
     hand = load_hand(path, "1:1")
-    assert hand["confirmations"] == [{"t": 6.0, "frame": 90, "zone": "seat4", "card": "8c", "event_index": 2}]
+    assert hand["confirmations"] == [{"t": 6.0, "frame": 90, "zone": "seat4", "card": "8c", "event_index": 2,
+                                      "or": "8s"}]
     assert hand["ruling"]["provisional"] is False and hand["ruling"]["confirmed"] == doubt
     assert load_hand(path, "1:2")["ruling"]["provisional"] is True
     assert main(["review", "--db", str(path), "1:1", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "the dealer confirmed seat 4 8c as read" in out and "PROVISIONAL showdown" in out
     assert "Cards the dealer confirmed as read (1):" in out and "1 card confirmed" in out
+    assert "(the reader had asked: or 8s?)" in out
     assert main(["review", "--db", str(path), "1:2", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
     assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out

@@ -169,17 +169,49 @@ class Draw(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class Confirm(TableEvent):
-    """The dealer confirmed cards as read: ``(zone, card)`` pairs."""
+    """The dealer confirmed cards as read: ``(zone, card)`` pairs; ``offered``: for those the
+    reader had offered another name for (``detect --json``'s ``"or"``), ``(zone, card, other)``,
+    written as each card's ``"or"``: the hand log keeps what the dealer confirmed the card
+    against.
+
+    >>> ev = Confirm(6.0, 90, 1, cards=(("seat1", "Ks"), ("board2", "7h")), offered=(("seat1", "Ks", "Kc"),))
+    >>> ev.to_json()["cards"]
+    [{'zone': 'seat1', 'card': 'Ks', 'or': 'Kc'}, {'zone': 'board2', 'card': '7h'}]
+    >>> Confirm.from_json(ev.to_json()) == ev
+    True
+    """
 
     type: ClassVar[str] = "confirm"
     cards: tuple[tuple[str, str], ...] = ()
+    offered: tuple[tuple[str, str, str], ...] = ()
 
     def body(self) -> list[tuple[str, Any]]:
-        return [("cards", [{"zone": z, "card": c} for z, c in self.cards])]
+        other = {(z, c): o for z, c, o in self.offered}
+        return [("cards", [{"zone": z, "card": c, **({"or": other[(z, c)]} if (z, c) in other else {})}
+                           for z, c in self.cards])]
 
     @classmethod
     def fields_of(cls, line: Mapping[str, Any]) -> dict[str, Any]:
-        return {"cards": read_placed(line.get("cards"), "a confirm's cards")}
+        cards = read_placed(line.get("cards"), "a confirm's cards")
+        offered = tuple((c["zone"], c["card"], other) for c in line.get("cards") or ()
+                        if isinstance(c, Mapping) and (other := card_or_none(c.get("or"))) is not None)
+        return {"cards": cards, "offered": offered}
+
+
+def card_or_none(text: Any) -> Optional[str]:
+    """``text`` as a card in RULINGS notation, or None when it is none (a damaged line).
+
+    >>> card_or_none("kc"), card_or_none("<b>"), card_or_none(3)
+    ('Kc', None, None)
+    """
+    from dealer_assist.cards import Card, CardError
+
+    if not isinstance(text, str):
+        return None
+    try:
+        return str(Card.parse(text))
+    except CardError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -787,10 +787,12 @@ class LiveTable:
 
     def _act_confirm(self, action: Mapping[str, Any]) -> None:
         cards = self.verify_confirm(action)
+        # what the reader offered instead, before the confirmation ends the doubt
+        offered = tuple((z, c, o) for z, c in cards if (o := self.other_of(z, c)) is not None)
         for zc in cards:
             if zc not in self.confirmed:
                 self.confirmed.append(zc)
-        self._pending.append(self._event("confirm", cards=tuple(cards)))
+        self._pending.append(self._event("confirm", cards=tuple(cards), offered=offered))
 
     # ===================================================================== reading the table
     def _zone_tracks(self, zone: str) -> list:

@@ -47,7 +47,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
-from dealer_assist.live.events import TableEvent
+from dealer_assist.live.events import TableEvent, card_or_none
 from dealer_assist.live.ruling import ruling_or_none
 
 __all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners", "stored_ruling",
@@ -613,10 +613,11 @@ def _corrections(rows: Iterable, seqs: Sequence[int]) -> list[dict]:
 
 
 def _confirmations(events: Sequence[dict]) -> list[dict]:
-    """The cards the dealer confirmed as read (``confirm`` events), in order."""
+    """The cards the dealer confirmed as read (``confirm`` events), in order, each with the other
+    name the reader had offered for it (``"or"``) where it had."""
     return [
         {"t": ev.get("t"), "frame": ev.get("frame"), "zone": c.get("zone"), "card": c.get("card"),
-         "event_index": i}
+         "event_index": i, **({"or": other} if (other := card_or_none(c.get("or"))) else {})}
         for i, ev in enumerate(events) if ev.get("type") == "confirm"
         for c in ev.get("cards") or () if isinstance(c, dict)]
 
