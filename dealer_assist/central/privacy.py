@@ -16,6 +16,8 @@ and sent again whole when the stage that allows it is reached.
 >>> public_event({"type": "alert", "code": "duplicate_card", "zone": "seat1", "card": "Ks",
 ...               "message": "Ks seen twice"}, hidden)[0]["message"]
 '?? seen twice'
+>>> public_event({"type": "confirm", "cards": [{"zone": "seat1", "card": "Ks", "or": "Kc"}]}, hidden)[0]["cards"]
+[{'zone': 'seat1', 'card': '??', 'or': '??'}]
 >>> public_event({"type": "board", "street": "flop", "cards": ["Ks", "2c", "3d"]}, hidden)
 ({'type': 'board', 'street': 'flop', 'cards': ['Ks', '2c', '3d']}, False)
 >>> public_event({"type": "hole", "seat": 1, "cards": ["Ks", "Qc"]}, secrets.hidden(shown={1}))[1]
@@ -127,7 +129,7 @@ def _mask(obj: Any, hidden: Hidden, key: Optional[str] = None, public: bool = Fa
         in_hidden_seat = seat is not None and seat in hidden.seats
         out = {}
         for k, v in obj.items():
-            if in_hidden_seat and k in ("card", "to") and isinstance(v, str):
+            if in_hidden_seat and k in ("card", "to", "or") and isinstance(v, str):
                 out[k] = HIDDEN
             elif in_hidden_seat and k == "cards" and isinstance(v, list):
                 out[k] = [HIDDEN for _ in v]
