@@ -52,7 +52,7 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 import cv2
 import numpy as np
@@ -629,7 +629,9 @@ class CardDetector:
                     "sure": bool(threshold is not None and score is not None and score >= threshold),
                     "center": c["center"], "polygon": c["polygon"]}
             if not card["sure"] and part is not None and part.get("_evidence") is not None:
-                other = likeliest_other(c["card"], part["_evidence"])
+                # one deck holds each card once: not a name another card of the frame bears
+                taken = {d["card"] for d in found["cards"] if d is not c}
+                other = likeliest_other(c["card"], part["_evidence"], taken)
                 if other is not None:
                     card["or"] = other
             if sureness:
@@ -830,17 +832,19 @@ def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str, suit_power: fl
 OTHER_POSTERIOR = 0.05
 
 
-def likeliest_other(name: str, evidence: dict[str, Any]) -> str | None:
+def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] = ()) -> str | None:
     """What else a card named ``name`` may be, by the evidence its sureness was made of
     (:meth:`CardDetector.sureness_parts`' ``_evidence``): the names another of its readers
     prefers (the same rank in the suit the whole card's look sees most, or, for a court, the
     court-suit reader at an end in view; the number card or ace the layout sees most) or the
     corners themselves give at least :data:`OTHER_POSTERIOR`; of those, the one whose product
-    of posterior, look agreement, layout agreement and court-suit agreement is largest. None
-    where no reader prefers another name (the doubt is about no card in particular), for a
-    joker or ``??``, or without a posterior. The dealer is shown what to check a doubtful card
+    of posterior, look agreement, layout agreement and court-suit agreement is largest, leaving
+    out the names in ``taken`` (the frame's other cards: one deck holds each card once, and the
+    pips a covered card's layout sees may be those of the card on top of it). None where no
+    reader prefers another name (the doubt is about no card in particular), for a joker or
+    ``??``, or without a posterior. The dealer is shown what to check a doubtful card
     against (a K♠ that may be the K♣), never a name no reader saw. On the four validation sets
-    it offered a name for 58 of the 85 wrong names on a card, the true card for 44 of them
+    it offered a name for 53 of the 85 wrong names on a card, the true card for 42 of them
     (models/MODEL_CARD.md, "Twenty-first session").
 
     >>> from dealer_assist.vision.classifier import class_of
@@ -850,6 +854,8 @@ def likeliest_other(name: str, evidence: dict[str, Any]) -> str | None:
     ...       "covered": False, "court_suit": True}
     >>> likeliest_other("Kc", ev)               # the court-suit reader sees a spade
     'Ks'
+    >>> likeliest_other("Kc", ev, taken={"Ks"}) is None     # ... but the K♠ lies elsewhere
+    True
     >>> ev["ends"] = np.array([[0.9, 0.0, 0.0, 0.1], [0.9, 0.0, 0.0, 0.1]])
     >>> likeliest_other("Kc", ev) is None       # every reader agrees: no other name to offer
     True
@@ -880,8 +886,7 @@ def likeliest_other(name: str, evidence: dict[str, Any]) -> str | None:
         group, _, suit = LAYOUT_CLASSES[int(np.argmax(lp))].partition("-")
         if suit and group != "court":          # a court's layout tells its colour only
             names.add(group + suit)
-    names.discard(name)
-    names.discard("JK")
+    names -= {name, "JK", *taken}
     if not names:
         return None
 
