@@ -836,7 +836,8 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
     """What else a card named ``name`` may be, by the evidence its sureness was made of
     (:meth:`CardDetector.sureness_parts`' ``_evidence``): the names another of its readers
     prefers (the same rank in the suit the whole card's look sees most, or, for a court, the
-    court-suit reader at an end in view; the number card or ace the layout sees most) or the
+    court-suit reader at an end in view; the number card or ace the layout sees most, on a card
+    showing both index corners: a covered card's layout sees the pips of the card on it) or the
     corners themselves give at least :data:`OTHER_POSTERIOR`; of those, the one whose product
     of posterior, look agreement, layout agreement and court-suit agreement is largest, leaving
     out the names in ``taken`` (the frame's other cards: one deck holds each card once, and the
@@ -844,7 +845,7 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
     reader prefers another name (the doubt is about no card in particular), for a joker or
     ``??``, or without a posterior. The dealer is shown what to check a doubtful card
     against (a K♠ that may be the K♣), never a name no reader saw. On the four validation sets
-    it offered a name for 53 of the 85 wrong names on a card, the true card for 42 of them
+    it offered a name for 42 of the 85 wrong names on a card, the true card for 34 of them
     (models/MODEL_CARD.md, "Twenty-first session").
 
     >>> from dealer_assist.vision.classifier import class_of
@@ -882,7 +883,7 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
         seen = ends if vis is None or not (np.asarray(vis) >= READABLE).any() else ends[np.asarray(vis) >= READABLE]
         names.add(rank + SUITS[int(np.argmax(seen.max(axis=0)))])
     lp = evidence.get("layout")
-    if lp is not None:
+    if lp is not None and not evidence.get("covered"):   # a covered card's pips are partly another's
         group, _, suit = LAYOUT_CLASSES[int(np.argmax(lp))].partition("-")
         if suit and group != "court":          # a court's layout tells its colour only
             names.add(group + suit)
