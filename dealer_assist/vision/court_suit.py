@@ -11,8 +11,8 @@ validation set, and nothing but the index itself spoke to them.
 This small CNN (the corner classifier's network, four outputs) sees each end of a court card
 at the detail the frame gives: the card's top-left region (:data:`REGION`: the index and the
 sign beside the head) rectified to :data:`SIZE`, and the bottom-right one turned by 180
-degrees, and says which suit it shows. :meth:`CourtSuitReader.agreement` is the larger of the
-two ends' probabilities of the named suit, among the ends whose index the corner classifier sees
+degrees, and says which suit it shows (:meth:`CourtSuitReader.end_probs`). A court name's
+agreement (:func:`end_agreement`) is the larger of the two ends' probabilities of the named suit, among the ends whose index the corner classifier sees
 (one end may be covered by another card, or cut by the frame's edge);
 :meth:`CardDetector.sureness` multiplies a court's sureness by it
 (models/MODEL_CARD.md, "Sixteenth session"). It is trained on the project's rendered cards only
@@ -88,14 +88,6 @@ class CourtSuitReader(PatchClassifier):
     what = "court suit reader"
     classes = CLASSES
     input_hw = (SIZE[1], SIZE[0])
-
-    def agreement(self, image: np.ndarray, outlines: list[np.ndarray], names: list[str],
-                  visible: Sequence[Sequence[float] | None] | None = None) -> np.ndarray:
-        """Per card (ordered outline, court name, its ends' P(index in view) or None)
-        :func:`end_agreement`, the crops read in one batch."""
-        ends = self.end_probs(image, outlines)
-        vis = visible if visible is not None else [None] * len(names)
-        return np.array([end_agreement(e, n, v) for e, n, v in zip(ends, names, vis)], np.float64)
 
     def end_probs(self, image: np.ndarray, outlines: list[np.ndarray]) -> list[np.ndarray]:
         """Per card (ordered outline) its two ends' suit probabilities (2, 4), read in one batch."""

@@ -713,8 +713,6 @@ class CardDetector:
             kind, suit = look_kinds(probs), look_suits(probs)
             courts = [k for k in todo if is_court(cards[k]["card"])] if self.court_suit is not None else []
             for j, k in enumerate(todo):
-                name = cards[k]["card"]
-                out[k]["look"] = look_agreement(kind[j], suit[j], name, COURT_LOOK_SUIT if k in courts else 1.0)
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
                                        "covered": _one_corner(cards[k].get("_vis")),
@@ -722,14 +720,13 @@ class CardDetector:
             if courts:
                 ends = self.court_suit.end_probs(image, [np.asarray(cards[k]["_outline"]) for k in courts])
                 for k, e in zip(courts, ends):
-                    out[k]["court_suit"] = end_agreement(e, cards[k]["card"], cards[k].get("_vis"))
                     out[k]["_evidence"]["ends"] = e
             if self.layout is not None:
                 lp = self.layout.probs(np.stack([patches[k] for k in todo]))
                 for j, k in enumerate(todo):
-                    out[k]["layout"] = name_agreement(lp[j], cards[k]["card"], out[k]["_evidence"]["covered"])
                     out[k]["_evidence"]["layout"] = lp[j]
             for k in todo:
+                out[k].update(name_agreements(cards[k]["card"], out[k]["_evidence"]))
                 out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"] * out[k]["court_suit"]
                 if cards[k]["card"] == "JK" and float(cards[k].get("_index", 1.0)) < READABLE:
                     # a joker named by its picture alone, no joker index in view: a print or a
@@ -865,7 +862,7 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
     """
     from dealer_assist.vision.classifier import JK, class_name, class_of
     from dealer_assist.vision.court_suit import SUITS
-    from dealer_assist.vision.layout import LAYOUT_CLASSES, layout_class
+    from dealer_assist.vision.layout import LAYOUT_CLASSES
 
     post = evidence.get("post")
     if post is None or name in (HIDDEN, "JK"):
@@ -891,17 +888,29 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
     if not names:
         return None
 
-    def score(n: str) -> float:
-        is_c = bool(evidence.get("court_suit")) and is_court(n)
-        v = float(post[class_of(n)]) * look_agreement(evidence["kind"], evidence["suit"], n,
-                                                      COURT_LOOK_SUIT if is_c else 1.0)
-        if lp is not None and layout_class(n) is not None:
-            v *= name_agreement(lp, n, bool(evidence.get("covered")))
-        if is_c and evidence.get("ends") is not None:
-            v *= end_agreement(evidence["ends"], n, evidence.get("vis"))
-        return v
+    return max(sorted(names),
+               key=lambda n: float(post[class_of(n)]) * math.prod(name_agreements(n, evidence).values()))
 
-    return max(sorted(names), key=score)
+
+def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
+    """How far a card's readers other than its corners agree with a name, from the card's
+    evidence (:meth:`CardDetector.sureness_parts`' ``_evidence``): ``look`` the look's agreement
+    (:func:`look_agreement`; a court's suit share to :data:`COURT_LOOK_SUIT` where the
+    court-suit reader is at hand), ``layout`` the layout's (:func:`layout.name_agreement`; 1.0
+    without the model) and ``court_suit`` the court-suit reader's at its ends in view
+    (:func:`court_suit.end_agreement`; 1.0 for a number card or without the model). The card's
+    own name and the other names :func:`likeliest_other` weighs are measured alike.
+
+    >>> ev = {"kind": np.array([0.8, 0.1, 0.1, 0.0]), "suit": np.array([0.0, 0.2, 0.8, 0.0]),
+    ...       "ends": None, "vis": None, "layout": None, "covered": False, "court_suit": True}
+    >>> {k: round(v, 3) for k, v in name_agreements("9h", ev).items()}
+    {'look': 0.8, 'layout': 1.0, 'court_suit': 1.0}
+    """
+    court = bool(evidence.get("court_suit")) and is_court(name)
+    lp, ends = evidence.get("layout"), evidence.get("ends")
+    return {"look": look_agreement(evidence["kind"], evidence["suit"], name, COURT_LOOK_SUIT if court else 1.0),
+            "layout": 1.0 if lp is None else name_agreement(lp, name, bool(evidence.get("covered"))),
+            "court_suit": end_agreement(ends, name, evidence.get("vis")) if court and ends is not None else 1.0}
 
 
 def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | None:

@@ -11,8 +11,8 @@ across decks, so they are one class), and which suit the pips or the signs besid
 are. It is independent of the index: it never sees the typeface, only the pips.
 
 :meth:`CardDetector.sureness` multiplies a name's sureness by the layout's agreement
-(:meth:`LayoutClassifier.agreement`): its probability of the name's class over that of the class
-it finds most likely. A 4c read on the ten of clubs loses its sureness, since the card shows ten
+(:func:`name_agreement`): its probability of the name's class over that of the class it finds
+most likely. A 4c read on the ten of clubs loses its sureness, since the card shows ten
 pips; a card whose layout the model cannot make out (mostly covered, blurred) loses little. It
 is trained on the project's rendered cards only (``python -m dealer_assist.vision.train_layout``,
 ``scripts/train-cpu-layout.sh``), with the same network as the corner classifier and the look.
@@ -74,7 +74,7 @@ def pip_count_agreement(probs: np.ndarray, name: str) -> float:
     neighbouring counts within 2 to 10, over that of its most probable class.
 
     Asked only of a card that shows one index corner, most often one half under another
-    (:meth:`LayoutClassifier.agreement`'s ``covered``): the layout then sees only some of the
+    (:func:`name_agreement`'s ``covered``): the layout then sees only some of the
     pips, and its commonest doubt on a right name is the next count (an 8 it takes for a 7, a 5
     for a 4). The wrong names the layout must catch are other suits and other shapes (a 4 on a
     ten, a 7 on an ace), which still disagree; an index misread by one (a 9 read as an 8) would
@@ -140,7 +140,7 @@ def hide_indices(patches: np.ndarray) -> np.ndarray:
 
 class LayoutClassifier(PatchClassifier):
     """The exported layout CNN: BGR uint8 whole-card patches (N, LOOK_H, LOOK_W, 3) in (the look's
-    patches; :meth:`agreement` hides their indices), probabilities (N, 46) in
+    patches; :meth:`probs` hides their indices), probabilities (N, 46) in
     :data:`LAYOUT_CLASSES` order out, or (N, 44) for a model of the suited classes alone."""
 
     what = "card layout classifier"
@@ -151,36 +151,6 @@ class LayoutClassifier(PatchClassifier):
         model, shipped: it has no word on a joker, so a ``JK``'s agreement is 1.0)."""
         return LAYOUT_CLASSES[:SUITED] if outputs == SUITED else LAYOUT_CLASSES
 
-    def agreement(self, patches: np.ndarray, names: list[str], covered: list[bool] | None = None) -> np.ndarray:
-        """How far the layout agrees with each of N names (suited or ``JK``) of N patches: its
-        probability of the name's class over that of its most probable class, so 1.0 where the
-        name is what the pips show most, and small only where they show another card (a ten's
-        pips under a 4 read from the index). A layout that cannot tell (a card mostly covered,
-        a blurred one) takes little from a name; one that sees another card takes much. Where
-        ``covered[k]`` (the card shows one index corner, not two), a number card's count may be
-        one pip off (:func:`pip_count_agreement`): the card hides some of its pips.
-
-        A court card is checked for its colour, not its suit (:func:`court_agreement`): with the
-        indices hidden, a real deck's court shows its suit only in a sign a few pixels wide
-        beside the picture, and the layout's guess between diamonds and hearts, or clubs and
-        spades, doubted right names without catching wrong ones (models/MODEL_CARD.md,
-        "Fifteenth session").
-
-        >>> class Fake(LayoutClassifier):
-        ...     def __init__(self): pass
-        ...     def __call__(self, x):
-        ...         p = np.full((len(x), len(LAYOUT_CLASSES)), 0.01); p[:, layout_class("Tc")] = 0.5
-        ...         p[:, layout_class("Kh")] = 0.3
-        ...         return p / p.sum(axis=1, keepdims=True)
-        >>> Fake().agreement(np.zeros((4, LOOK_H, LOOK_W, 3), np.uint8), ["Tc", "4c", "JK", "Kd"]).round(2).tolist()
-        [1.0, 0.02, 0.02, 0.62]
-        >>> Fake().agreement(np.zeros((3, LOOK_H, LOOK_W, 3), np.uint8), ["9c", "9c", "8c"], [False, True, True]).round(2).tolist()
-        [0.02, 1.0, 0.02]
-        """
-        probs = self.probs(patches)
-        return np.array([name_agreement(probs[k], name, bool(covered is not None and covered[k]))
-                         for k, name in enumerate(names)], np.float64)
-
     def probs(self, patches: np.ndarray) -> np.ndarray:
         """The layout's class probabilities (N, 44 or 46) of whole-card patches, their indices
         hidden (:func:`hide_indices`)."""
@@ -188,14 +158,26 @@ class LayoutClassifier(PatchClassifier):
 
 
 def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float:
-    """:meth:`LayoutClassifier.agreement` of one name from one patch's layout probabilities:
-    a court card's by colour (:func:`court_agreement`), a number card showing one index corner
-    (``covered``) allowing one pip either way (:func:`pip_count_agreement`), any other name its
-    probability over the most probable class's; 1.0 for a name the model has no class for.
+    """How far the layout agrees with a name (suited or ``JK``), from one patch's layout
+    probabilities (:meth:`LayoutClassifier.probs`): its probability of the name's class over that
+    of its most probable class, so 1.0 where the name is what the pips show most, and small only
+    where they show another card (a ten's pips under a 4 read from the index); 1.0 for a name the
+    model has no class for. A layout that cannot tell (a card mostly covered, a blurred one)
+    takes little from a name; one that sees another card takes much. Where ``covered`` (the card
+    shows one index corner, not two), a number card's count may be one pip off
+    (:func:`pip_count_agreement`): the card hides some of its pips.
 
-    >>> p = np.full(len(LAYOUT_CLASSES), 0.01); p[layout_class("7h")] = 0.6
-    >>> name_agreement(p, "7h"), round(name_agreement(p, "7c"), 3)
-    (1.0, 0.017)
+    A court card is checked for its colour, not its suit (:func:`court_agreement`): with the
+    indices hidden, a real deck's court shows its suit only in a sign a few pixels wide beside
+    the picture, and the layout's guess between diamonds and hearts, or clubs and spades,
+    doubted right names without catching wrong ones (models/MODEL_CARD.md, "Fifteenth session").
+
+    >>> p = np.full(len(LAYOUT_CLASSES), 0.01); p[layout_class("Tc")] = 0.5; p[layout_class("Kh")] = 0.3
+    >>> p /= p.sum()
+    >>> [round(name_agreement(p, n), 2) for n in ("Tc", "4c", "JK", "Kd")]
+    [1.0, 0.02, 0.02, 0.62]
+    >>> [round(name_agreement(p, n, covered), 2) for n, covered in (("9c", False), ("9c", True), ("8c", True))]
+    [0.02, 1.0, 0.02]
     """
     c = layout_class(name)
     if c is None or c >= len(probs):
