@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union
 
 from dealer_assist.errors import one_line
 
 __all__ = [
     "Rank", "Suit", "Card", "CardError", "JOKER", "HIDDEN", "DECK_52", "DECK_53",
-    "parse_card", "parse_cards", "format_cards", "check_unique",
+    "parse_card", "parse_cards", "card_or_none", "format_cards", "check_unique",
 ]
 
 HIDDEN = "??"
@@ -268,6 +268,22 @@ def parse_cards(tokens: Union[str, Iterable[Union[str, Card]]], *, allow_hidden:
     if isinstance(tokens, str):
         tokens = tokens.replace(",", " ").split()
     return tuple(parse_card(t, allow_hidden=allow_hidden) for t in tokens)
+
+
+def card_or_none(text: Any) -> Optional[str]:
+    """``text`` as a card in RULINGS notation, or None where it is none: for a value that only
+    informs (the reader's other name for a doubtful card) and that a damaged line or hostile
+    JSON may carry, where a wrong value is dropped rather than refused.
+
+    >>> card_or_none("kc"), card_or_none("10♥"), card_or_none("<b>"), card_or_none("??"), card_or_none(3)
+    ('Kc', 'Th', None, None, None)
+    """
+    if not isinstance(text, str):
+        return None
+    try:
+        return str(Card.parse(text))
+    except CardError:
+        return None
 
 
 def format_cards(cards: Iterable[Optional[Card]], sep: str = " ") -> str:

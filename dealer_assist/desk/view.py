@@ -31,7 +31,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
-from dealer_assist.cards import Card, CardError
+from dealer_assist.cards import card_or_none
 from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
 from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
                                        event_from_json)
@@ -508,11 +508,8 @@ def _others(cards: Any) -> list[tuple[str, str, str]]:
     """
     out = []
     for z, c, o in ((x.get("zone"), x.get("card"), x.get("or")) for x in cards or () if isinstance(x, Mapping)):
-        if isinstance(z, str) and isinstance(c, str) and isinstance(o, str):
-            try:
-                out.append((z, c, str(Card.parse(o))))
-            except CardError:
-                continue
+        if isinstance(z, str) and isinstance(c, str) and (other := card_or_none(o)) is not None:
+            out.append((z, c, other))
     return out
 
 

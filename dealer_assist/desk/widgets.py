@@ -454,14 +454,10 @@ def track_label(tr: dict) -> str:
     >>> track_label({"card": "Ks", "sure": False, "or": "Zz"})
     'K♠?'
     """
-    from dealer_assist.cards import Card, CardError
+    from dealer_assist.cards import card_or_none
 
     card = tr.get("card")
-    other = tr.get("or") if tr.get("sure") is False else None
-    try:
-        other = str(Card.parse(other)) if isinstance(other, str) else None
-    except CardError:
-        other = None
+    other = card_or_none(tr.get("or")) if tr.get("sure") is False else None
     if other:
         return f"{card_label(card)}/{card_label(other)}?"
     return card_label(card) + ("?" if tr.get("sure") is False and card != "??" else "")

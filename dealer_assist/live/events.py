@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping, Optional, Union
 
+from dealer_assist.cards import card_or_none
 from dealer_assist.live.ruling import GamePayout, TableRuling, read_placed, ruling_or_none
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
@@ -196,22 +197,6 @@ class Confirm(TableEvent):
         offered = tuple((c["zone"], c["card"], other) for c in line.get("cards") or ()
                         if isinstance(c, Mapping) and (other := card_or_none(c.get("or"))) is not None)
         return {"cards": cards, "offered": offered}
-
-
-def card_or_none(text: Any) -> Optional[str]:
-    """``text`` as a card in RULINGS notation, or None when it is none (a damaged line).
-
-    >>> card_or_none("kc"), card_or_none("<b>"), card_or_none(3)
-    ('Kc', None, None)
-    """
-    from dealer_assist.cards import Card, CardError
-
-    if not isinstance(text, str):
-        return None
-    try:
-        return str(Card.parse(text))
-    except CardError:
-        return None
 
 
 @dataclass(frozen=True, slots=True)

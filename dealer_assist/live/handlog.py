@@ -47,7 +47,8 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
-from dealer_assist.live.events import TableEvent, card_or_none
+from dealer_assist.cards import card_or_none
+from dealer_assist.live.events import TableEvent
 from dealer_assist.live.ruling import ruling_or_none
 
 __all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners", "stored_ruling",

@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Optional, TextIO
+from typing import Any, Callable, Iterable, Optional, TextIO
 
 import cv2
 import numpy as np
 
-from dealer_assist.cards import Card, CardError
+from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
 from dealer_assist.live.events import Alert, TableEvent
@@ -59,23 +59,8 @@ def observations_from(found: dict, calibration) -> list:
         zone = calibration.zone_at((float(c[0]), float(c[1])))
         poly = tuple((float(p[0]), float(p[1])) for p in det.get("polygon", ()))
         out.append(Observation(card=name, zone=zone, xy=(float(xy[0]), float(xy[1])),
-                               confidence=conf, polygon=poly, sure=is_sure, other=_other_name(det)))
+                               confidence=conf, polygon=poly, sure=is_sure, other=card_or_none(det.get("or"))))
     return out
-
-
-def _other_name(det: Mapping[str, Any]) -> Optional[str]:
-    """A detection's likeliest other name (``"or"``), when it is a card in RULINGS notation.
-
-    >>> _other_name({"or": "Kc"}), _other_name({"or": "K?"}), _other_name({"or": 7}), _other_name({})
-    ('Kc', None, None, None)
-    """
-    other = det.get("or") if isinstance(det, Mapping) else None
-    if not isinstance(other, str):
-        return None
-    try:
-        return str(Card.parse(other))
-    except CardError:
-        return None
 
 
 def read_actions(path: str) -> list[dict]:
