@@ -25,6 +25,12 @@ def load():
 E = load()
 
 
+def run_eval(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """``benchmarks/eval_real.py ARGS`` as a user runs it, from the project root."""
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
 def rect(x0, y0, x1, y1):
     return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 
@@ -119,13 +125,16 @@ def test_doctests_pass():
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
 def test_end_to_end_on_three_real_photos(tmp_path):
     out = tmp_path / "real.json"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "3",
-                          "--json", str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = run_eval("--limit", "3", "--json", str(out))
     assert run.returncode == 0, run.stderr
     assert "rank_recall" in run.stdout and "confusion" in run.stdout
     r = json.loads(out.read_text())
     assert r["photos"] == 3 and r["labelled_cards"] >= 3
     assert 0.0 <= r["rank_recall"] <= 1.0 and len(r["per_photo"]) == 3
+    # the folder's suits, read by eye, are found and the whole names scored beside the ranks
+    assert "whole name (rank and suit" in run.stdout
+    assert r["suits_labelled"] >= 3 and 0.0 <= r["card_recall"] <= r["rank_recall"]
+    assert r["suits_file"].endswith("edje-train.json")
 
 
 def test_a_wide_view_keeps_the_photo_and_its_labels_and_draws_no_second_card():
@@ -151,19 +160,15 @@ def test_a_wide_view_keeps_the_photo_and_its_labels_and_draws_no_second_card():
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
 def test_end_to_end_in_a_wide_view(tmp_path):
     out = tmp_path / "wide.json"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "2",
-                          "--wide", "1920x1080", "--shrink", "0.8", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = run_eval("--limit", "2", "--wide", "1920x1080", "--shrink", "0.8", "--json", str(out))
     assert run.returncode == 0, run.stderr
     assert "1920x1080 view" in run.stdout
     r = json.loads(out.read_text())
     assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True}
     assert r["photo_sizes"] == {"1920x1080": 2}
-    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "big"],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    bad = run_eval("--wide", "big", timeout=120)
     assert bad.returncode == 2 and "WxH" in bad.stderr and "Traceback" not in bad.stderr
-    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--wide", "1920x1080",
-                          "--shrink", "0"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    bad = run_eval("--wide", "1920x1080", "--shrink", "0", timeout=120)
     assert bad.returncode == 2 and "--shrink" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -210,8 +215,7 @@ def test_a_bad_suits_file_is_a_clear_error(tmp_path):
     import numpy as np
     cv2.imwrite(str(tmp_path / "IMG_1.jpg"), np.full((60, 40, 3), 200, np.uint8))
     bad.write_text('{"photos": {"IMG_1": "hs"}}')
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--dir", str(tmp_path),
-                          "--suits", str(bad)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = run_eval("--dir", str(tmp_path), "--suits", str(bad))
     assert run.returncode == 2 and "2 suits for 1 labelled" in run.stderr and "Traceback" not in run.stderr
 
 
@@ -227,17 +231,9 @@ def test_the_shipped_suits_name_one_suit_for_every_labelled_real_card():
 
 
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
-def test_end_to_end_with_suits_and_the_sheets_to_check_them(tmp_path):
-    out = tmp_path / "real.json"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "3",
-                          "--json", str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert run.returncode == 0, run.stderr
-    assert "whole name (rank and suit" in run.stdout
-    r = json.loads(out.read_text())
-    assert r["suits_labelled"] >= 3 and 0.0 <= r["card_recall"] <= r["rank_recall"]
-    assert r["suits_file"].endswith("edje-train.json")
-    plain = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--limit", "1",
-                            "--suits", "none"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+def test_ranks_only_on_request_and_the_sheets_to_check_the_suits(tmp_path):
+    """(The whole names are checked end to end in test_end_to_end_on_three_real_photos.)"""
+    plain = run_eval("--limit", "1", "--suits", "none")
     assert plain.returncode == 0 and "whole name" not in plain.stdout
     few = tmp_path / "few"
     few.mkdir()
@@ -247,9 +243,7 @@ def test_end_to_end_with_suits_and_the_sheets_to_check_them(tmp_path):
     suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
     (tmp_path / "few.json").write_text(json.dumps({"photos": {p.stem: suits[p.stem] for p, _ in E.photos(few)}}))
     sheets = tmp_path / "sheets"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "eval_real.py"), "--dir", str(few),
-                          "--suits", str(tmp_path / "few.json"), "--suit-sheets", str(sheets)],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = run_eval("--dir", str(few), "--suits", str(tmp_path / "few.json"), "--suit-sheets", str(sheets))
     assert run.returncode == 0, run.stderr
     rows = (sheets / "index.tsv").read_text().splitlines()[1:]
     n = sum(len(suits[p.stem]) for p, _ in E.photos(few))
