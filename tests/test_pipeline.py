@@ -136,3 +136,40 @@ def test_a_dealer_correction_teaches_the_reader_that_card_from_the_frame_it_was_
     pipe.apply({"type": "correct", "zone": "board1", "card": "2s", "to": None}, 14, 1.0)
     assert len(det.learned) == 1
     log.close()
+
+
+def test_a_correction_logs_whether_the_dealer_chose_the_name_the_reader_had_offered(tmp_path, capsys):
+    """A doubtful K♠ on the board the reader says may be the K♣: the dealer's correction to K♣
+    is logged with the reader's offer beside it, and ``review`` says the dealer took the reader's
+    own second guess; a correction of a card the reader offered nothing for carries no offer."""
+    from dealer_assist.cli import main
+    from dealer_assist.live.handlog import load_hand
+
+    cal = load_calibration(TABLE)
+    dealt = backs_in(cal, "seat1", "seat3")
+
+    def card(zone, name, sure, other=None):
+        c = cal.zones_image()[zone].mean(axis=0)
+        poly = [[float(c[0] - 30), float(c[1] - 42)], [float(c[0] + 30), float(c[1] - 42)],
+                [float(c[0] + 30), float(c[1] + 42)], [float(c[0] - 30), float(c[1] + 42)]]
+        return {"card": name, "confidence": 0.8, "sure": sure, "center": [float(c[0]), float(c[1])],
+                "polygon": poly, **({"or": other} if other else {})}
+
+    flop = {"cards": [card("board1", "Ks", False, "Kc"), card("board2", "7h", False), card("board3", "2d", True)],
+            "backs": dealt["backs"]}
+    pipe, _events, log = make(tmp_path, ScriptedDetector([dealt] * 6 + [flop]))
+    pipe.run(frames(14))
+    assert pipe.table.other_of("board1", "Ks") == "Kc" and pipe.table.other_of("board2", "7h") is None
+    pipe.apply({"type": "correct", "zone": "board1", "card": "Ks", "to": "Kc"}, 14, 1.0)
+    pipe.apply({"type": "correct", "zone": "board2", "card": "7h", "to": "7d"}, 14, 1.0)
+    with pytest.raises(UserError, match="unknown field"):      # the offer is the reader's, never the action's
+        pipe.apply({"type": "correct", "zone": "board3", "card": "2d", "to": "2h", "or": "2h"}, 14, 1.0)
+    log.close()
+    corr = load_hand(tmp_path / "log.sqlite", "1:1")["corrections"]
+    assert [(c["card"], c["to"], c.get("or")) for c in corr] == [("Ks", "Kc", "Kc"), ("7h", "7d", None)]
+    assert main(["review", "--db", str(tmp_path / "log.sqlite"), "1:1", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "board 1: Ks corrected to Kc (the name the reader had offered)" in out
+    assert "board 2: 7h corrected to 7d\n" in out
+    assert main(["review", "--db", str(tmp_path / "log.sqlite"), "1:1"]) == 0
+    assert "（読み取りが候補に挙げていた名前）" in capsys.readouterr().out

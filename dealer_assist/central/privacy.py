@@ -159,5 +159,13 @@ def public_event(ev: Mapping[str, Any], hidden: Hidden) -> tuple[dict, bool]:
 
 
 def public_correction(action: Mapping[str, Any], hidden: Hidden) -> tuple[dict, bool]:
-    """A dealer's correction as the central log may hold it (a seat's cards hidden)."""
+    """A dealer's correction as the central log may hold it (a seat's cards hidden, with the
+    other name the reader had offered for the card: it would tell the card's rank).
+
+    >>> secrets = SeatCards()
+    >>> secrets.add_correction({"type": "correct", "zone": "seat1", "card": "Ks", "to": "Kc"})
+    >>> public_correction({"type": "correct", "zone": "seat1", "card": "Ks", "to": "Kc", "or": "Kc"},
+    ...                   secrets.hidden(shown=set()))[0]
+    {'type': 'correct', 'zone': 'seat1', 'card': '??', 'to': '??', 'or': '??', 'withheld': True}
+    """
     return public_event(action, hidden)

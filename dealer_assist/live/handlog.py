@@ -605,12 +605,16 @@ def _ref(session: Any, hand: Any) -> str:
 
 def _corrections(rows: Iterable, seqs: Sequence[int]) -> list[dict]:
     """A hand's corrections as :func:`load_hand` gives them, from their rows (``corrections`` columns,
-    in order) and the seqs of the hand's events, in order."""
-    return [
-        {"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
-         "action": json.loads(r["json"]), "wall": _iso(r["wall"]),
-         "before_event": bisect.bisect_right(seqs, r["after_seq"])}
-        for r in rows]
+    in order) and the seqs of the hand's events, in order; each with the other name the reader
+    had offered for the card (``"or"``) where the stored action has one."""
+    out = []
+    for r in rows:
+        action = json.loads(r["json"])
+        other = card_or_none(action.get("or")) if isinstance(action, dict) else None
+        out.append({"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
+                    "action": action, "wall": _iso(r["wall"]),
+                    "before_event": bisect.bisect_right(seqs, r["after_seq"]), **({"or": other} if other else {})})
+    return out
 
 
 def _confirmations(events: Sequence[dict]) -> list[dict]:

@@ -151,15 +151,28 @@ class Pipeline:
 
         A correction the table accepts is written to the hand log before the events it causes, so
         a dispute shows it in its place; a refused one raises :class:`UserError` and logs nothing.
+        The logged correction carries the other name the reader had offered for the card
+        (``"or"``, :meth:`LiveTable.other_of`) where it had one: whether the dealer took the
+        reader's own second guess or a name no reader saw.
         """
         hand = self.table.hand
+        offered = self._offered(action)
         events = self.table.apply(action, frame, t)
         if action.get("type") == "correct":
             if self.log is not None:
-                self.log.record_correction(action, frame, t, hand)
+                self.log.record_correction(dict(action, **({"or": offered} if offered else {})), frame, t, hand)
             self._learn(action)
         self._emit(events, self.last_frame.image if self.last_frame is not None else None)
         return events
+
+    def _offered(self, action: dict) -> Optional[str]:
+        """For a correction, the other name the reader offered for the corrected card before it
+        (None: not a correction, no such card, or no offer)."""
+        other_of = getattr(self.table, "other_of", None)
+        zone, card = action.get("zone"), action.get("card")
+        if action.get("type") != "correct" or other_of is None or not isinstance(zone, str) or not isinstance(card, str):
+            return None
+        return card_or_none(other_of(zone, card))
 
     def _learn(self, action: dict) -> None:
         """The dealer corrected a card to another card: the reader learns that card's corners

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from dealer_assist.cards import card_or_none
 from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.ruling import ruling_or_none
@@ -284,11 +285,26 @@ def describe_correction(c: dict, lang: str = "en") -> str:
     'board 4: 8c corrected to 8s'
     >>> describe_correction({"zone": "seat2", "card": "??", "to": None}, "ja")
     'シート2: ?? を取り除き'
+
+    Where the reader had offered another name for the card (``"or"``), it says whether the
+    dealer chose that name or another:
+
+    >>> describe_correction({"zone": "seat1", "card": "Ks", "to": "Kc", "or": "Kc"})
+    'seat 1: Ks corrected to Kc (the name the reader had offered)'
+    >>> describe_correction({"zone": "seat1", "card": "Ks", "to": "Qs", "or": "Kc"})
+    'seat 1: Ks corrected to Qs (the reader had asked: or Kc?)'
     """
     where, card, to = zone(c.get("zone") or "?"), c.get("card") or "?", c.get("to")
     if to is None:
-        return _("{zone}: {card} removed", zone=where, card=card).render(lang)
-    return _("{zone}: {card} corrected to {to}", zone=where, card=card, to=to).render(lang)
+        text = _("{zone}: {card} removed", zone=where, card=card).render(lang)
+    else:
+        text = _("{zone}: {card} corrected to {to}", zone=where, card=card, to=to).render(lang)
+    other = card_or_none(c.get("or"))
+    if other is None:
+        return text
+    if other == to:
+        return text + " " + _("(the name the reader had offered)").render(lang)
+    return text + " " + _("(the reader had asked: or {card}?)", card=other).render(lang)
 
 
 def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str:
