@@ -31,10 +31,11 @@ PLAY_TIMEOUT_MS = 120_000
 
 
 def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800),
-              sure: float | None = None) -> DeskWindow:
+              sure: float | None = None, doubt: dict[str, str] | None = None) -> DeskWindow:
     """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it.
     ``sure``: the reader's sure threshold (0: every name sure, above 1: none; None: the measured
-    one), so that what is provisional does not depend on the shipped models."""
+    one), so that what is provisional does not depend on the shipped models; ``doubt``: cards the
+    reader reports not sure, each with the other name it offers (``{"Ks": "Kc"}``)."""
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.commands.desk import pick_font
@@ -46,6 +47,16 @@ def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800),
     if sure is not None:
         det = parts.pipeline.detector
         det.settings = dataclasses.replace(det.settings, sure=sure)
+    if doubt:
+        det, detect = parts.pipeline.detector, parts.pipeline.detector.detect
+
+        def doubting(image, *a, **k):
+            out = detect(image, *a, **k)
+            for c in out["cards"]:
+                if c["card"] in doubt:
+                    c.update(sure=False, **{"or": doubt[c["card"]]})
+            return out
+        det.detect = doubting
     window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at),
                         calibration=parts.calibration, lang=lang, db=str(db), source_name="sample clip")
     qtbot.addWidget(window)
@@ -582,12 +593,12 @@ def test_desk_says_which_system_libraries_its_window_lacks(monkeypatch, capsys):
 
 
 def test_a_doubtful_card_says_what_else_it_may_be_and_one_click_makes_it_that(qtbot, tmp_path):
-    """Hand 1's showdown with the shipped models: seat 1's K♠, half under its Q♣, is not sure,
-    and the whole card's look sees a club there. The card's tile says "K♣?" (and its tooltip
-    why), and its picker offers K♣ as one click beside the confirmation."""
+    """Hand 1's showdown: seat 1's K♠, half under its Q♣, is read not sure, the reader offering
+    K♣ as what else it may be (``detect``'s ``"or"``). The card's tile says "K♣?" (and its
+    tooltip why), and its picker offers K♣ as one click beside the confirmation."""
     from dealer_assist.desk.widgets import CardPicker
 
-    w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "90")
+    w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "90", doubt={"Ks": "Kc"})
     play_to(qtbot, w, 90)
     tile = next(t for t in w.seats[1].tiles if t.code == "Ks")
     assert tile.doubtful and tile.other == "Kc" and w.snapshot.other("seat1", "Ks") == "Kc"

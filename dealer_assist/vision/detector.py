@@ -109,6 +109,12 @@ SURE_MIN_SIDE = 60.0
 #: detail. 0.5 from the sixteenth session; 0.25 since the corner classifier GC-A, measured with it
 #: on the validation sets and the real photos (models/MODEL_CARD.md, "Eighteenth session").
 COURT_LOOK_SUIT = 0.25
+#: ... and none at all for a court half under another card of the frame (its unread index corner
+#: lies inside that card's outline: :func:`corner_under_another`), whose whole-card patch holds
+#: some of the card on top and so its suit: its suit is checked by the corners and by the
+#: court-suit reader at the end in view, and the look checks that it is a face card
+#: (models/MODEL_CARD.md, "Twenty-second session").
+COVERED_COURT_LOOK_SUIT = 0.0
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
@@ -713,9 +719,13 @@ class CardDetector:
             kind, suit = look_kinds(probs), look_suits(probs)
             courts = [k for k in todo if is_court(cards[k]["card"])] if self.court_suit is not None else []
             for j, k in enumerate(todo):
+                covered = _one_corner(cards[k].get("_vis"))
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
-                                       "covered": _one_corner(cards[k].get("_vis")),
+                                       "covered": covered,
+                                       "under": covered and corner_under_another(
+                                           cards[k]["_outline"], cards[k]["_vis"],
+                                           [c["_outline"] for i, c in enumerate(cards) if i != k]),
                                        "court_suit": self.court_suit is not None}
             if courts:
                 ends = self.court_suit.end_probs(image, [np.asarray(cards[k]["_outline"]) for k in courts])
@@ -796,6 +806,23 @@ def _one_corner(vis) -> bool:
     return vis is not None and len(vis) == 2 and min(float(v) for v in vis) < READABLE <= max(float(v) for v in vis)
 
 
+def corner_under_another(outline, vis, others) -> bool:
+    """Whether a card's index corner that reads no index (the lower of ``vis``) lies inside
+    another card's outline of the frame (``others``): the card lies half under that card, and its
+    whole-card patch holds some of it.
+
+    >>> sq = lambda x0, y0, w, h: [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]
+    >>> corner_under_another(sq(0, 0, 100, 140), [0.99, 0.02], [sq(50, 70, 100, 140)])
+    True
+    >>> corner_under_another(sq(0, 0, 100, 140), [0.99, 0.02], [sq(200, 0, 100, 140)])
+    False
+    """
+    if vis is None or len(vis) != 2 or not others:
+        return False
+    x, y = (float(v) for v in geometry.index_centres(np.asarray(outline, np.float64))[int(np.argmin(vis))])
+    return any(cv2.pointPolygonTest(np.asarray(o, np.float32).reshape(-1, 1, 2), (x, y), False) >= 0 for o in others)
+
+
 def look_agreement(kind: np.ndarray, suit: np.ndarray, name: str, suit_power: float = 1.0) -> float:
     """How far the whole-card look agrees with a card's name, from its kind probabilities (face,
     joker, back, none: :func:`look.kinds`) and its suit shares (:func:`look.suits`).
@@ -832,8 +859,9 @@ OTHER_POSTERIOR = 0.05
 def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] = ()) -> str | None:
     """What else a card named ``name`` may be, by the evidence its sureness was made of
     (:meth:`CardDetector.sureness_parts`' ``_evidence``): the names another of its readers
-    prefers (the same rank in the suit the whole card's look sees most, or, for a court, the
-    court-suit reader at an end in view; the number card or ace the layout sees most, on a card
+    prefers (the same rank in the suit the whole card's look sees most, except on a court
+    half under another card, whose look sees some of the card on top; or, for a court, the suit the
+    court-suit reader sees at an end in view; the number card or ace the layout sees most, on a card
     showing both index corners: a covered card's layout sees the pips of the card on it) or the
     corners themselves give at least :data:`OTHER_POSTERIOR`; of those, the one whose product
     of posterior, look agreement, layout agreement and court-suit agreement is largest, leaving
@@ -871,8 +899,8 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
     rank = name[:-1]
     court = bool(evidence.get("court_suit")) and is_court(name)
     names = {class_name(int(i)) for i in np.flatnonzero(post[:JK] >= OTHER_POSTERIOR)}   # suited cards
-    if float(evidence["kind"][LOOK_FACE]) >= float(np.max(evidence["kind"])):
-        names.add(rank + SUITS[int(np.argmax(evidence["suit"]))])
+    if float(evidence["kind"][LOOK_FACE]) >= float(np.max(evidence["kind"])) and not (court and evidence.get("under")):
+        names.add(rank + SUITS[int(np.argmax(evidence["suit"]))])    # a covered court's look sees the card on top
     ends = evidence.get("ends")
     if court and ends is not None:
         ends = np.asarray(ends, np.float64)
@@ -905,10 +933,18 @@ def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
     ...       "ends": None, "vis": None, "layout": None, "covered": False, "court_suit": True}
     >>> {k: round(v, 3) for k, v in name_agreements("9h", ev).items()}
     {'look': 0.8, 'layout': 1.0, 'court_suit': 1.0}
+
+    A court whose unread index corner lies under another card of the frame (``under``:
+    :func:`corner_under_another`) is checked by the look for being a face card, not for its suit
+    (:data:`COVERED_COURT_LOOK_SUIT`): the look sees some of the card on top.
+
+    >>> round(name_agreements("Kd", ev)["look"], 3), round(name_agreements("Kd", dict(ev, under=True))["look"], 3)
+    (0.669, 1.0)
     """
     court = bool(evidence.get("court_suit")) and is_court(name)
     lp, ends = evidence.get("layout"), evidence.get("ends")
-    return {"look": look_agreement(evidence["kind"], evidence["suit"], name, COURT_LOOK_SUIT if court else 1.0),
+    power = (COVERED_COURT_LOOK_SUIT if evidence.get("under") else COURT_LOOK_SUIT) if court else 1.0
+    return {"look": look_agreement(evidence["kind"], evidence["suit"], name, power),
             "layout": 1.0 if lp is None else name_agreement(lp, name, bool(evidence.get("covered"))),
             "court_suit": end_agreement(ends, name, evidence.get("vis")) if court and ends is not None else 1.0}
 

@@ -94,6 +94,26 @@ def pip_count_agreement(probs: np.ndarray, name: str) -> float:
     return max(float(probs[r * 4 + suit]) for r in near) / max(float(probs.max()), 1e-9)
 
 
+def picture_agreement(probs: np.ndarray) -> float:
+    """The layout's agreement with a court card of either colour and any suit: its four court
+    classes added together, their sum over the largest of that sum and the other classes. Asked of
+    a court that shows one index corner (:func:`name_agreement`'s ``covered``), whose colour the
+    card on top of it may set.
+
+    >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("Kh")] = 0.3; p[layout_class("Qc")] = 0.3
+    >>> p[layout_class("3d")] = 0.4
+    >>> picture_agreement(p), round(court_agreement(p, "Kc"), 2)
+    (1.0, 0.75)
+    >>> p[layout_class("3d")] = 2.4; round(picture_agreement(p), 2)
+    0.25
+    """
+    probs = np.asarray(probs, np.float64)
+    courts = [COURT * 4 + k for k in range(len(SUITS))]
+    total = float(probs[courts].sum())
+    others = np.delete(probs, courts)
+    return total / max(total, float(others.max()) if len(others) else 0.0, 1e-9)
+
+
 def court_agreement(probs: np.ndarray, name: str) -> float:
     """The layout's agreement with a court card's name checked for its colour only: its
     probabilities with each colour's two court classes added together, the named colour's sum
@@ -171,6 +191,12 @@ def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float
     indices hidden, a real deck's court shows its suit only in a sign a few pixels wide beside
     the picture, and the layout's guess between diamonds and hearts, or clubs and spades,
     doubted right names without catching wrong ones (models/MODEL_CARD.md, "Fifteenth session").
+    A court showing one index corner (``covered``) is checked for a picture only, of either
+    colour (:func:`picture_agreement`): half under another card, its patch holds some of the
+    card on top, whose colour the layout may take for the court's, while its suit is checked by
+    the corners, the look and the court-suit reader at the end in view. A picture it must still
+    see: a box between two cards whose one corner read a queen showed a 3's pips, and the layout
+    alone kept it from being sure (models/MODEL_CARD.md, "Twenty-second session").
 
     >>> p = np.full(len(LAYOUT_CLASSES), 0.01); p[layout_class("Tc")] = 0.5; p[layout_class("Kh")] = 0.3
     >>> p /= p.sum()
@@ -178,13 +204,15 @@ def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float
     [1.0, 0.02, 0.02, 0.62]
     >>> [round(name_agreement(p, n, covered), 2) for n, covered in (("9c", False), ("9c", True), ("8c", True))]
     [0.02, 1.0, 0.02]
+    >>> round(name_agreement(p, "Ks"), 2), round(name_agreement(p, "Ks", covered=True), 2)   # it sees a red court
+    (0.04, 0.66)
     """
     c = layout_class(name)
     if c is None or c >= len(probs):
         return 1.0
     g = rank_class(name)
     if g == COURT:
-        return court_agreement(probs, name)
+        return picture_agreement(probs) if covered else court_agreement(probs, name)
     if covered and _FIRST_COUNT <= g <= _LAST_COUNT:
         return pip_count_agreement(probs, name)
     return float(probs[c] / max(float(np.max(probs)), 1e-9))
