@@ -183,7 +183,7 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         out.append("")
         out.append(_("Cards the dealer confirmed as read ({n}):", n=len(conf)).render(lang))
         for c in conf:
-            offered = (" " + _("(the reader had asked: or {card}?)", card=c["or"]).render(lang)
+            offered = (("" if lang == "ja" else " ") + _("(the reader had asked: or {card}?)", card=c["or"]).render(lang)
                        if isinstance(c.get("or"), str) else "")
             out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  " + render(placed_cards([c]), lang) + offered)
 

@@ -293,6 +293,8 @@ def describe_correction(c: dict, lang: str = "en") -> str:
     'seat 1: Ks corrected to Kc (the name the reader had offered)'
     >>> describe_correction({"zone": "seat1", "card": "Ks", "to": "Qs", "or": "Kc"})
     'seat 1: Ks corrected to Qs (the reader had asked: or Kc?)'
+    >>> describe_correction({"zone": "seat1", "card": "Ks", "to": "Kc", "or": "Kc"}, "ja")
+    'シート1: Ks を Kc に訂正（読み取りが候補に挙げていた名前）'
     """
     where, card, to = zone(c.get("zone") or "?"), c.get("card") or "?", c.get("to")
     if to is None:
@@ -302,9 +304,10 @@ def describe_correction(c: dict, lang: str = "en") -> str:
     other = card_or_none(c.get("or"))
     if other is None:
         return text
+    gap = "" if lang == "ja" else " "      # a Japanese full-width bracket brings its own space
     if other == to:
-        return text + " " + _("(the name the reader had offered)").render(lang)
-    return text + " " + _("(the reader had asked: or {card}?)", card=other).render(lang)
+        return text + gap + _("(the name the reader had offered)").render(lang)
+    return text + gap + _("(the reader had asked: or {card}?)", card=other).render(lang)
 
 
 def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str:
