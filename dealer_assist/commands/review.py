@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
-from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, pays_text,
+from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, offer_note, pays_text,
                                      placed_cards)
 
 DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db``
@@ -183,9 +183,8 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         out.append("")
         out.append(_("Cards the dealer confirmed as read ({n}):", n=len(conf)).render(lang))
         for c in conf:
-            offered = (("" if lang == "ja" else " ") + _("(the reader had asked: or {card}?)", card=c["or"]).render(lang)
-                       if isinstance(c.get("or"), str) else "")
-            out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  " + render(placed_cards([c]), lang) + offered)
+            out.append(f"  {_stamp(c.get('t'), c.get('frame'), lang)}  " + render(placed_cards([c]), lang)
+                       + offer_note(c.get("or"), None, lang))
 
     out.append("")
     ruling = hand.get("ruling")

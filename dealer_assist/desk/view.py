@@ -135,9 +135,7 @@ class DeskSnapshot:
     def other(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
         """For a doubtful ``code`` in ``zone``, the reader's likeliest other name for it (what
         the dealer should check it against), or None."""
-        if not self.doubtful(zone, code):
-            return None
-        return next((o for z, c, o in self.others if (z, c) == (zone, code)), None)
+        return other_name(self.others, zone, code) if self.doubtful(zone, code) else None
 
     def corrected(self, zone: Optional[str], code: Optional[str]) -> Optional[str]:
         """The card as read, when ``code`` in ``zone`` is there by a dealer's correction."""
@@ -511,6 +509,15 @@ def _others(cards: Any) -> list[tuple[str, str, str]]:
         if isinstance(z, str) and isinstance(c, str) and (other := card_or_none(o)) is not None:
             out.append((z, c, other))
     return out
+
+
+def other_name(others: Sequence[tuple[str, str, str]], zone: Optional[str], code: Optional[str]) -> Optional[str]:
+    """The other name ``others`` (``(zone, card, other)``) give ``code`` in ``zone``, or None.
+
+    >>> other_name([("seat1", "Ks", "Kc")], "seat1", "Ks"), other_name([("seat1", "Ks", "Kc")], "seat2", "Ks")
+    ('Kc', None)
+    """
+    return next((o for z, c, o in others if (z, c) == (zone, code)), None)
 
 
 def placed_text(cards: Sequence[tuple[str, str]], lang: str,

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QGridLayout, QHBoxLayout, QLabel
                                QWidget)
 
 from dealer_assist.desk.texts import SUIT_SYMBOL, alert_title, card_label, t, zone_text
-from dealer_assist.desk.view import AlertView, DeskSnapshot, PotView, SeatView
+from dealer_assist.desk.view import AlertView, DeskSnapshot, PotView, SeatView, other_name
 
 #: four-colour suits: a spade and a club, a heart and a diamond are told apart at arm's length
 SUIT_COLOURS = {"s": "#151515", "h": "#d11a1a", "d": "#1565d8", "c": "#12843a"}
@@ -289,9 +289,22 @@ class CardTile(QWidget):
             p.drawText(band, Qt.AlignmentFlag.AlignCenter, "=" + card_label(self.stand_in))
 
 
-def doubtful_note(other: Optional[str], lang: str) -> str:
-    """A doubtful card's tooltip: confirm or correct it, and what the reader would read instead."""
-    return t("doubtful_or_tip", lang, card=card_label(other)) if other else t("doubtful_tip", lang)
+def tile_marks(read: Optional[str], doubt: bool, other: Optional[str], lang: str) -> dict[str, Any]:
+    """What :meth:`CardTile.set_card` shows of a card beside its name, as its keyword arguments:
+    the tooltip (the card as read where a correction set it; for a doubtful card, confirm or
+    correct it, and what the reader would read instead), the doubt and the reader's likeliest
+    other name with its band text.
+
+    >>> tile_marks(None, True, "Kc", "en")["note"], tile_marks(None, True, "Kc", "en")["other_text"]
+    ('not sure, or is it K♣? Confirm or correct it', 'or K♣?')
+    >>> tile_marks(None, True, None, "en")["note"], tile_marks(None, False, None, "en")["note"]
+    ('not sure: confirm or correct it', '')
+    """
+    note = (t("corrected_tip", lang, card=card_label(read)) if read
+            else (t("doubtful_or_tip", lang, card=card_label(other)) if other else t("doubtful_tip", lang)) if doubt
+            else "")
+    return {"corrected": read, "note": note, "doubtful": doubt, "other": other,
+            "other_text": t("doubtful_or", lang, card=card_label(other)) if other else ""}
 
 
 class VideoView(QWidget):
@@ -540,10 +553,7 @@ class BoardPanel(Panel):
             doubt = snap.doubtful(f"board{i + 1}", code)
             other = snap.other(f"board{i + 1}", code)
             tile.set_card(code, highlight=f"board{i + 1}" in joker_zones,
-                          clickable=snap.live and code is not None, corrected=read,
-                          note=(t("corrected_tip", lang, card=card_label(read)) if read
-                                else doubtful_note(other, lang) if doubt else ""), doubtful=doubt,
-                          other=other, other_text=t("doubtful_or", lang, card=card_label(other)) if other else "")
+                          clickable=snap.live and code is not None, **tile_marks(read, doubt, other, lang))
             tile.setVisible(i < len(snap.board))     # a game without a board (stud) shows none
 
 
@@ -646,11 +656,8 @@ class SeatPanel(Panel):
             code = shown[i] if i < len(shown) else None
             read = corrected.get(code) if code else None
             doubt = code is not None and (f"seat{sv.seat}", code) in unsure
-            other = next((o for z, c, o in others if (z, c) == (f"seat{sv.seat}", code)), None) if doubt else None
-            tile.set_card(code, clickable=live and code not in (None, "BACK"), corrected=read,
-                          note=(t("corrected_tip", lang, card=card_label(read)) if read
-                                else doubtful_note(other, lang) if doubt else ""), doubtful=doubt,
-                          other=other, other_text=t("doubtful_or", lang, card=card_label(other)) if other else "")
+            other = other_name(others, f"seat{sv.seat}", code) if doubt else None
+            tile.set_card(code, clickable=live and code not in (None, "BACK"), **tile_marks(read, doubt, other, lang))
             tile.setVisible(code is not None or (sv.dealt and not sv.folded))
         self.reason.setText(sv.reason)
         name = sv.hand_name

@@ -301,13 +301,28 @@ def describe_correction(c: dict, lang: str = "en") -> str:
         text = _("{zone}: {card} removed", zone=where, card=card).render(lang)
     else:
         text = _("{zone}: {card} corrected to {to}", zone=where, card=card, to=to).render(lang)
-    other = card_or_none(c.get("or"))
+    return text + offer_note(c.get("or"), to, lang)
+
+
+def offer_note(other: Any, chosen: Optional[str], lang: str = "en") -> str:
+    """What the reader had offered for a card the dealer confirmed or corrected (``other``: its
+    ``"or"``; ``chosen``: the name a correction gave it, None for a confirmation), to follow the
+    card in a hand's account:
+    whether the dealer took it, or what the card was checked against; "" where nothing (or no
+    card) was offered. A Japanese full-width bracket brings its own space.
+
+    >>> offer_note("Kc", "Kc"), offer_note("Kc", "Ks"), offer_note("<b>", "Ks")
+    (' (the name the reader had offered)', ' (the reader had asked: or Kc?)', '')
+    >>> offer_note("Kc", "Ks", "ja")
+    '（読み取りは Kc かと確認を求めていた）'
+    """
+    other = card_or_none(other)
     if other is None:
-        return text
-    gap = "" if lang == "ja" else " "      # a Japanese full-width bracket brings its own space
-    if other == to:
-        return text + gap + _("(the name the reader had offered)").render(lang)
-    return text + gap + _("(the reader had asked: or {card}?)", card=other).render(lang)
+        return ""
+    gap = "" if lang == "ja" else " "
+    if other == chosen:
+        return gap + _("(the name the reader had offered)").render(lang)
+    return gap + _("(the reader had asked: or {card}?)", card=other).render(lang)
 
 
 def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str:
