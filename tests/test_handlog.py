@@ -707,6 +707,27 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out
 
 
+def test_an_event_or_correction_line_that_is_no_json_is_said_and_the_rest_of_the_hand_still_reads(logged, capsys):
+    """A damaged log where an event line and a correction line are no JSON at all: ``review``
+    tells the hand, says where the log cannot be read (both languages) and still lists the
+    correction from its own columns, instead of a traceback."""
+    db, _ = logged
+    con = sqlite3.connect(db)
+    (ev_id,) = con.execute("SELECT id FROM events WHERE type = 'board' ORDER BY id LIMIT 1").fetchone()
+    con.execute("UPDATE events SET json = '{not json' WHERE id = ?", (ev_id,))
+    con.execute("UPDATE corrections SET json = '{not json'")
+    con.commit()
+    con.close()
+    hand = load_hand(db, "1")
+    assert {"type": "damaged_line"} in hand["events"] and hand["corrections"][0]["to"] == "2c"
+    code, out, err = review(capsys, "--db", str(db), "1")
+    assert code == 0 and "Traceback" not in err
+    assert "(a line of the hand log that cannot be read: the log is damaged there)" in out
+    assert "board 5: 2s corrected to 2c" in out
+    code, out, _ = review(capsys, "--db", str(db), "1", "--lang", "ja")
+    assert code == 0 and "ハンドログのこの行は読めません" in out
+
+
 def test_a_ruling_damaged_in_the_log_is_said_and_the_rest_of_the_hand_still_reads(logged, capsys):
     """A ruling row or event line that is no ruling (hand-edited or damaged): ``review`` tells the
     hand, says the ruling cannot be read and gives no winners for it, instead of a traceback."""

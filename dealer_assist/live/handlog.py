@@ -54,6 +54,10 @@ from dealer_assist.live.ruling import ruling_or_none
 __all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners", "stored_ruling",
            "parse_hand_ref", "find_hand", "salvage"]
 
+#: The type a hand's account (:func:`load_hand`) gives a stored event or correction line that
+#: cannot be read: the log is damaged there, and the rest of the hand still reads.
+DAMAGED_LINE = "damaged_line"
+
 #: The schema this code writes (``PRAGMA user_version``). A file with a higher number was written
 #: by a newer dealer-assist and is refused rather than misread; lower numbers are migrated up.
 SCHEMA_VERSION = 2
@@ -529,6 +533,20 @@ def stored_ruling(text: Optional[str]) -> tuple[Optional[dict], bool]:
     return obj, False
 
 
+def stored_line(text: Optional[str]) -> dict:
+    """A stored event or correction line as a hand's account reads it: its JSON object, or
+    ``{"type": "damaged_line"}`` where the log is damaged there (the rest of the hand still reads).
+
+    >>> stored_line('{"type": "board", "cards": ["Ks"]}')["cards"], stored_line("{not json"), stored_line("[1]")
+    (['Ks'], {'type': 'damaged_line'}, {'type': 'damaged_line'})
+    """
+    try:
+        obj = json.loads(text) if text is not None else None
+    except ValueError:
+        obj = None
+    return obj if isinstance(obj, dict) else {"type": DAMAGED_LINE}
+
+
 def _loads(text: Optional[str], default: Any = None) -> Any:
     if text is None:
         return default
@@ -609,8 +627,8 @@ def _corrections(rows: Iterable, seqs: Sequence[int]) -> list[dict]:
     had offered for the card (``"or"``) where the stored action has one."""
     out = []
     for r in rows:
-        action = json.loads(r["json"])
-        other = card_or_none(action.get("or")) if isinstance(action, dict) else None
+        action = stored_line(r["json"])
+        other = card_or_none(action.get("or"))
         out.append({"t": r["t"], "frame": r["frame"], "zone": r["zone"], "card": r["card"], "to": r["to_card"],
                     "action": action, "wall": _iso(r["wall"]),
                     "before_event": bisect.bisect_right(seqs, r["after_seq"]), **({"or": other} if other else {})})
@@ -738,7 +756,7 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
         row = con.execute(_hand_sql(con) + " WHERE h.id = ?", (hand_id_,)).fetchone()
         out = _summary(row)
         ev_rows = con.execute("SELECT id, seq, json FROM events WHERE hand = ? ORDER BY seq", (hand_id_,)).fetchall()
-        out["events"] = [json.loads(r["json"]) for r in ev_rows]
+        out["events"] = [stored_line(r["json"]) for r in ev_rows]
         index = {r["id"]: (i, r["seq"], out["events"][i]) for i, r in enumerate(ev_rows)}
         seqs = [r["seq"] for r in ev_rows]
         # "before_event": index in "events" of the first event recorded after the correction

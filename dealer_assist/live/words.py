@@ -22,6 +22,7 @@ from typing import Any, Optional
 from dealer_assist.cards import card_or_none
 from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
 from dealer_assist.live.events import TableEvent
+from dealer_assist.live.handlog import DAMAGED_LINE
 from dealer_assist.live.ruling import ruling_or_none
 
 #: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
@@ -174,6 +175,8 @@ def describe(ev: "TableEvent | dict", lang: str = "en") -> str:
 def _describe(ev: dict, lang: str) -> Any:
     ja = lang == "ja"
     kind = ev.get("type")
+    if kind == DAMAGED_LINE:
+        return _("(a line of the hand log that cannot be read: the log is damaged there)")
     if kind == "session_start":
         return _("session {session} started: source {source}", session=ev.get("session") or "-",
                  source=ev.get("source") or "-")
