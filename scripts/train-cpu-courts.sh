@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The card look (stage 3) fine-tuned from the shipped one on `world-aces` frames whose rich court
-# art holds, in four decks of ten, a suit sign beside the figure two to two and a half times the
-# old size (courts.deck_look's "sign"; the real deck's courts hold one a sixth of the card high,
+# The card look (stage 3) fine-tuned from the shipped one (or INIT_ONNX) on `world-aces` frames whose rich court
+# art holds, in four decks of ten, a suit sign beside the figure 1.7 to 2.6 times the old size
+# (courts.deck_look's "sign"; the real deck's courts hold one a sixth of the card high,
 # and its black courts were the cards most often not sure: models/MODEL_CARD.md, "Twenty-third
 # session"), on this 2-core CPU: about 3 minutes to render, 5 to train.
 #
@@ -18,8 +18,10 @@ W=${WORK:-runs/courts}
 A=${ACES:-runs/aces}
 # 1. frames: 2,000 world-aces with the new court signs (seeds 5,900,000+)
 $DA synth $W/world --n 2000 --split train --seed 5900000 --workers 2 --recipe world-aces --quiet
-# 2. the shipped look as a trainable checkpoint
-[ -f $W/look.pt ] || $P -m dealer_assist.vision.recover --look --onnx models/card-look.onnx --frames $W/world \
+# 2. the look to start from as a trainable checkpoint: the shipped one unless INIT_ONNX names
+#    another. L6 was made from L5: git show 5ecf078:models/card-look.onnx > L5.onnx, INIT_ONNX=L5.onnx
+I=${INIT_ONNX:-models/card-look.onnx}
+[ -f $W/look.pt ] || $P -m dealer_assist.vision.recover --look --onnx $I --frames $W/world \
   --out $W/look.pt
 # 3. 3 epochs at lr 2e-4 on the new frames and the fifteenth session's (validation: the new frames')
 mkdir -p $W/m-look && cp models/*.onnx models/models.json $W/m-look/

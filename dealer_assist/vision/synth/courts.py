@@ -263,7 +263,7 @@ def _figure(tile: np.ndarray, card: Card, st, rng: np.random.Generator, deck: di
     # the suit sign beside the head, in its colour: small, or as large as a number card's pips
     # in some decks (``deck["sign"]``; the real deck's courts hold one a sixth of the card high)
     col = st.colors[card.suit]
-    size = int(h * rng.uniform(0.07, 0.1) * deck.get("sign", 1.0))
+    size = int(h * rng.uniform(0.07, 0.1) * deck["sign"])
     m = pip_mask(int(card.suit), st.pips, size)
     half = m.shape[1] / 2 + 2
     px = w * 0.16 if hx > w * 0.5 else w * 0.84
