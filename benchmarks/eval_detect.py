@@ -55,14 +55,26 @@ SEED0 = 3_000_000
 #: samples of the base recipe, ``val-pips`` training decks with pip drawings that no training
 #: frame uses (the ``fresh-pips-val`` recipe), ``val-world`` frames of the ``world`` recipe (photographs,
 #: clutter, close-ups, washed-out light: the sure threshold must hold there too). None of their
-#: seeds is a training seed.
+#: seeds is a training seed. The ``*-more`` sets (1,500 and 600 frames, :data:`EVAL_FRAMES`) widen
+#: the pool the ``sure`` thresholds are chosen on (``benchmarks/eval_sure.py``): on their frames the
+#: thresholds of the four 300-frame sets alone let wrong court names through (models/MODEL_CARD.md,
+#: "Twenty-fourth session"). The ``check-*`` sets are never chosen on: ``eval_sure.py`` reports
+#: how many wrong names their frames show sure at the thresholds chosen on the others.
 EVAL_SETS: dict[str, tuple[str, str, int, str]] = {
     "test": ("eval-test", "test", SEED0, "base"),
     "val-train": ("val-train", "train", 1_000_000, "base"),
     "val-train2": ("val-train2", "train", 1_000_300, "base"),
     "val-pips": ("val-pips", "train", 1_000_600, "fresh-pips-val"),
     "val-world": ("val-world", "train", 1_000_900, "world"),
+    "val-base-more": ("val-base-more", "train", 6_300_000, "base"),
+    "val-world-more": ("val-world-more", "train", 6_310_000, "world"),
+    "val-pips-more": ("val-pips-more", "train", 6_320_000, "fresh-pips"),
+    "check-base": ("check-base", "train", 6_330_000, "base"),
+    "check-world": ("check-world", "train", 6_340_000, "world"),
 }
+#: Frames of each set (``--n``'s default): 300 where not named here.
+EVAL_FRAMES: dict[str, int] = {"val-base-more": 1500, "val-world-more": 1500, "val-pips-more": 600,
+                               "check-base": 1500, "check-world": 1500}
 
 
 def counts(card: dict) -> bool:
@@ -337,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
                          "override its parts")
     ap.add_argument("--data", default=None, help="frame folder (rendered if missing)")
     ap.add_argument("--split", default=None)
-    ap.add_argument("--n", type=int, default=300)
+    ap.add_argument("--n", type=int, default=None, help="frames (default: the set's, EVAL_FRAMES, else 300)")
     ap.add_argument("--seed0", type=int, default=None)
     ap.add_argument("--recipe", default=None, help="data recipe of the frames (synth.dataset.RECIPES)")
     ap.add_argument("--workers", type=int, default=2)
@@ -362,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
     folder, split, seed0, recipe = EVAL_SETS[args.frame_set]
+    args.n = EVAL_FRAMES.get(args.frame_set, 300) if args.n is None else args.n
     data = Path(args.data) if args.data else ROOT / "runs" / folder
     args.split = args.split or split
     args.seed0 = seed0 if args.seed0 is None else args.seed0

@@ -5,10 +5,11 @@ that no wrong name there is sure, and measured on the real photos.
     .venv/bin/python benchmarks/eval_sure.py --write          # ... and record it in models.json
     .venv/bin/python benchmarks/eval_sure.py --limit 30       # a quick look (not for --write)
 
-Every named card (``??`` is no name) of the four rendered validation sets of
-``benchmarks/eval_detect.py`` (``val-train``, ``val-train2``, ``val-pips``, ``val-world``: frames
-of the TRAIN styles that no training frame uses, ``val-world`` among photographs, clutter,
-close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
+Every named card (``??`` is no name) of the rendered validation sets of
+``benchmarks/eval_detect.py`` (``val-train``, ``val-train2``, ``val-pips``, ``val-world``, 300
+frames each, and ``val-base-more``, ``val-world-more``, ``val-pips-more``, 1,500, 1,500 and 600:
+frames of the TRAIN styles that no training frame uses, the ``world`` ones among photographs,
+clutter, close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
 :meth:`CardDetector.detect` and its ``sureness`` kept (the posterior of its name times the whole
 card's look agreeing (:func:`detector.look_agreement`), times the layout's where the folder
 has the layout model, times a court card's suit as the court-suit reader sees it where the
@@ -16,13 +17,17 @@ folder has that model,
 :meth:`CardDetector.sureness`), with whether the name is right: it sits on
 a labelled card of that name (``eval_detect.match``; a name on nothing, on a back or on another
 card is wrong, as its precision counts). The threshold is the smallest multiple of 0.001 above
-the surest wrong name of the four sets: with it no wrong name there is sure. The share of right
-names NOT sure at that threshold is reported per set (the issue's target: at most 10 %).
+the surest wrong name of those sets: with it no wrong name there is sure. Court cards and jokers
+each have their own, chosen the same way on their own wrong names (``detector.SURE_KINDS``):
+their wrong names are far surer than those of 2 to 10 and aces. The share of right names NOT
+sure at those thresholds is reported per set (the issue's target: at most 10 %). The ``check-*``
+sets (1,500 frames each) are never chosen on: their sure wrong names say whether the thresholds
+hold on frames they were not chosen on.
 
 A card under ``detector.SURE_MIN_SIDE`` (60) pixels, its outline's short side, has a threshold
 of its own: the four sets' cards are 57 pixels wide and more, and seen from farther away
 smaller cards showed surer wrong names (club/spade confusions). It is chosen the same way on
-the small cards of the four sets and of the same sets seen from farther away (:data:`FAR`:
+the small cards of the validation sets and of the four 300-frame sets seen from farther away (:data:`FAR`:
 ``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom);
 the main threshold is chosen on the cards of 60 pixels and more. ``--no-far`` leaves the far
 sets out (about ten minutes of the run's twelve; no threshold for small cards).
@@ -53,7 +58,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 RENDERED = ("val-train", "val-train2", "val-pips", "val-world")
-#: The same sets seen from farther away (``eval_detect.far_view``: shrunk by these into a
+#: More validation frames (1,500, 1,500 and 600: ``eval_detect.EVAL_FRAMES``) the thresholds are
+#: chosen on too: the four 300-frame sets alone set thresholds that let wrong court names through
+#: on these frames (models/MODEL_CARD.md, "Twenty-fourth session")
+MORE = ("val-base-more", "val-world-more", "val-pips-more")
+#: Frames never chosen on: how many wrong names they show sure at the thresholds chosen on the
+#: others says whether the thresholds hold on new frames
+CHECK = ("check-base", "check-world")
+#: The same four sets seen from farther away (``eval_detect.far_view``: shrunk by these into a
 #: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
 #: threshold
 FAR = (0.5, 0.35)
@@ -96,6 +108,8 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
     from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
     from dealer_assist.vision.geometry import card_width
 
+    from dealer_assist.vision.detector import sure_kind
+
     folder, split, seed0, recipe = ED.EVAL_SETS[frame_set]
     data = ROOT / "runs" / folder
     out = []
@@ -114,7 +128,7 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
             on = labels[j]["card"] if j is not None else None
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
-                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
+                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE, "kind": sure_kind(c["card"])})
     return out
 
 
@@ -123,7 +137,7 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
     whole name where the folder's suits are read (``benchmarks/real_suits/``; a right rank of the
     wrong suit is wrong), else by rank."""
     import eval_real as ER
-    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, sure_kind
     from dealer_assist.vision.geometry import card_width
 
     suits_file = ER.SUITS_DIR / f"{folder.name}.json"
@@ -140,7 +154,8 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
             on = labels[j]["rank"] + (labels[j].get("suit") or "") if j is not None else None
             right = j is not None and labels[j]["rank"] == r and labels[j].get("suit") in (None, c["card"][-1])
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": right, "small": card_width(c["polygon"]) < SURE_MIN_SIDE})
+                        "right": right, "small": card_width(c["polygon"]) < SURE_MIN_SIDE,
+                        "kind": sure_kind(c["card"])})
     return out
 
 
@@ -157,21 +172,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.write and (args.limit is not None or not args.far):
         ap.error("--write needs every frame of every set: leave out --limit and --no-far")
     import eval_real as ER
-    from dealer_assist.vision.detector import (META_FILE, SURE_KEY, SURE_MIN_SIDE, SURE_SCORE, CardDetector,
-                                               model_checksums)
+    from dealer_assist.vision.detector import (META_FILE, SURE_KEY, SURE_KINDS, SURE_MIN_SIDE, SURE_SCORE,
+                                               CardDetector, model_checksums)
 
     import eval_detect as ED
     from dealer_assist.vision.synth import write_dataset
 
-    for s in RENDERED:        # rendered where missing, before ONNX Runtime starts its threads
+    for s in RENDERED + MORE + CHECK:   # rendered where missing, before ONNX Runtime starts its threads
         folder, split, seed0, recipe = ED.EVAL_SETS[s]
-        write_dataset(ROOT / "runs" / folder, 300, split, seed0=seed0, workers=2, recipe=recipe)
+        write_dataset(ROOT / "runs" / folder, ED.EVAL_FRAMES.get(s, 300), split, seed0=seed0, workers=2, recipe=recipe)
     det = CardDetector(args.models)
     if det.look is None:
         print("the look model is missing: no card can be sure without it", file=sys.stderr)
         return 2
     t0 = time.time()
-    rows = {s: rendered_rows(det, s, args.limit) for s in RENDERED}
+    rows = {s: rendered_rows(det, s, args.limit) for s in RENDERED + MORE + CHECK}
     far_sets = []
     for f in (FAR if args.far else ()):
         for s in RENDERED:
@@ -182,16 +197,30 @@ def main(argv: list[str] | None = None) -> int:
         rows["real"] = real_rows(det, real, args.limit)
     else:
         print(f"no labelled real photos in {real}: measured on the rendered sets only", file=sys.stderr)
-    chosen_on = list(RENDERED) + far_sets
-    threshold = choose([r["sureness"] for s in RENDERED for r in rows[s] if not r["right"] and not r["small"]])
+    validation = RENDERED + MORE
+    chosen_on = list(validation) + far_sets
+    large = [r for s in validation for r in rows[s] if not r["right"] and not r["small"]]
+    threshold = choose([r["sureness"] for r in large if r["kind"] is None])
+    kinds = {k: choose([r["sureness"] for r in large if r["kind"] == k]) for k in SURE_KINDS}
     small = choose([r["sureness"] for s in chosen_on for r in rows[s] if not r["right"] and r["small"]]) \
         if args.far else None
-    figures = {s: shares([(r["sureness"], r["right"], small if small is not None else 2.0) if r["small"]
-                          else (r["sureness"], r["right"]) for r in rs], threshold) for s, rs in rows.items()}
-    print(f"threshold {threshold} (chosen on {', '.join(RENDERED)}: above their surest wrong name of a card "
+
+    def judged(r: dict) -> tuple:
+        """(sureness, right, the threshold this card is judged at)"""
+        t = (small if small is not None else 2.0) if r["small"] else kinds.get(r["kind"], threshold)
+        return r["sureness"], r["right"], t
+
+    figures = {s: shares([judged(r) for r in rs], threshold) for s, rs in rows.items()}
+    kind_figures = {k: shares([judged(r) for s in validation for r in rows[s] if not r["small"] and r["kind"] == k],
+                              threshold) for k in (None,) + SURE_KINDS}
+    print(f"threshold {threshold} (2 to 10 and aces), court cards {kinds['court']}, jokers {kinds['joker']} "
+          f"(chosen on {', '.join(validation)}: above their surest wrong name of that kind of a card "
           f"{SURE_MIN_SIDE:.0f} pixels wide or more; {time.time() - t0:.0f} s)")
+    for k, f in kind_figures.items():
+        print(f"{k or 'number':>11}: {f['right']} right names of 60 px and more on the validation sets, "
+              f"{f['right_not_sure']} not sure ({f['right_not_sure_share']}); {f['wrong']} wrong, sure {f['wrong_sure']}")
     if small is not None:
-        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets and on them "
+        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets and on the first four "
               f"seen from farther away, far {', '.join(map(str, FAR))}: above their surest wrong name of such a card)")
     for s, f in figures.items():
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
@@ -208,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(path.read_text(encoding="utf-8"))
         meta[SURE_KEY] = {
             "threshold": threshold,
+            "court": {"threshold": kinds["court"], "right_not_sure_share": kind_figures["court"]["right_not_sure_share"],
+                      "chosen": "as the threshold, on the wrong names of jacks, queens and kings"},
+            "joker": {"threshold": kinds["joker"], "right_not_sure_share": kind_figures["joker"]["right_not_sure_share"],
+                      "chosen": "as the threshold, on the wrong names JK"},
             "score_id": SURE_SCORE,
             "score": "posterior of the name x the look's agreement (its P(face), P(joker) for JK, over its "
                      "likeliest kind's probability, x its share for the named suit: detector.look_agreement)"
@@ -222,14 +255,16 @@ def main(argv: list[str] | None = None) -> int:
                      + "; 0 for a JK whose corners show no joker index and for a name that the search's moved "
                        "crops alone read (steps.named_by_search_alone): CardDetector.sureness; a card under "
                        f"{SURE_MIN_SIDE:.0f} pixels is judged at the 'small' threshold",
-            "chosen": "the smallest multiple of 0.001 above the surest wrong name of a card "
+            "chosen": "the smallest multiple of 0.001 above the surest wrong name 2 to 10 or A of a card "
                       f"{SURE_MIN_SIDE:.0f} pixels wide or more of the rendered validation "
-                      "sets " + ", ".join(RENDERED) + " (300 frames each); the real photos are measured only",
+                      "sets " + ", ".join(validation) + " (" + ", ".join(str(ED.EVAL_FRAMES.get(s, 300)) for s in validation)
+                      + " frames); court cards and jokers have their own ('court', 'joker'); the sets "
+                      + ", ".join(CHECK) + " and the real photos are measured only",
             "small": {
                 "threshold": small,
                 "below_px": SURE_MIN_SIDE,
                 "chosen": f"the smallest multiple of 0.001 above the surest wrong name of a card under "
-                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets and of them seen "
+                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets and of the first four seen "
                           f"from farther away (eval_detect.far_view: shrunk by {' and '.join(map(str, FAR))} into a "
                           "1920x1080 frame, read with the zoom)",
             },

@@ -63,11 +63,12 @@ def test_a_court_named_in_the_other_suit_of_its_colour_is_not_sure():
     reader's commonest wrong names: a Qc read as a Qs): the court-suit reader's agreement falls
     and the card is not sure, while its own name keeps its agreement."""
     det = CardDetector(MODELS)
-    assert det.court_suit is not None and det.sure_threshold is not None
+    court = det.kind_sure_thresholds["court"]
+    assert det.court_suit is not None and court is not None
     checked = 0
     for frame, card, part, _other, after in renamed_courts(det):
         assert after["court_suit"] < 0.5 < part["court_suit"], (frame, card, part, after)
-        assert after["sureness"] < det.sure_threshold, (frame, card, after)
+        assert after["sureness"] < court, (frame, card, after)
         checked += 1
     assert checked >= 2
 

@@ -33,7 +33,8 @@ Decisions a user can see (docs/vision.md):
   agreement (from the pips alone: its probability of the name over that of its best reading),
   and for a court card times the court-suit reader's probability of its suit (the look's share
   then taken to its fourth root: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
-  that no wrong name there is sure (``models.json`` ``"sure"``, written by
+  that no wrong name there is sure (one for 2 to 10 and aces, one for court cards, one for jokers,
+  one for every card under :data:`SURE_MIN_SIDE` pixels; ``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
   are not those, a folder without a measured threshold, or reading without the look report no
   card as sure). ``??``, a joker named by its picture alone (no joker index in view), a name the
@@ -103,6 +104,15 @@ SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by col
 #: under 60 (a club read as a spade, its sign a few pixels wide), none from 60 up
 #: (models/MODEL_CARD.md, "Nineteenth session").
 SURE_MIN_SIDE = 60.0
+#: The kinds of name with a ``sure`` threshold of their own (:func:`sure_kind`; ``models.json``
+#: ``"sure"`` entries of these names), each measured on that kind's wrong names of the validation
+#: sets; 2 to 10 and aces take the main one. Court cards name their suit by the small signs of the
+#: index alone, and the reader, the look and the court-suit reader are wrong together on some
+#: (a Js under a Qh, a blurred Jc): on 3,600 validation frames beyond the first 1,200 their wrong
+#: names reached a sureness of 0.937, while those of 2 to 10 and aces stayed at 0.80 and below (models/MODEL_CARD.md,
+#: "Twenty-fourth session"). A folder whose ``models.json`` has no entry for a kind reports no
+#: card of that kind as sure.
+SURE_KINDS = ("court", "joker")
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
@@ -487,6 +497,9 @@ class CardDetector:
         #: ... and the one of cards under :data:`SURE_MIN_SIDE` pixels (None: not measured, no
         #: such card is sure)
         self.small_sure_threshold: float | None = measured_sure(d, meta, small=True)
+        #: ... and those of court cards and jokers of that size and more (:data:`SURE_KINDS`;
+        #: None: not measured, no such card is sure)
+        self.kind_sure_thresholds: dict[str, float | None] = {k: measured_sure(d, meta, kind=k) for k in SURE_KINDS}
         self.deck = None
         if deck is not None:
             from dealer_assist.vision.decks import load_deck
@@ -624,13 +637,14 @@ class CardDetector:
         (:func:`likeliest_other`: what the dealer should check it against). With ``sureness``
         each card also carries the number its ``sure`` flag compares (``"sureness"``), for
         choosing the threshold. A card under :data:`SURE_MIN_SIDE` pixels is compared with the
-        threshold measured for such cards (:attr:`small_sure_threshold`)."""
+        threshold measured for such cards (:attr:`small_sure_threshold`), a larger court card or
+        joker with the one measured for its kind (:attr:`kind_sure_thresholds`)."""
         found = self._detect(image)
         parts = self.sureness_parts(image, found["cards"])
         out = []
         for c, part in zip(found["cards"], parts):
             score = None if part is None else part["sureness"]
-            threshold = self.threshold_for(c["_outline"])
+            threshold = self.threshold_for(c["_outline"], c["card"])
             card = {"card": c["card"], "confidence": c["confidence"],
                     "sure": bool(threshold is not None and score is not None and score >= threshold),
                     "center": c["center"], "polygon": c["polygon"]}
@@ -645,13 +659,16 @@ class CardDetector:
             out.append(card)
         return {"cards": out, "backs": found["backs"]}
 
-    def threshold_for(self, outline) -> float | None:
-        """The ``sure`` threshold of a card with this outline: :attr:`DetectorSettings.sure`
-        where set, else the one measured for its size (:data:`SURE_MIN_SIDE`); None: no such
-        card is sure."""
+    def threshold_for(self, outline, name: str | None = None) -> float | None:
+        """The ``sure`` threshold of a card with this outline and name: :attr:`DetectorSettings.sure`
+        where set, else the one measured for its size (:data:`SURE_MIN_SIDE`) and, from that size
+        up, for its kind of name (:func:`sure_kind`); None: no such card is sure."""
         if self.settings.sure is not None:
             return self.settings.sure
-        return self.small_sure_threshold if geometry.card_width(outline) < SURE_MIN_SIDE else self.sure_threshold
+        if geometry.card_width(outline) < SURE_MIN_SIDE:
+            return self.small_sure_threshold
+        kind = sure_kind(name) if name is not None else None
+        return self.sure_threshold if kind is None else self.kind_sure_thresholds[kind]
 
     def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
         """:meth:`detect`'s cards and backs, each card with ``_p`` (the posterior of its name),
@@ -981,13 +998,27 @@ def model_checksums(model_dir: str | Path) -> dict[str, str]:
             if (d / name).is_file()}
 
 
-def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = False) -> float | None:
+def sure_kind(name: str) -> str | None:
+    """The kind of name with a ``sure`` threshold of its own (:data:`SURE_KINDS`) that ``name``
+    is, None for the rest (2 to 10, aces, ``??``).
+
+    >>> [sure_kind(n) for n in ("Qc", "Jh", "Ks", "JK", "Td", "As", "??")]
+    ['court', 'court', 'court', 'joker', None, None, None]
+    """
+    if name == "JK":
+        return "joker"
+    return "court" if len(name) == 2 and name[0] in "JQK" else None
+
+
+def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = False,
+                  kind: str | None = None) -> float | None:
     """The ``sure`` threshold ``models.json`` (``meta``) holds for the models in ``model_dir``
-    (``small``: the one for cards under :data:`SURE_MIN_SIDE` pixels, its ``"small"`` entry):
-    None when it holds none, when it was measured on other models (its checksums differ: new
-    models must be measured again, ``benchmarks/eval_sure.py --write``), for another way of
-    making the sureness (its ``"score_id"`` is not :data:`SURE_SCORE`) or, for small cards, at
-    another size.
+    (``small``: the one for cards under :data:`SURE_MIN_SIDE` pixels, its ``"small"`` entry;
+    ``kind``: the one of court cards or jokers of that size and more, its entry of that name,
+    :data:`SURE_KINDS`): None when it holds none, when it was measured on other models (its
+    checksums differ: new models must be measured again, ``benchmarks/eval_sure.py --write``),
+    for another way of making the sureness (its ``"score_id"`` is not :data:`SURE_SCORE`) or,
+    for small cards, at another size.
 
     >>> measured_sure("nowhere", {}), measured_sure("nowhere", {"sure": {"threshold": "high"}})
     (None, None)
@@ -996,11 +1027,18 @@ def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = Fal
     >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": SURE_SCORE,
     ...                                    "small": {"threshold": 0.9, "below_px": 50}}}, small=True) is None
     True
+    >>> measured_sure("nowhere", {"sure": {"threshold": 0.8, "models": {}, "score_id": SURE_SCORE}}, kind="court") is None
+    True
     """
     entry = meta.get(SURE_KEY)
     if not isinstance(entry, dict) or entry.get("score_id") != SURE_SCORE:
         return None
-    if small:
+    if kind is not None:
+        own = entry.get(kind)
+        if kind not in SURE_KINDS or not isinstance(own, dict):
+            return None
+        entry = {**entry, "threshold": own.get("threshold")}
+    elif small:
         own = entry.get("small")
         if not isinstance(own, dict) or own.get("below_px") != SURE_MIN_SIDE:
             return None
