@@ -65,6 +65,8 @@ MORE = ("val-base-more", "val-world-more", "val-pips-more")
 #: Frames never chosen on: how many wrong names they show sure at the thresholds chosen on the
 #: others says whether the thresholds hold on new frames
 CHECK = ("check-base", "check-world")
+#: Every rendered set read (the far views are of :data:`RENDERED` alone)
+READ = RENDERED + MORE + CHECK
 #: The same four sets seen from farther away (``eval_detect.far_view``: shrunk by these into a
 #: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
 #: threshold
@@ -105,10 +107,8 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
     (``far``: each frame seen from farther away, ``eval_detect.far_view``); ``small``: the card
     is under ``detector.SURE_MIN_SIDE`` pixels."""
     import eval_detect as ED
-    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
+    from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image, sure_kind
     from dealer_assist.vision.geometry import card_width
-
-    from dealer_assist.vision.detector import sure_kind
 
     folder, split, seed0, recipe = ED.EVAL_SETS[frame_set]
     data = ROOT / "runs" / folder
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     import eval_detect as ED
     from dealer_assist.vision.synth import write_dataset
 
-    for s in RENDERED + MORE + CHECK:   # rendered where missing, before ONNX Runtime starts its threads
+    for s in READ:   # rendered where missing, before ONNX Runtime starts its threads
         folder, split, seed0, recipe = ED.EVAL_SETS[s]
         write_dataset(ROOT / "runs" / folder, ED.EVAL_FRAMES.get(s, 300), split, seed0=seed0, workers=2, recipe=recipe)
     det = CardDetector(args.models)
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         print("the look model is missing: no card can be sure without it", file=sys.stderr)
         return 2
     t0 = time.time()
-    rows = {s: rendered_rows(det, s, args.limit) for s in RENDERED + MORE + CHECK}
+    rows = {s: rendered_rows(det, s, args.limit) for s in READ}
     far_sets = []
     for f in (FAR if args.far else ()):
         for s in RENDERED:

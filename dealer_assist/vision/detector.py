@@ -659,7 +659,7 @@ class CardDetector:
             out.append(card)
         return {"cards": out, "backs": found["backs"]}
 
-    def threshold_for(self, outline, name: str | None = None) -> float | None:
+    def threshold_for(self, outline, name: str) -> float | None:
         """The ``sure`` threshold of a card with this outline and name: :attr:`DetectorSettings.sure`
         where set, else the one measured for its size (:data:`SURE_MIN_SIDE`) and, from that size
         up, for its kind of name (:func:`sure_kind`); None: no such card is sure."""
@@ -667,7 +667,7 @@ class CardDetector:
             return self.settings.sure
         if geometry.card_width(outline) < SURE_MIN_SIDE:
             return self.small_sure_threshold
-        kind = sure_kind(name) if name is not None else None
+        kind = sure_kind(name)
         return self.sure_threshold if kind is None else self.kind_sure_thresholds[kind]
 
     def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
@@ -1007,7 +1007,7 @@ def sure_kind(name: str) -> str | None:
     """
     if name == "JK":
         return "joker"
-    return "court" if len(name) == 2 and name[0] in "JQK" else None
+    return "court" if is_court(name) else None
 
 
 def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = False,
