@@ -165,6 +165,34 @@ def doubtful_tiles(w) -> list[str]:
     return sorted(t.text() for t in tiles if t.isVisible() and t.code is not None and t.doubtful)
 
 
+def test_a_doubt_that_cannot_change_the_chips_shows_a_final_ruling_with_the_card_marked(qtbot, tmp_path):
+    """Hand 1 of the clip: seat 1's K♠ read unsure (or K♣?) beside the Q♣ loses to seat 5's three
+    nines whatever it is: the ruling is final at once, the K♠ stays marked, no banner asks for it;
+    the hand log keeps the card as not confirmed on a ruling that is not provisional."""
+    from dealer_assist.live.handlog import load_hand
+
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "84", sure=0.0, doubt={"Ks": "Kc"})
+    play_to(qtbot, w, 84)
+    snap = w.snapshot
+    assert snap.street == "showdown" and snap.hand == 1
+    assert not snap.provisional and snap.moot and snap.unsure == (("seat1", "Ks"),)
+    assert w.ruling.title.text() == "裁定" and w.ruling.provisional.isVisible()
+    assert w.ruling.provisional.full_text() == "確定: 印のカードが何であってもチップの配分は変わりません"
+    assert "provisional_ruling" not in w.banner.codes()
+    assert doubtful_tiles(w) == ["K♠"] and w.act_confirm.isEnabled()      # the dealer may still confirm it
+    assert w.seats[5].payout.text() == "獲得 450"
+    qtbot.keyClick(w, Qt.Key.Key_L)
+    assert w.ruling.provisional.full_text() == "final: no name of the marked cards could change the chips"
+    resume_to(qtbot, w, 95)                                    # the table is cleared: the hand ends
+    assert w.snapshot.street == "showdown" and not w.snapshot.live
+    assert w.snapshot.moot and doubtful_tiles(w) == ["K♠"]     # the hand over keeps its mark
+    w.shutdown()
+    hand = load_hand(db, "1:1")
+    assert hand["ruling"]["provisional"] is False
+    assert hand["ruling"]["unsure"] == [{"zone": "seat1", "card": "Ks"}] and hand["confirmations"] == []
+
+
 def test_a_provisional_showdown_is_marked_and_one_key_confirms_it_into_the_hand_log(qtbot, tmp_path):
     from dealer_assist.live.handlog import load_hand
 

@@ -652,6 +652,51 @@ def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
     assert "provisional" in describe(he) and "仮のまま" in describe(he, "ja")
 
 
+def moot_table(doubt):
+    """Seats 2 (Kh Kd: three kings) and 4 (9c 8h: king high) at a showdown on Ks Js 6s 4d 2c, 50
+    chips each, in Joker NLH: no card seat 4's 9c could be (the joker included) beats three kings."""
+    table = LiveTable()
+    script = [seg(10, seat2=B2, seat4=B2), seg(10, board=BOARD, seat2=B2, seat4=B2),
+              seg(12, board=BOARD, seat2="Kh Kd", seat4="9c 8h")]
+    for f, t, seen in frames(script, doubt=doubt):
+        if f == 12:
+            for s in (2, 4):
+                table.apply({"type": "committed", "seat": s, "amount": 50}, f, t)
+        table.step(f, t, seen)
+    return table, f, t
+
+
+def test_a_doubt_that_cannot_change_the_chips_leaves_the_showdown_final_and_the_card_marked():
+    from dealer_assist.live.words import describe
+
+    table, f, t = moot_table({"9c"})
+    ruling = table.ruling
+    assert ruling.payouts == {2: 100, 4: 0}
+    assert ruling.provisional is False and ruling.unsure == (("seat4", "9c"),)
+    assert ruling.to_json()["unsure"] == [{"zone": "seat4", "card": "9c"}]
+    assert table.state()["unsure"] == [{"zone": "seat4", "card": "9c"}]     # still the dealer's to confirm
+    line = describe({"type": "showdown", "hand": 1, "ruling": ruling.to_json()})
+    assert "final" in line and "9c" in line and "確定" in describe(
+        {"type": "showdown", "hand": 1, "ruling": ruling.to_json()}, "ja")
+    end = []
+    for f2 in range(f + 1, f + 12):
+        end += table.step(f2, f2 / 15, [])
+    (he,) = of(end, "hand_end")
+    assert he.provisional is False and he.ruling.unsure == (("seat4", "9c"),) and he.confirmed == ()
+
+
+def test_a_doubt_that_could_change_the_chips_keeps_the_showdown_provisional_until_it_cannot():
+    # both of seat 2's kings unsure: together they might be a 3 and a 5, and seat 4's king high wins
+    table, f, t = moot_table({"Kh", "Kd"})
+    assert table.ruling.provisional is True
+    assert table.ruling.unsure == (("seat2", "Kh"), ("seat2", "Kd"))
+    # the dealer confirms one: the other alone cannot lose the pair of kings (Ks on the board)
+    events = table.apply({"type": "confirm", "zone": "seat2", "card": "Kh"}, f, t)
+    final = of(events, "showdown")[-1].ruling
+    assert final.provisional is False and final.unsure == (("seat2", "Kd"),)
+    assert final.confirmed == (("seat2", "Kh"),) and final.payouts == {2: 100, 4: 0}
+
+
 def test_a_correction_settles_the_doubt_about_the_card_it_sets():
     table, f, t = showdown_table(doubt={"8c"})
     assert table.ruling.provisional

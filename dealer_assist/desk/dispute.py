@@ -260,10 +260,12 @@ class DisputeWindow(QMainWindow):
                     card=c.get("card")) for c in hand.get("confirmations") or ()]
         if hand.get("ruling_unreadable"):
             lines.append(RULING_UNREADABLE.render(lang))
-        if (hand.get("ruling") or {}).get("provisional"):
+        ruled = hand.get("ruling") or {}
+        if ruled.get("provisional") or ruled.get("unsure"):
             from dealer_assist.desk.view import _placed, placed_text
-            lines.append(t("ruling_provisional", lang) + ": " + t("provisional_over", lang) + " ("
-                         + placed_text(_placed(hand["ruling"].get("unsure")), lang) + ")")
+            lines.append((t("ruling_provisional", lang) + ": " + t("provisional_over", lang)
+                          if ruled.get("provisional") else t("moot_line", lang))
+                         + " (" + placed_text(_placed(ruled.get("unsure")), lang) + ")")
         self.corr_text.setText("\n".join(lines) if lines else t("no_corrections", lang))
         sess = hand.get("session") or {}
         models = sess.get("models") or {}

@@ -119,6 +119,7 @@ TEXTS: dict[str, str] = {
     "ruling_provisional": N_("Ruling (provisional)"),
     "provisional_line": N_("final once the marked cards are confirmed (Enter)"),
     "provisional_over": N_("the marked cards were never confirmed"),
+    "moot_line": N_("final: no name of the marked cards could change the chips"),
     "provisional_banner": N_("not sure: {cards}. Enter (or C) confirms them all as read; click a card to confirm or correct it"),
     "doubtful_tip": N_("not sure: confirm or correct it"),
     "doubtful_or_tip": N_("not sure, or is it {card}? Confirm or correct it"),

@@ -11,7 +11,8 @@ the next hand is dealt: a dealer paying the pot still needs to see it after the 
 Doubt is shown, never hidden: a card the table is not sure of (``state["unsure"]``, the ruling's
 ``unsure``) is marked on its tile, and a ruling made on such cards is provisional (its title
 says 仮 / provisional, and the banner asks the dealer to confirm or correct the marked cards)
-until the dealer confirms them.
+until the dealer confirms them. A ruling whose doubtful cards could not change its chips whatever
+they are (the flow asked the rules engine: ``moot``) is final; its cards stay marked.
 
 >>> from dealer_assist.live.events import HandStart
 >>> ds = DeskState(seats=3)
@@ -127,6 +128,9 @@ class DeskSnapshot:
     unsure: tuple[tuple[str, str], ...] = ()
     #: for such cards the reader's likeliest other name, ``(zone, card, other)``
     others: tuple[tuple[str, str, str], ...] = ()
+    #: the ruling was made on cards not all sure, but no name they could have changes its chips
+    #: (:mod:`dealer_assist.live.doubt`): it is final, its doubtful cards still marked
+    moot: bool = False
 
     def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
         """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
@@ -387,7 +391,7 @@ class DeskState:
         title = f"{t('hand_over', lang, n=rec.hand)}"
         street = "won" if rec.street == "won" else ("showdown" if rec.ruling else "ended")
         # a hand over keeps the doubt its ruling ended with (none once confirmed)
-        unsure = list(rec.ruling.unsure) if rec.ruling is not None and rec.ruling.provisional else []
+        unsure = list(rec.ruling.unsure) if rec.ruling is not None else []
         return self._with_ruling(lang, rec.hand, False, street, title, rec.button, board, tuple(rec.burn),
                                  tuple(seats), rec.ruling, self.state or {}, tuple(rec.corrections),
                                  tuple(unsure), tuple(rec.others))
@@ -438,6 +442,7 @@ class DeskState:
             seats = tuple(replace(sv, corrected=tuple((to, card) for z, card, to in corrections
                                                       if z == f"seat{sv.seat}" and to)) for sv in seats)
         provisional = bool(ruling is not None and ruling.provisional)
+        moot = bool(ruling is not None and not ruling.provisional and ruling.unsure)
         alerts = self._alerts(st, lang)
         if provisional and live:
             what = placed_text(ruling.unsure, lang, others)
@@ -448,7 +453,7 @@ class DeskState:
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
                             explanation, payouts, chips, alerts, self._log(lang),
                             tuple(st.get("tracks") or ()) if live else (), deciding, corrections,
-                            provisional, unsure, others)
+                            provisional, unsure, others, moot=moot)
 
     @staticmethod
     def _pot_view(p: PotRuled, lang: str) -> PotView:

@@ -772,9 +772,16 @@ class RulingPanel(Panel):
         provisional = snap.provisional and bool(snap.pots)
         self.title.setText(t("ruling_provisional" if provisional else "ruling", lang))
         self.title.setStyleSheet(f"color: {DOUBTFUL if provisional else TEXT};")
+        moot = snap.moot and bool(snap.pots) and not provisional
         if provisional:
             self.provisional.setText(t("provisional_line" if snap.live else "provisional_over", lang))
-        self.provisional.setVisible(provisional)
+        elif moot:
+            self.provisional.setText(t("moot_line", lang))
+        # final with doubtful cards: the same place, the doubtful cards' colour as an outline only
+        self.provisional.setStyleSheet(
+            f"color: {DOUBTFUL}; border: 1px solid {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;" if moot else
+            f"color: #ffffff; background: {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;")
+        self.provisional.setVisible(provisional or moot)
         self.warning.setText(t("chips_estimate", lang))
         self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)
         while len(self.pot_labels) < len(snap.pots):

@@ -21,7 +21,10 @@ The flow of one hand (docs/live.md tells it for dealers):
   tracker's :meth:`~dealer_assist.live.tracker.Tracker.sure`), and a ruling made on cards that are
   not all sure is **provisional** (the ruling's ``provisional``, the doubtful cards in its
   ``unsure``) until the dealer confirms them (``confirm``, one card or all at once:
-  a ``confirm`` event names them) or corrects them; it is then ruled again;
+  a ``confirm`` event names them) or corrects them; it is then ruled again. A ruling that no name
+  of its doubtful cards could change (:mod:`dealer_assist.live.doubt`: the same chips to each seat
+  whatever they are) is final at once, its doubtful cards still in ``unsure`` for the dealer to
+  confirm;
 * the table cleared -> ``hand_end`` with the final ruling.
 
 Every window is in seconds of the source's clock (the tracker's), never in frames. When frames come
@@ -44,6 +47,7 @@ from typing import Any, Mapping, Optional
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, zone
+from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
 from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
@@ -1149,12 +1153,24 @@ class LiveTable:
         cards of the seats still in the hand."""
         return [(z, c) for z, c in self._table_cards(table, folded=False) if not self.card_sure(z, c)]
 
-    def _mark_doubt(self, ruling: TableRuling, table: Mapping[str, Any], doubt: list) -> TableRuling:
+    def _mark_doubt(self, ruling: TableRuling, table: Mapping[str, Any], doubt: list,
+                    typed: Any = None) -> TableRuling:
         """The ruling saying whether it is provisional: made on cards not all sure (``unsure``
-        names them), and which of its cards the dealer confirmed."""
+        names them) that could change it (:meth:`doubt_matters`), and which of its cards the
+        dealer confirmed. Cards not sure that cannot change it stay in ``unsure`` on a ruling that
+        is not provisional."""
         ruled = set(self._table_cards(table, folded=True))
-        return ruling.marked(provisional=bool(doubt), unsure=doubt,
+        return ruling.marked(provisional=bool(doubt) and self.doubt_matters(typed, doubt), unsure=doubt,
                              confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
+
+    def doubt_matters(self, typed: Any, doubt: list) -> bool:
+        """Whether the doubtful cards ``doubt`` could change the ruling on ``typed`` (the rules'
+        table): :func:`~dealer_assist.live.doubt.doubt_can_change` asks the rules engine with every
+        name each card could have. A game whose table is not a showdown table (Half Texas pays
+        colour points) always waits for the dealer."""
+        if not isinstance(typed, Table) or not hasattr(self.game_rules, "deck_for"):
+            return True
+        return doubt_can_change(self.game_rules, typed, doubt)
 
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()
@@ -1175,7 +1191,7 @@ class LiveTable:
         if ruling is None:
             self.ruling = None
             return
-        ruling = self._mark_doubt(ruling, table, doubt)
+        ruling = self._mark_doubt(ruling, table, doubt, typed)
         if not chips and key not in self._active:
             self._raise(out, key, "chips_missing",
                         _("no committed chips entered for {seats}: the winners are shown as if each seat "

@@ -240,6 +240,10 @@ def _describe(ev: dict, lang: str) -> Any:
             what = join(parts, _p("showdown parts", "; ")) if parts else "-"
             return _("PROVISIONAL showdown (the dealer confirms {cards}): {what}",
                      cards=placed_cards(ruling.get("unsure")), what=what)
+        if ruling.get("unsure") and ruling.get("provisional") is False:
+            return _("showdown: {what} (final: {cards} not sure, but no card there could change the chips)",
+                     what=join(parts, _p("showdown parts", "; ")) if parts else "-",
+                     cards=placed_cards(ruling.get("unsure")))
         if not parts:
             return _("showdown")
         return _("showdown: {what}", what=join(parts, _p("showdown parts", "; ")))

@@ -27,7 +27,8 @@ showing order is asked of a hand whose own topic is another; ``source`` says whe
      "stored": {<the logged ruling's payouts, pots, showing order>}}
 
 ``corrected``: the dealer's corrections made after the last showdown were applied to its table;
-``provisional``: the logged ruling was made on cards not all sure nor confirmed.
+``provisional``: the logged ruling was made on cards not all sure nor confirmed that could change
+its chips (a ruling whose doubtful cards could not is final, ``dealer_assist.live.doubt``).
 
 Must not import Qt, the camera or the live pipeline (the hand log reader is plain SQLite).
 """

@@ -63,6 +63,65 @@ def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None 
     return np.stack(xs), np.array(ys, np.int64)
 
 
+def hard_augment(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2, p_cover: float = 0.25):
+    """What makes a court's end hard to read, on a batch of raw-pixel crops (float tensor N,3,H,W),
+    beside :func:`train.augment`'s mild blur: motion blur (a line 3 to 9 pixels long at any
+    angle), defocus (a Gaussian of sigma 0.8 to 2.2 pixels) and another card's edge over part of
+    the end (a band of 20 to 50 % of the crop from one side, cut from another crop of the batch at
+    the same place). The label stays: where the suit cannot be told, the reader learns to say so
+    (its probabilities spread) instead of guessing surely."""
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+
+    def rand(*shape):
+        return torch.rand(*shape, generator=gen, device=x.device)
+
+    def blur_with(sel, kernel):
+        k = kernel.to(x.dtype)[None, None].expand(3, 1, *kernel.shape)
+        pad = kernel.shape[0] // 2
+        x[sel] = F.conv2d(F.pad(x[sel], (pad, pad, pad, pad), mode="replicate"), k, groups=3)
+
+    motion = rand(n) < p_motion
+    if motion.any():
+        length = 3 + 2 * int(rand(1).item() * 4)                 # 3, 5, 7 or 9 pixels
+        angle = float(rand(1).item()) * math.pi
+        kernel = torch.zeros(length, length)
+        c = length // 2
+        for i in range(length * 4):
+            t = i / (length * 4 - 1) - 0.5
+            kernel[round(c + t * (length - 1) * math.sin(angle)), round(c + t * (length - 1) * math.cos(angle))] = 1
+        blur_with(motion, kernel / kernel.sum())
+    defocus = (rand(n) < p_defocus) & ~motion
+    if defocus.any():
+        sigma = 0.8 + 1.4 * float(rand(1).item())
+        r = int(math.ceil(2.5 * sigma))
+        g = torch.exp(-torch.arange(-r, r + 1, dtype=torch.float32) ** 2 / (2 * sigma * sigma))
+        kernel = g[:, None] * g[None, :]
+        blur_with(defocus, kernel / kernel.sum())
+    cover = rand(n) < p_cover
+    if cover.any() and n > 1:
+        other = x[torch.roll(torch.arange(n), 1)]
+        h, w = x.shape[2], x.shape[3]
+        frac = 0.2 + 0.3 * float(rand(1).item())
+        side = int(rand(1).item() * 4)
+        band = torch.zeros(h, w, dtype=torch.bool)
+        if side == 0:
+            band[:, : int(w * frac)] = True
+        elif side == 1:
+            band[:, w - int(w * frac):] = True
+        elif side == 2:
+            band[: int(h * frac)] = True
+        else:
+            band[h - int(h * frac):] = True
+        mask = cover[:, None, None, None] & band[None, None]
+        x = torch.where(mask, other, x)
+    return x
+
+
 def report(probs: np.ndarray, y: np.ndarray) -> dict:
     """Accuracy, accuracy on the black suits, and how sure the wrong readings were."""
     if not len(y):
@@ -91,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--courts-only", action="store_true",
                     help="learn from the court cards' ends alone (by default every suited card's ends: the "
                          "shipped reader CS2 learned more index signs that way and makes the better check of a court's name)")
+    ap.add_argument("--hard", action="store_true",
+                    help="also blur (motion, defocus) and partly cover the crops (hard_augment): ends past "
+                         "reading taught to spread their probabilities")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None,
                     help="start from this checkpoint's weights (recover --court-suit rebuilds one from the ONNX)")
@@ -127,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     crop_hw = (SIZE[1], SIZE[0])
     result = train_classifier(x, y, args.runs, args.epochs, args.seed, init=args.init, lr=args.lr, num_classes=len(CLASSES),
                               crop_hw=crop_hw, out_dir="net",
-                              batch_augment=lambda xb, gen: augment(xb, gen, channel_swap=False), validate=validate)
+                              batch_augment=lambda xb, gen: (hard_augment(augment(xb, gen, channel_swap=False), gen)
+                                                             if args.hard else augment(xb, gen, channel_swap=False)),
+                              validate=validate)
     if ym is not None and len(ym):
         summary = report(evaluate(result["net"], xm, ym), ym)
         (args.runs / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
