@@ -125,6 +125,31 @@ def test_court_suit_training_smoke_run_exports_a_model_the_detector_loads(tmp_pa
     assert train_main(["--data", str(tmp_path / "nowhere"), "--runs", str(tmp_path / "r2")]) == 2
 
 
+def test_the_hard_augmentation_blurs_and_covers_part_of_an_end_as_a_card_on_top_would():
+    """train_court_suit --hard (needs torch): motion blur and defocus take the index's sharp edges
+    away; a cover puts another crop's pixels over one side of the end, the rest untouched."""
+    torch = pytest.importorskip("torch")
+    from dealer_assist.vision.train_court_suit import hard_augment
+
+    frame, outline = rendered_court("Ks", "bicycle-like", 150)
+    crops = torch.tensor(np.concatenate([court_crops(frame, outline)] * 4), dtype=torch.float32).permute(0, 3, 1, 2)
+
+    def edges(x):
+        return float((x[:, :, :, 1:] - x[:, :, :, :-1]).abs().mean())
+
+    gen = torch.Generator().manual_seed(3)
+    assert edges(hard_augment(crops.clone(), gen, 1.0, 0.0, 0.0)) < 0.8 * edges(crops)      # motion
+    assert edges(hard_augment(crops.clone(), gen, 0.0, 1.0, 0.0)) < 0.8 * edges(crops)      # defocus
+    other = torch.flip(crops, dims=(2, 3))            # another card's pixels beside each crop
+    mixed = torch.stack([crops[0], other[0]] * 4)
+    covered = hard_augment(mixed.clone(), gen, 0.0, 0.0, 1.0)
+    changed = (covered != mixed).any(dim=1)           # N, H, W
+    share = changed.float().mean(dim=(1, 2))
+    assert ((share > 0.05) & (share < 0.55)).all()    # a band, not the whole end
+    rows, cols = changed[0].any(dim=1), changed[0].any(dim=0)
+    assert bool(rows.all()) or bool(cols.all())       # from one side to the other
+
+
 def test_the_crops_show_the_index_end_upright_at_both_ends():
     """Both crops of a rendered court hold its index (dark ink on the paper) in their top-left,
     the bottom-right end turned upright."""

@@ -70,6 +70,18 @@ def test_too_wide_a_doubt_and_a_doubt_not_on_the_table_count_as_a_change():
     assert doubt_can_change(rules, table, []) is False
 
 
+def test_a_card_on_the_table_that_is_not_sure_rules_no_name_out():
+    """Only the table's sure cards rule names out: where seat 2's 2c is neither sure nor in the
+    doubt (a folded stud seat's up card, say), seat 3's doubtful Kc may be that 2c, and a table
+    holding it twice is one the engine refuses: the doubt counts as a change."""
+    rules, table = table_of("holdem", QUADS)
+    everything = [(z, c) for z, c in ((f"board{i}", b) for i, b in enumerate(QUADS["board"], 1))]
+    everything += [(f"seat{s['seat']}", c) for s in QUADS["seats"] for c in s["hole"]]
+    sure = [zc for zc in everything if zc not in (("seat3", "Kc"), ("seat2", "2c"))]
+    assert doubt_can_change(rules, table, [("seat3", "Kc")], sure=sure + [("seat2", "2c")]) is False
+    assert doubt_can_change(rules, table, [("seat3", "Kc")], sure=sure) is True
+
+
 def test_stud_cards_down_and_up_are_swapped_together():
     rules = find_game("stud7").rules
     table = rules.read_table({"button": 1, "seats": [

@@ -707,6 +707,32 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out
 
 
+def test_a_final_ruling_beside_cards_never_confirmed_is_told_as_such_in_review(tmp_path, capsys):
+    """A showdown whose doubtful card could not change the chips (dealer_assist.live.doubt): the
+    log keeps the card as not confirmed on a final ruling, and review says both (both languages)."""
+    table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+             "seats": [{"seat": 2, "hole": ["Kh", "Kd"], "committed": 50},
+                       {"seat": 4, "hole": ["9c", "8h"], "committed": 50}]}
+    doubt = [{"zone": "seat4", "card": "9c"}]
+    final = {**settle(table), "provisional": False, "unsure": doubt, "confirmed": []}
+    path = tmp_path / "hands.sqlite"
+    with HandLog(path, source="test") as log:
+        log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+        log.record({"t": 5.0, "frame": 75, "type": "showdown", "hand": 1, "ruling": final, "table": table})
+        log.record({"t": 8.0, "frame": 120, "type": "hand_end", "hand": 1, "ruling": final, "board": table["board"],
+                    "won_without_showdown": None, "corrections": 0, "provisional": False, "confirmed": []})
+    hand = load_hand(path, "1:1")
+    assert hand["ruling"]["provisional"] is False and hand["ruling"]["unsure"] == doubt
+    assert main(["review", "--db", str(path), "1:1", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "PROVISIONAL" not in out
+    assert "final: made on cards not all sure nor confirmed (seat 4 9c), but no card they could be changes the chips" in out
+    assert "no card there could change the chips" in out            # the showdown's line
+    assert main(["review", "--db", str(path), "1:1", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "確定: 確実でも確認済みでもないカード（シート4 9c）" in out and "仮" not in out
+
+
 def test_an_event_or_correction_line_that_is_no_json_is_said_and_the_rest_of_the_hand_still_reads(logged, capsys):
     """A damaged log where an event line and a correction line are no JSON at all: ``review``
     tells the hand, says where the log cannot be read (both languages) and still lists the

@@ -109,20 +109,28 @@ def _table_cards(table: Table) -> list[tuple[str, Card]]:
     return out
 
 
-def _names(rules: Any, table: Table, doubt: Sequence[tuple[str, Card]]) -> list[Card]:
+def _names(rules: Any, table: Table, doubt: Sequence[tuple[str, Card]],
+           sure: Optional[Iterable[tuple[str, str]]] = None) -> list[Card]:
     """Every name a doubtful card could have: the game's deck (and its jokers), less the cards on
-    the table that are not in doubt."""
+    the table that are sure (``sure``: ``(zone, card)``; by default every card not in doubt)."""
     deck, jokers = rules.deck_for(table)
-    taken = {c for zc in _table_cards(table) if zc not in doubt for c in (zc[1],) if not c.is_joker}
+    if sure is None:
+        held = [c for zc in _table_cards(table) if zc not in doubt for c in (zc[1],)]
+    else:
+        held = [c for c in (parse_card(card) for _, card in sure)]
+    taken = {c for c in held if not c.is_joker}
     names = [c for c in deck if c not in taken and not c.is_joker]
     return names + ([JOKER] if jokers else [])
 
 
 def doubt_can_change(rules: Any, table: Table, doubt: Iterable[tuple[str, str]],
-                     limit: int = MAX_TABLES) -> bool:
+                     limit: int = MAX_TABLES, sure: Optional[Iterable[tuple[str, str]]] = None) -> bool:
     """Whether the cards of ``doubt`` (``(zone, card)`` as read, on ``table``) could change the
     ruling of ``rules`` (a showdown game: ``deck_for``, ``check``, ``rule``) on ``table``:
-    True unless every name each could have, together, gives the same chips and winners.
+    True unless every name each could have, together, gives the same chips and winners. A
+    doubtful card may be any card of the deck but those of ``sure`` (the table's cards it is sure
+    of, ``(zone, card)``; by default every card on ``table`` not in ``doubt``: pass it where the
+    table holds cards that are neither, a folded stud seat's up cards).
 
     Strict where it cannot answer: a table it cannot rule, a doubt it cannot place on the table,
     or more than ``limit`` tables to try, all count as a change."""
@@ -134,7 +142,7 @@ def doubt_can_change(rules: Any, table: Table, doubt: Iterable[tuple[str, str]],
         return False
     try:
         base = ruled_alike(rules.rule(rules.check(table)))
-        names = _names(rules, table, placed)
+        names = _names(rules, table, placed, sure)
         _, jokers = rules.deck_for(table)
     except (UserError, CardError, ValueError):
         return True

@@ -1160,17 +1160,19 @@ class LiveTable:
         dealer confirmed. Cards not sure that cannot change it stay in ``unsure`` on a ruling that
         is not provisional."""
         ruled = set(self._table_cards(table, folded=True))
-        return ruling.marked(provisional=bool(doubt) and self.doubt_matters(typed, doubt), unsure=doubt,
+        sure = [(z, c) for z, c in ruled if (z, c) not in doubt and self.card_sure(z, c)]
+        return ruling.marked(provisional=bool(doubt) and self.doubt_matters(typed, doubt, sure), unsure=doubt,
                              confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
 
-    def doubt_matters(self, typed: Any, doubt: list) -> bool:
+    def doubt_matters(self, typed: Any, doubt: list, sure: Optional[list] = None) -> bool:
         """Whether the doubtful cards ``doubt`` could change the ruling on ``typed`` (the rules'
         table): :func:`~dealer_assist.live.doubt.doubt_can_change` asks the rules engine with every
-        name each card could have. A game whose table is not a showdown table (Half Texas pays
-        colour points) always waits for the dealer."""
+        name each card could have but the table's ``sure`` cards (a folded seat's card that is not
+        sure is no reason to rule a name out). A game whose table is not a showdown table (Half
+        Texas pays colour points) always waits for the dealer."""
         if not isinstance(typed, Table) or not hasattr(self.game_rules, "deck_for"):
             return True
-        return doubt_can_change(self.game_rules, typed, doubt)
+        return doubt_can_change(self.game_rules, typed, doubt, sure=sure)
 
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()

@@ -746,7 +746,8 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
     """One hand for a dispute: its summary plus ``events`` (in order, as emitted), ``corrections``,
     ``confirmations`` (each card the dealer confirmed as read: ``{"t", "frame", "zone", "card",
     "event_index"}``, from the ``confirm`` events), ``ruling`` (the final one, or the latest for an
-    open hand; ``provisional`` when its cards were not all sure nor confirmed), ``snapshots`` and
+    open hand; ``provisional`` when its cards were not all sure nor confirmed and could change its
+    chips, ``unsure`` naming them, or the doubtful cards that could not), ``snapshots`` and
     ``session``.
     ``hand_id`` is ``"SESSION:HAND"`` (``"2:3"``) or the hand's row id."""
     parse_hand_ref(hand_id)        # a bad reference is refused before the file is opened
