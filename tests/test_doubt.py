@@ -60,6 +60,20 @@ def test_the_joker_is_one_of_the_names_where_the_deck_has_one():
     assert doubt_can_change(rules, table, [("seat2", "Kc")]) is True       # the joker
 
 
+def test_a_joker_surely_seen_elsewhere_is_not_a_name_a_doubtful_card_may_have():
+    """Joker NLH's one joker surely in seat 3's hand: seat 2's doubtful Kc cannot be the joker, and
+    no other card beats seat 1's four aces. Where seat 3's joker is not sure, it may be."""
+    obj = {"board": ["As", "Ad", "Ac", "7d", "2s"], "button": 1, "seats": [
+        {"seat": 1, "hole": ["Ah", "Qc"], "committed": 100},
+        {"seat": 2, "hole": ["Kh", "Kc"], "committed": 100},
+        {"seat": 3, "hole": ["JK", "9h"], "committed": 100}]}
+    rules, table = table_of("joker-holdem", obj)
+    assert doubt_can_change(rules, table, [("seat2", "Kc")]) is False
+    sure = [(f"board{i}", c) for i, c in enumerate(obj["board"], 1)]
+    sure += [("seat1", "Ah"), ("seat1", "Qc"), ("seat2", "Kh"), ("seat3", "9h")]
+    assert doubt_can_change(rules, table, [("seat2", "Kc")], sure=sure) is True
+
+
 def test_too_wide_a_doubt_and_a_doubt_not_on_the_table_count_as_a_change():
     rules, table = table_of("holdem", QUADS)
     three = [("seat2", "2c"), ("seat2", "3c"), ("seat3", "Kc")]

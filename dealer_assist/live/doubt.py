@@ -3,9 +3,9 @@
 A showdown ruled on cards that are not all sure is provisional until the dealer confirms them
 (:mod:`dealer_assist.live.handflow`). Often the doubt cannot matter: the loser's king may be a
 club or a spade, the pot goes to the same seat with the same chips. :func:`doubt_can_change` asks
-the rules engine: every doubtful card is given, in turn, every name it could have (every card of
-the game's deck that no sure card on the table already is, the joker where the deck has one), and
-the table is ruled again. Only when every such table is ruled the same (the same chips to each
+the rules engine: the doubtful cards are given every name they could have (every card of the
+game's deck that no sure card on the table already is, the joker where the deck has one; two
+doubtful cards, every pair of names), and the table is ruled again each time. Only when every such table is ruled the same (the same chips to each
 seat, the same winners and shares of each pot) can the doubt not change the ruling; then the ruling
 is final at once, while its doubtful cards stay marked and unconfirmed (the hand log keeps them).
 
@@ -110,9 +110,10 @@ def _table_cards(table: Table) -> list[tuple[str, Card]]:
 
 
 def _names(rules: Any, table: Table, doubt: Sequence[tuple[str, Card]],
-           sure: Optional[Iterable[tuple[str, str]]] = None) -> list[Card]:
+           sure: Optional[Iterable[tuple[str, str]]] = None) -> tuple[list[Card], int]:
     """Every name a doubtful card could have: the game's deck (and its jokers), less the cards on
-    the table that are sure (``sure``: ``(zone, card)``; by default every card not in doubt)."""
+    the table that are sure (``sure``: ``(zone, card)``; by default every card not in doubt); and
+    how many jokers the doubtful cards may be between them (the deck's, less the sure ones)."""
     deck, jokers = rules.deck_for(table)
     if sure is None:
         held = [c for zc in _table_cards(table) if zc not in doubt for c in (zc[1],)]
@@ -120,7 +121,8 @@ def _names(rules: Any, table: Table, doubt: Sequence[tuple[str, Card]],
         held = [c for c in (parse_card(card) for _, card in sure)]
     taken = {c for c in held if not c.is_joker}
     names = [c for c in deck if c not in taken and not c.is_joker]
-    return names + ([JOKER] if jokers else [])
+    free = jokers - sum(1 for c in held if c.is_joker)
+    return names + ([JOKER] if free > 0 else []), free
 
 
 def doubt_can_change(rules: Any, table: Table, doubt: Iterable[tuple[str, str]],
@@ -142,13 +144,11 @@ def doubt_can_change(rules: Any, table: Table, doubt: Iterable[tuple[str, str]],
         return False
     try:
         base = ruled_alike(rules.rule(rules.check(table)))
-        names = _names(rules, table, placed, sure)
-        _, jokers = rules.deck_for(table)
+        names, jokers = _names(rules, table, placed, sure)
     except (UserError, CardError, ValueError):
         return True
     if base is None:
         return True
-    others_jokers = sum(1 for zc in _table_cards(table) if zc not in placed and zc[1].is_joker)
     count = 1
     for _ in placed:
         count *= len(names)
@@ -159,7 +159,7 @@ def doubt_can_change(rules: Any, table: Table, doubt: Iterable[tuple[str, str]],
     alone = [read[:i] + (c,) + read[i + 1:] for i in range(len(read)) for c in names]
     for names_now in itertools.chain(alone, itertools.product(names, repeat=len(placed))):
         plain = [c for c in names_now if not c.is_joker]
-        if len(set(plain)) != len(plain) or others_jokers + len(names_now) - len(plain) > jokers:
+        if len(set(plain)) != len(plain) or len(names_now) - len(plain) > jokers:
             continue            # one card twice, or more jokers than the deck has: no such table
         if all(new == old for (_, old), new in zip(placed, names_now)):
             continue
