@@ -685,6 +685,27 @@ def test_a_doubt_that_cannot_change_the_chips_leaves_the_showdown_final_and_the_
     assert he.provisional is False and he.ruling.unsure == (("seat4", "9c"),) and he.confirmed == ()
 
 
+def test_a_doubt_that_comes_and_goes_is_asked_of_the_rules_engine_once(monkeypatch):
+    """Two doubtful cards that cannot change the chips cost the engine about 2,000 rulings: a
+    doubt that flickers from frame to frame must not ask again each time it comes back."""
+    import dealer_assist.live.handflow as hf
+
+    table, f, t = moot_table({"9c"})
+    asked = []
+    real = hf.doubt_can_change
+    monkeypatch.setattr(hf, "doubt_can_change", lambda *a, **k: asked.append(a[2]) or real(*a, **k))
+    typed = table._settle_table(True)
+    board = [(f"board{i}", c) for i, c in enumerate(BOARD.split(), 1)]
+    for _ in range(3):
+        assert table.doubt_matters(typed, [("seat4", "9c")], board + [("seat2", "Kh"), ("seat2", "Kd"),
+                                                                     ("seat4", "8h")]) is False
+        assert table.doubt_matters(typed, [("seat4", "9c"), ("seat4", "8h")],
+                                   board + [("seat2", "Kh"), ("seat2", "Kd")]) is True    # two spades: a flush
+    # the first was asked when the showdown was ruled (the same table, doubt and sure cards); the
+    # second once
+    assert asked == [[("seat4", "9c"), ("seat4", "8h")]]
+
+
 def test_a_doubt_that_could_change_the_chips_keeps_the_showdown_provisional_until_it_cannot():
     # both of seat 2's kings unsure: together they might be a 3 and a 5, and seat 4's king high wins
     table, f, t = moot_table({"Kh", "Kd"})

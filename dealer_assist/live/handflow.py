@@ -42,6 +42,7 @@ on a table half seen.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError, parse_card
@@ -333,6 +334,9 @@ class LiveTable:
         self.board_out = 0                    # board cards announced (0, 3, 4, 5)
         self.board_emitted: list[str] = []
         self.hole_rec: dict[int, list[str]] = {}
+        #: doubt_matters' answers this hand, by (table, doubt, sure cards): a doubt that comes and
+        #: goes from frame to frame is asked of the rules engine once
+        self._doubt_answers: dict[tuple, bool] = {}
         self._restate: set[int] = set()
         self.won: Optional[int] = None
         self.showdown_done = False
@@ -1172,7 +1176,10 @@ class LiveTable:
         Texas pays colour points) always waits for the dealer."""
         if not isinstance(typed, Table) or not hasattr(self.game_rules, "deck_for"):
             return True
-        return doubt_can_change(self.game_rules, typed, doubt, sure=sure)
+        key = (json.dumps(typed.to_json(), sort_keys=True), tuple(doubt), tuple(sorted(sure or ())))
+        if key not in self._doubt_answers:
+            self._doubt_answers[key] = doubt_can_change(self.game_rules, typed, doubt, sure=sure)
+        return self._doubt_answers[key]
 
     def _rule_showdown(self, out: list) -> None:
         chips, missing = self._chips_ok()
