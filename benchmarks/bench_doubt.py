@@ -12,9 +12,8 @@ models and thresholds (models/MODEL_CARD.md, "Twenty-fourth session"):
 
 * ``rendered``: right names not sure on the seven validation sets: 2-10 and aces 0.122, courts
   0.463, jokers 0.558;
-* ``real``: on the real photos (../shared/real/edje-train): 0.356 over all names, 65 % of the
-  courts; the number cards and aces at the rest (``(183 - courts) / (514 - courts)`` is not
-  known here by kind: 0.20 is used, between the rendered 0.12 and the real overall 0.356).
+* ``real``: on the real photos (../shared/real/edje-train, ranks 9 to A): 9s, 10s and aces 16 of
+  255 (0.063), courts 167 of 259 (0.645); they hold no joker, so jokers as rendered.
 
 A table's doubtful cards are the shown cards drawn doubtful; a table with none is final either way
 and counts in the totals. Prints, per game and chance set, the share of showdowns provisional
@@ -36,7 +35,7 @@ from dealer_assist.live.doubt import doubt_can_change
 
 CHANCES = {
     "rendered": {"number": 0.122, "court": 0.463, "joker": 0.558},
-    "real": {"number": 0.20, "court": 0.65, "joker": 0.558},
+    "real": {"number": 0.063, "court": 0.645, "joker": 0.558},
 }
 
 
