@@ -32,6 +32,7 @@ import time
 from dealer_assist.cards import DECK_52, JOKER
 from dealer_assist.games import find_game
 from dealer_assist.live.doubt import doubt_can_change
+from dealer_assist.vision.detector import sure_kind
 
 CHANCES = {
     "rendered": {"number": 0.122, "court": 0.463, "joker": 0.558},
@@ -40,9 +41,8 @@ CHANCES = {
 
 
 def kind(card: str) -> str:
-    if card == "JK":
-        return "joker"
-    return "court" if card[0] in "JQK" else "number"
+    """The kind of name whose not-sure rate a card takes (the reader's own: ``sure_kind``)."""
+    return sure_kind(card) or "number"
 
 
 def random_table(game: str, rng: random.Random) -> dict:

@@ -684,6 +684,11 @@ class SeatPanel(Panel):
         self.setStyleSheet(f"QFrame#panel {{ background: {bg}; border-radius: 8px; border: {border}; }}")
 
 
+#: the label beside the ruling's title: provisional (filled) or final beside doubtful cards (outlined)
+_PROVISIONAL_STYLE = f"color: #ffffff; background: {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;"
+_MOOT_STYLE = f"color: {DOUBTFUL}; border: 1px solid {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;"
+
+
 class RulingPanel(Panel):
     """The ruling: each pot on one line (who may win it, who takes what), the deciding line (the
     house rule that settled it) and the engine's whole explanation."""
@@ -697,7 +702,7 @@ class RulingPanel(Panel):
         head.addWidget(self.title)
         # a provisional ruling says so beside its title, in the doubtful cards' colour, on one line
         self.provisional = FitLabel(13, bold=True, min_size=10)
-        self.provisional.setStyleSheet(f"color: #ffffff; background: {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;")
+        self.provisional.setStyleSheet(_PROVISIONAL_STYLE)
         self.provisional.hide()
         head.addWidget(self.provisional, 1)
         lay.addLayout(head)
@@ -778,9 +783,10 @@ class RulingPanel(Panel):
         elif moot:
             self.provisional.setText(t("moot_line", lang))
         # final with doubtful cards: the same place, the doubtful cards' colour as an outline only
-        self.provisional.setStyleSheet(
-            f"color: {DOUBTFUL}; border: 1px solid {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;" if moot else
-            f"color: #ffffff; background: {DOUBTFUL}; border-radius: 4px; padding: 1px 6px;")
+        # (restyled only when that changes: the panel is redrawn every frame)
+        style = _MOOT_STYLE if moot else _PROVISIONAL_STYLE
+        if self.provisional.styleSheet() != style:
+            self.provisional.setStyleSheet(style)
         self.provisional.setVisible(provisional or moot)
         self.warning.setText(t("chips_estimate", lang))
         self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)

@@ -116,9 +116,9 @@ def _names(rules: Any, table: Table, doubt: Sequence[tuple[str, Card]],
     how many jokers the doubtful cards may be between them (the deck's, less the sure ones)."""
     deck, jokers = rules.deck_for(table)
     if sure is None:
-        held = [c for zc in _table_cards(table) if zc not in doubt for c in (zc[1],)]
+        held = [c for z, c in _table_cards(table) if (z, c) not in doubt]
     else:
-        held = [c for c in (parse_card(card) for _, card in sure)]
+        held = [parse_card(card) for _, card in sure]
     taken = {c for c in held if not c.is_joker}
     names = [c for c in deck if c not in taken and not c.is_joker]
     free = jokers - sum(1 for c in held if c.is_joker)

@@ -1164,8 +1164,9 @@ class LiveTable:
         dealer confirmed. Cards not sure that cannot change it stay in ``unsure`` on a ruling that
         is not provisional."""
         ruled = set(self._table_cards(table, folded=True))
-        sure = [(z, c) for z, c in ruled if (z, c) not in doubt and self.card_sure(z, c)]
-        return ruling.marked(provisional=bool(doubt) and self.doubt_matters(typed, doubt, sure), unsure=doubt,
+        provisional = bool(doubt) and self.doubt_matters(
+            typed, doubt, [(z, c) for z, c in ruled if (z, c) not in doubt and self.card_sure(z, c)])
+        return ruling.marked(provisional=provisional, unsure=doubt,
                              confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
 
     def doubt_matters(self, typed: Any, doubt: list, sure: Optional[list] = None) -> bool:

@@ -186,12 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     def validate(net):
         return {"monitor": report(evaluate(net, xm, ym), ym)} if ym is not None and len(ym) else {}
 
+    def batch_augment(xb, gen):
+        xb = augment(xb, gen, channel_swap=False)
+        return hard_augment(xb, gen) if args.hard else xb
+
     crop_hw = (SIZE[1], SIZE[0])
     result = train_classifier(x, y, args.runs, args.epochs, args.seed, init=args.init, lr=args.lr, num_classes=len(CLASSES),
                               crop_hw=crop_hw, out_dir="net",
-                              batch_augment=lambda xb, gen: (hard_augment(augment(xb, gen, channel_swap=False), gen)
-                                                             if args.hard else augment(xb, gen, channel_swap=False)),
-                              validate=validate)
+                              batch_augment=batch_augment, validate=validate)
     if ym is not None and len(ym):
         summary = report(evaluate(result["net"], xm, ym), ym)
         (args.runs / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
