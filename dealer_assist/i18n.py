@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
+from dealer_assist.zones import board_slot, seat_of_zone
+
 __all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Msg", "Text", "_", "_n", "_p", "N_", "text", "both",
            "render", "capitalized", "seat", "seat_list", "zone", "street", "join", "lines", "message_of"]
 
@@ -213,10 +215,10 @@ def zone(name: Optional[str]) -> Text:
     ``シート2``; ``burn`` -> ``バーン``; ``muck`` -> ``マック``; anything else as it is."""
     if not name:
         return "-"
-    if name.startswith("board") and name[5:].isdigit():
-        return _("board {n}", n=int(name[5:]))
-    if name.startswith("seat") and name[4:].isdigit():
-        return seat(int(name[4:]))
+    if (slot := board_slot(name)) is not None:
+        return _("board {n}", n=slot + 1)
+    if (n := seat_of_zone(name)) is not None:
+        return seat(n)
     return _ZONE_WORDS.get(name, name)
 
 

@@ -29,18 +29,13 @@ import copy
 import re
 from typing import Any, Iterable, Mapping, Optional
 
+from dealer_assist.zones import seat_of_zone
+
 __all__ = ["HIDDEN", "SeatCards", "public_event", "public_correction", "seat_of_zone", "shown_seats"]
 
 HIDDEN = "??"
-_SEAT_ZONE = re.compile(r"^seat(\d+)$")
 #: keys whose cards are public whatever the stage (the board is dealt face up)
 _PUBLIC_KEYS = frozenset({"board"})
-
-
-def seat_of_zone(zone: Any) -> Optional[int]:
-    """``"seat3"`` -> 3; any other zone -> None."""
-    m = _SEAT_ZONE.match(zone) if isinstance(zone, str) else None
-    return int(m.group(1)) if m else None
 
 
 def shown_seats(showdown: Mapping[str, Any]) -> set[int]:

@@ -37,6 +37,7 @@ from typing import Any, Iterable, Optional, Sequence
 from dealer_assist.cards import JOKER, Card, CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.rules.showdown import Table
+from dealer_assist.zones import board_slot, seat_of_zone
 
 __all__ = ["doubt_can_change", "ruled_alike", "MAX_TABLES"]
 
@@ -56,14 +57,6 @@ def ruled_alike(result: Any) -> Optional[tuple]:
             tuple((a.amount, tuple(a.winners), tuple(sorted(a.shares.items()))) for a in awards))
 
 
-def _seat_no(zone: str) -> Optional[int]:
-    return int(zone[4:]) if zone.startswith("seat") and zone[4:].isdigit() else None
-
-
-def _board_no(zone: str) -> Optional[int]:
-    return int(zone[5:]) - 1 if zone.startswith("board") and zone[5:].isdigit() else None
-
-
 def _substitute(table: Table, changes: Sequence[tuple[str, Card, Card]]) -> Optional[Table]:
     """``table`` with each ``(zone, old, new)`` swapped in, all at once: a board slot's card, or
     the card in every card field of a seat (hold'em's ``hole``; stud's ``hole``, ``down`` and
@@ -71,7 +64,7 @@ def _substitute(table: Table, changes: Sequence[tuple[str, Card, Card]]) -> Opti
     board = list(table.board)
     by_seat: dict[int, dict[Card, Card]] = {}
     for zone, old, new in changes:
-        b, n = _board_no(zone), _seat_no(zone)
+        b, n = board_slot(zone), seat_of_zone(zone)
         if b is not None:
             if not 0 <= b < len(board) or board[b] != old:
                 return None

@@ -57,6 +57,7 @@ from dealer_assist.rules.holdem import BURN_SWAP_MSG
 from dealer_assist.rules.errors import MAX_CHIPS
 from dealer_assist.rules.pots import clockwise_from
 from dealer_assist.rules.showdown import SeatInput, Table
+from dealer_assist.zones import seat_of_zone
 
 __all__ = ["LiveTable", "JokerHoldemFlow", "HoldemFlow", "BOARD_SLOTS", "STREETS"]
 
@@ -207,12 +208,6 @@ class HoldemFlow(JokerHoldemFlow):
     hi/lo too (its rules split the pot; its flow is hold'em's)."""
 
     jokers = 0
-
-
-def _seat_no(zone: Optional[str]) -> Optional[int]:
-    if zone and zone.startswith("seat") and zone[4:].isdigit():
-        return int(zone[4:])
-    return None
 
 
 def _own_table(game: Any) -> Optional[type]:
@@ -610,7 +605,7 @@ class LiveTable:
         held = any(t.zone == zone and t.face and tr.identity(t) == card for t in tr.tracks())
         if zone in BOARD_SLOTS and self.board_rec[BOARD_SLOTS.index(zone)] == card:
             held = True
-        seat = _seat_no(zone)
+        seat = seat_of_zone(zone)
         if seat in self.hole_rec and card in self.hole_rec[seat]:
             held = True
         if not held:
@@ -685,7 +680,7 @@ class LiveTable:
         limit = self.rules.jokers if to == "JK" else 1
         if len(where) < limit:
             return
-        order = sorted(where, key=lambda z: (z not in BOARD_SLOTS, _seat_no(z) or 0, z))
+        order = sorted(where, key=lambda z: (z not in BOARD_SLOTS, seat_of_zone(z) or 0, z))
         raise UserError(_("correct: {card} is already read in {zones}: one card cannot lie in two "
                           "places; if that one is the misread card, correct it first",
                           card=to, zones=zone_list(order)))
@@ -697,7 +692,7 @@ class LiveTable:
             i = BOARD_SLOTS.index(zone)
             if self.board_rec[i] == card:
                 self.board_rec[i] = to
-        seat = _seat_no(zone)
+        seat = seat_of_zone(zone)
         if seat in self.hole_rec and card in self.hole_rec[seat]:
             self.hole_rec[seat] = [to if c == card else c for c in self.hole_rec[seat] if c != card or to]
             self._restate.add(seat)
@@ -723,7 +718,7 @@ class LiveTable:
         """Remember, for the hand, how sure each face-up card on the board and at the seats is now."""
         tr = self.tracker
         for t in tr.stable():
-            if t.face and (t.zone in BOARD_SLOTS or _seat_no(t.zone) is not None):
+            if t.face and (t.zone in BOARD_SLOTS or seat_of_zone(t.zone) is not None):
                 card = tr.identity(t)
                 if card is not None and card != UNREADABLE:
                     self._sure[(t.zone, card)] = tr.sure(t)
@@ -822,7 +817,7 @@ class LiveTable:
         return bool(self.tracker.stable(f"seat{seat}"))
 
     def _table_empty(self) -> bool:
-        return not any(t.zone in BOARD_SLOTS or _seat_no(t.zone) is not None for t in self.tracker.stable())
+        return not any(t.zone in BOARD_SLOTS or seat_of_zone(t.zone) is not None for t in self.tracker.stable())
 
     # ===================================================================== alerts
     def _event(self, kind: str, **fields: Any) -> TableEvent:
@@ -942,7 +937,7 @@ class LiveTable:
         backs: dict[int, int] = {}
         coming: set[int] = set()
         for t in tr.tracks():
-            seat = _seat_no(t.zone)
+            seat = seat_of_zone(t.zone)
             if seat is None or seat > self.seats or t.face:
                 continue
             if t.stable:

@@ -39,6 +39,7 @@ from dealer_assist.live.handflow import JokerHoldemFlow
 from dealer_assist.live.tracker import BACK, UNREADABLE
 from dealer_assist.rules.showdown import Table
 from dealer_assist.rules.stud import StudSeat, open_value, owner
+from dealer_assist.zones import seat_of_zone
 
 __all__ = ["StudFlow", "StudHand", "STUD_STREETS"]
 
@@ -124,9 +125,9 @@ class StudFlow(JokerHoldemFlow):
     def corrected(self, table, zone: str, card: str, to: Optional[str]) -> None:
         """A dealer's correction of an up card changes the deal's record (and maybe its owner)."""
         hand: StudHand = table.game_hand
-        if not zone.startswith("seat") or not zone[4:].isdigit():
+        seat = seat_of_zone(zone)
+        if seat is None:
             return
-        seat = int(zone[4:])
         for street in hand.up.get(seat, ()):
             if card in street and to is not None:
                 street[street.index(card)] = to

@@ -44,6 +44,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.games import Drilled, UnknownGame, find_game
 from dealer_assist.i18n import Msg, Text, _, _n, both, render
 from dealer_assist.trainer.drills import TOPICS, Drill
+from dealer_assist.zones import board_slot, seat_of_zone
 
 __all__ = ["drills_from_log", "trainer_drills", "hand_drill", "log_question", "ruling_flags", "source_lines",
            "LogSkip"]
@@ -52,7 +53,6 @@ __all__ = ["drills_from_log", "trainer_drills", "hand_drill", "log_question", "r
 _COMPARED = ("payouts", "pots", "showdown_order", "points")
 _POT_KEYS = ("amount", "eligible", "winners", "shares", "odd_chips")
 _APP_ID = 0x44414C47    # the hand log's PRAGMA application_id ("DALG")
-_BOARD_SLOT = {f"board{i}": i - 1 for i in range(1, 9)}
 
 
 class LogSkip(UserError):
@@ -211,15 +211,15 @@ def _apply_corrections(table: dict, corrections: Iterable[Mapping]) -> bool:
         if not isinstance(zone, str) or not isinstance(card, str) or not isinstance(to, str):
             continue          # a card removed, or a correction the log cannot tell: the table stays
         board = table.get("board")
-        if zone in _BOARD_SLOT and isinstance(board, list):
-            i = _BOARD_SLOT[zone]
+        i, seat = board_slot(zone), seat_of_zone(zone)
+        if i is not None and isinstance(board, list):
             if i < len(board) and board[i] == card:
                 board[i] = to
                 done = True
             continue
-        if zone.startswith("seat") and zone[4:].isdigit():
+        if seat is not None:
             for s in table.get("seats") or ():
-                if not isinstance(s, dict) or str(s.get("seat")) != zone[4:]:
+                if not isinstance(s, dict) or str(s.get("seat")) != str(seat):
                     continue
                 for key in ("hole", "down", "up"):
                     cards = s.get(key)
