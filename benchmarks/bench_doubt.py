@@ -8,12 +8,14 @@ Random showdowns of hold'em and Joker NLH (seats still in at the showdown: 2 in 
 4 in 10 %, 5 or 6 in 5 %; random stacks, so that side pots occur; the joker dealt where the deck
 has one) and seven-card stud; each shown card is doubtful
 with the chance its kind of name is not sure. Two sets of chances, both measured with the shipped
-models and thresholds (models/MODEL_CARD.md, "Twenty-fourth session"):
+models and thresholds (``benchmarks/eval_sure.py --json``; models/MODEL_CARD.md, "Twenty-sixth
+session"):
 
-* ``rendered``: right names not sure on the seven validation sets: 2-10 and aces 0.122, courts
-  0.463, jokers 0.558;
+* ``rendered``: right names not sure on the seven validation sets, cards of 60 pixels and more:
+  2-10 and aces 0.122, courts 0.298 (2,897 of 9,712, those showing both index corners and those
+  showing one together), jokers 0.558;
 * ``real``: on the real photos (../shared/real/edje-train, ranks 9 to A): 9s, 10s and aces 16 of
-  255 (0.063), courts 167 of 259 (0.645); they hold no joker, so jokers as rendered.
+  255 (0.063), courts 51 of 259 (0.197); they hold no joker, so jokers as rendered.
 
 A table's doubtful cards are the shown cards drawn doubtful; a table with none is final either way
 and counts in the totals. Prints, per game and chance set, the share of showdowns provisional
@@ -35,8 +37,8 @@ from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.vision.detector import sure_kind
 
 CHANCES = {
-    "rendered": {"number": 0.122, "court": 0.463, "joker": 0.558},
-    "real": {"number": 0.063, "court": 0.645, "joker": 0.558},
+    "rendered": {"number": 0.122, "court": 0.298, "joker": 0.558},
+    "real": {"number": 0.063, "court": 0.197, "joker": 0.558},
 }
 
 

@@ -97,8 +97,10 @@ def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monke
 
     class Stub:
         def detect(self, image, sureness=False):
-            return {"cards": [{"card": "Kc", "confidence": 0.97, "sureness": 0.95, "polygon": rect(0)},
-                              {"card": "Ah", "confidence": 0.97, "sureness": 0.95, "polygon": rect(200)}],
+            return {"cards": [{"card": "Kc", "confidence": 0.97, "sureness": 0.95, "sure_kind": "court",
+                               "polygon": rect(0)},
+                              {"card": "Ah", "confidence": 0.97, "sureness": 0.95, "sure_kind": None,
+                               "polygon": rect(200)}],
                     "backs": []}
 
     rows = sure.real_rows(Stub(), folder, None)

@@ -63,7 +63,8 @@ def test_a_court_named_in_the_other_suit_of_its_colour_is_not_sure():
     reader's commonest wrong names: a Qc read as a Qs): the court-suit reader's agreement falls
     and the card is not sure, while its own name keeps its agreement."""
     det = CardDetector(MODELS)
-    court = det.kind_sure_thresholds["court"]
+    # the lower of the courts' two thresholds (a court showing one index corner has its own)
+    court = min(det.kind_sure_thresholds["court"], det.kind_sure_thresholds["covered_court"])
     assert det.court_suit is not None and court is not None
     checked = 0
     for frame, card, part, _other, after in renamed_courts(det):
@@ -94,8 +95,15 @@ def renamed_courts(det: CardDetector, frames: int = 10):
             yield frame.name, c["card"], part, other, det.sureness_parts(image, changed)[k]
 
 
-def test_a_number_card_is_not_asked_and_the_better_end_counts():
-    assert end_agreement(np.array([[0.1, 0.0, 0.0, 0.9], [0.8, 0.0, 0.0, 0.2]]), "Qc") == pytest.approx(0.8)
+def test_a_number_card_is_not_asked_and_both_ends_in_view_must_agree():
+    ends = np.array([[0.1, 0.0, 0.0, 0.9], [0.8, 0.0, 0.0, 0.2]])
+    # both indices in view: an end that doubts the suit doubts the name
+    assert end_agreement(ends, "Qc", visible=[0.99, 0.98]) == pytest.approx(0.1)
+    assert end_agreement(ends, "Qs", visible=[0.99, 0.98]) == pytest.approx(0.2)
+    # one in view: the other end shows what covers it and says nothing
+    assert end_agreement(ends, "Qc", visible=[0.2, 0.98]) == pytest.approx(0.8)
+    # neither (or not read): the better end
+    assert end_agreement(ends, "Qc") == pytest.approx(0.8)
     assert [is_court(n) for n in ("Kd", "Jc", "Td", "As", "JK", "??", "K")] == [True, True, False, False,
                                                                                 False, False, False]
     det = CardDetector(MODELS)

@@ -254,19 +254,24 @@ def test_detect_json_says_which_names_are_sure_by_the_measured_threshold(capsys)
     from dealer_assist.vision.geometry import card_width
 
     assert 0.5 < entry["threshold"] < 1.0
-    assert all(0.5 < entry[k]["threshold"] < 1.0 for k in ("court", "joker", "small"))
+    assert all(0.5 < entry[k]["threshold"] < 1.0 for k in ("court", "covered_court", "joker", "small"))
     # the thresholds were chosen so that no wrong name of the rendered validation sets is sure
     assert all(entry["figures"][s]["wrong_sure"] == 0
                for s in ("val-train", "val-train2", "val-pips", "val-world", "val-base-more", "val-world-more"))
     detector = CardDetector(MODELS)
     assert detector.sure_threshold == entry["threshold"]
-    assert detector.kind_sure_thresholds == {k: entry[k]["threshold"] for k in ("court", "joker")}
+    assert detector.kind_sure_thresholds == {k: entry[k]["threshold"] for k in ("court", "covered_court", "joker")}
 
-    def threshold(card: dict) -> float:
-        """a card under 60 pixels: the small cards' threshold; a court card or a joker: its kind's"""
+    def threshold(card: dict, corners) -> float:
+        """a card under 60 pixels: the small cards' threshold; a court card or a joker: its kind's,
+        a court showing one index corner (``corners``: each one's chance of showing an index) the
+        covered courts'"""
         if card_width(card["polygon"]) < 60:
             return entry["small"]["threshold"]
-        kind = "joker" if card["card"] == "JK" else "court" if card["card"][0] in "JQK" else None
+        one = corners is not None and sorted(corners)[0] < 0.5 <= sorted(corners)[1]
+        kind = "joker" if card["card"] == "JK" else ("covered_court" if one else "court") \
+            if card["card"][0] in "JQK" else None
+        assert card["sure_kind"] == kind
         return entry[kind]["threshold"] if kind else entry["threshold"]
 
     assert main(["detect", "--json", *map(str, frames)]) == 0
@@ -275,9 +280,10 @@ def test_detect_json_says_which_names_are_sure_by_the_measured_threshold(capsys)
     assert any(c["sure"] for c in cards)
     for f, o in zip(frames, objs):
         scored = detector.detect(read_image(f), sureness=True)["cards"]
+        found = detector._detect(read_image(f))["cards"]
         assert [(c["card"], c["sure"]) for c in scored] == [(c["card"], c["sure"]) for c in o["cards"]]
-        for c in scored:
-            assert c["sure"] == (c["sureness"] >= threshold(c))
+        for c, d in zip(scored, found):
+            assert c["sure"] == (c["sureness"] >= threshold(c, d["_vis"]))
             if c["card"] == "??":
                 assert c["sureness"] == 0.0 and not c["sure"]
 
@@ -316,7 +322,7 @@ def test_no_card_is_sure_without_a_threshold_measured_for_these_models(tmp_path)
 
 @needs_models
 def test_a_court_card_is_sure_only_by_a_threshold_measured_for_court_cards(tmp_path):
-    """models.json without the court cards' own threshold (measured before there was one): no
+    """models.json without the court cards' own thresholds (measured before there were any): no
     jack, queen or king of 60 pixels or more is sure, while the 2 to 10 and aces of the same
     frames keep theirs."""
     from dealer_assist.vision.geometry import card_width
@@ -326,7 +332,8 @@ def test_a_court_card_is_sure_only_by_a_threshold_measured_for_court_cards(tmp_p
     for f in MODELS.glob("*.onnx"):
         (folder / f.name).symlink_to(f)
     meta = json.loads((MODELS / "models.json").read_text())
-    (folder / "models.json").write_text(json.dumps({**meta, "sure": {k: v for k, v in meta["sure"].items() if k != "court"}}))
+    (folder / "models.json").write_text(json.dumps({**meta, "sure": {k: v for k, v in meta["sure"].items()
+                                                                      if k not in ("court", "covered_court")}}))
     without, shipped = CardDetector(folder), CardDetector(MODELS)
     courts = numbers = 0
     for frame in sample_frames()[:12]:
@@ -343,6 +350,39 @@ def test_a_court_card_is_sure_only_by_a_threshold_measured_for_court_cards(tmp_p
                 assert x["sure"] == y["sure"], (x, y)
                 numbers += y["sure"]
     assert courts >= 1 and numbers >= 3, (courts, numbers)
+
+
+@needs_models
+def test_a_court_showing_one_index_corner_is_judged_by_its_own_threshold(tmp_path):
+    """A court card with one index corner in view has a threshold of its own, measured on such
+    courts' wrong names (the court-suit reader sees one end of it, where it sees both of a court
+    showing both corners). Where models.json has none, no such court is sure, and every other
+    card is judged as before."""
+    from dealer_assist.vision.geometry import card_width
+
+    meta = json.loads((MODELS / "models.json").read_text())
+    covered = meta["sure"]["covered_court"]["threshold"]
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for f in MODELS.glob("*.onnx"):
+        (folder / f.name).symlink_to(f)
+    (folder / "models.json").write_text(json.dumps({**meta, "sure": {k: v for k, v in meta["sure"].items()
+                                                                      if k != "covered_court"}}))
+    without, shipped = CardDetector(folder), CardDetector(MODELS)
+    assert without.kind_sure_thresholds["covered_court"] is None and shipped.kind_sure_thresholds["covered_court"] == covered
+    seen = sure = 0
+    for frame in sample_frames()[:12]:
+        image = read_image(frame)
+        a, b = without.detect(image, sureness=True)["cards"], shipped.detect(image, sureness=True)["cards"]
+        assert [(c["card"], c["sure_kind"]) for c in a] == [(c["card"], c["sure_kind"]) for c in b]
+        for x, y in zip(a, b):
+            if x["sure_kind"] == "covered_court" and card_width(x["polygon"]) >= 60:
+                seen += 1
+                sure += y["sure"]
+                assert not x["sure"] and y["sure"] == (y["sureness"] >= covered), (x, y)
+            else:
+                assert x["sure"] == y["sure"], (x, y)
+    assert seen >= 1 and sure >= 1, (seen, sure)
 
 
 @needs_models

@@ -12,10 +12,11 @@ This small CNN (the corner classifier's network, four outputs) sees each end of 
 at the detail the frame gives: the card's top-left region (:data:`REGION`: the index and the
 sign beside the head) rectified to :data:`SIZE`, and the bottom-right one turned by 180
 degrees, and says which suit it shows (:meth:`CourtSuitReader.end_probs`). A court name's
-agreement (:func:`end_agreement`) is the larger of the two ends' probabilities of the named suit, among the ends whose index the corner classifier sees
-(one end may be covered by another card, or cut by the frame's edge);
+agreement (:func:`end_agreement`) is the named suit's probability at the ends whose index the
+corner classifier sees (one end may be covered by another card, or cut by the frame's edge): the
+smaller of the two where both are in view, since both ends of one card show its suit;
 :meth:`CardDetector.sureness` multiplies a court's sureness by it
-(models/MODEL_CARD.md, "Sixteenth session"). It is trained on the project's rendered cards only
+(models/MODEL_CARD.md, "Sixteenth session" and "Twenty-sixth session"). It is trained on the project's rendered cards only
 (``python -m dealer_assist.vision.train_court_suit``), colours kept (a red suit is told from a
 black one by its colour too).
 
@@ -63,22 +64,28 @@ def court_crops(image: np.ndarray, ordered: Sequence[Sequence[float]] | np.ndarr
 
 
 def end_agreement(probs: np.ndarray, name: str, visible: Sequence[float] | np.ndarray | None = None) -> float:
-    """A court name's agreement from its two ends' suit probabilities (2, 4): the larger
-    probability of the named suit among the ends whose index is in view (``visible``: each end's
-    P(an index is in view) as the corner classifier read it, at least :data:`READABLE`), or
-    among both ends when neither is (or ``visible`` is None). An end covered by another card
-    shows that card's signs, and a name is not helped by them.
+    """A court name's agreement from its two ends' suit probabilities (2, 4): the probability
+    of the named suit at the ends whose index is in view (``visible``: each end's P(an index is
+    in view) as the corner classifier read it, at least :data:`READABLE`). Where both are in
+    view, the SMALLER: both ends of one card show its suit, and an end that doubts it doubts
+    the name (the surest wrong courts of the validation sets were read surely at one end and
+    in doubt at the other: a Qc on a Qd with blue diamonds, 0.97 and 0.45). Where one is in view,
+    that one (the other end shows whatever covers it, and a name is not helped by it); where
+    neither is (or ``visible`` is None), the larger of the two.
 
     >>> p = np.array([[0.9, 0.0, 0.0, 0.1], [0.4, 0.0, 0.0, 0.6]])
-    >>> end_agreement(p, "Kc"), end_agreement(p, "Ks")
-    (0.9, 0.6)
+    >>> end_agreement(p, "Kc", visible=[0.9, 0.95]), end_agreement(p, "Ks", visible=[0.9, 0.95])
+    (0.4, 0.1)
     >>> end_agreement(p, "Kc", visible=[0.1, 0.95]), end_agreement(p, "Kc", visible=[0.1, 0.2])
     (0.4, 0.9)
+    >>> end_agreement(p, "Kc")
+    0.9
     """
     p = np.asarray(probs, np.float64)[:, SUITS.index(name[1])]
-    if visible is not None and (ends := np.asarray(visible, np.float64) >= READABLE).any():
-        p = p[ends]
-    return float(np.max(p))
+    ends = None if visible is None else np.asarray(visible, np.float64) >= READABLE
+    if ends is None or not ends.any():
+        return float(np.max(p))
+    return float(np.min(p[ends]))
 
 
 class CourtSuitReader(PatchClassifier):

@@ -94,7 +94,7 @@ SURE_KEY = "sure"
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
-              "courts: suit share ^ 0.25 x court-suit reader's agreement at the better end in view; picture-alone JK 0; "
+              "courts: suit share ^ 0.25 x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
               "named by the search alone 0")
 #: A card whose outline's short side is under this many frame pixels is sure only above a
 #: threshold of its own (``models.json`` ``"sure"`` ``"small"``), measured on the validation
@@ -112,7 +112,14 @@ SURE_MIN_SIDE = 60.0
 #: names reached a sureness of 0.937, while those of 2 to 10 and aces stayed at 0.80 and below (models/MODEL_CARD.md,
 #: "Twenty-fourth session"). A folder whose ``models.json`` has no entry for a kind reports no
 #: card of that kind as sure.
-SURE_KINDS = ("court", "joker")
+#:
+#: ``covered_court`` is a court card with one index corner in view (:func:`_one_corner`): the other
+#: lies under another card or out of the frame. The court-suit reader checks both ends of a court
+#: showing both corners, and one end of a covered court (:func:`court_suit.end_agreement`), so
+#: their wrong names reach different heights: 0.842 and 0.904 on the validation sets, where one
+#: threshold over both would hold every right court to the higher (models/MODEL_CARD.md,
+#: "Twenty-sixth session").
+SURE_KINDS = ("court", "covered_court", "joker")
 #: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
 #: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
 #: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
@@ -638,13 +645,16 @@ class CardDetector:
         each card also carries the number its ``sure`` flag compares (``"sureness"``), for
         choosing the threshold. A card under :data:`SURE_MIN_SIDE` pixels is compared with the
         threshold measured for such cards (:attr:`small_sure_threshold`), a larger court card or
-        joker with the one measured for its kind (:attr:`kind_sure_thresholds`)."""
+        joker with the one measured for its kind (:attr:`kind_sure_thresholds`; a court card with
+        one index corner in view: ``covered_court``), and ``sureness`` adds that kind
+        (``"sure_kind"``, :func:`sure_kind`)."""
         found = self._detect(image)
         parts = self.sureness_parts(image, found["cards"])
         out = []
         for c, part in zip(found["cards"], parts):
             score = None if part is None else part["sureness"]
-            threshold = self.threshold_for(c["_outline"], c["card"])
+            kind = sure_kind(c["card"], _one_corner(c.get("_vis")))
+            threshold = self.threshold_for(c["_outline"], c["card"], kind)
             card = {"card": c["card"], "confidence": c["confidence"],
                     "sure": bool(threshold is not None and score is not None and score >= threshold),
                     "center": c["center"], "polygon": c["polygon"]}
@@ -656,18 +666,20 @@ class CardDetector:
                     card["or"] = other
             if sureness:
                 card["sureness"] = None if score is None else round(score, 6)
+                card["sure_kind"] = kind
             out.append(card)
         return {"cards": out, "backs": found["backs"]}
 
-    def threshold_for(self, outline, name: str) -> float | None:
+    def threshold_for(self, outline, name: str, kind: str | None = None) -> float | None:
         """The ``sure`` threshold of a card with this outline and name: :attr:`DetectorSettings.sure`
         where set, else the one measured for its size (:data:`SURE_MIN_SIDE`) and, from that size
-        up, for its kind of name (:func:`sure_kind`); None: no such card is sure."""
+        up, for its kind (``kind``, :func:`sure_kind`; by default its name's); None: no such card
+        is sure."""
         if self.settings.sure is not None:
             return self.settings.sure
         if geometry.card_width(outline) < SURE_MIN_SIDE:
             return self.small_sure_threshold
-        kind = sure_kind(name)
+        kind = sure_kind(name) if kind is None else kind
         return self.sure_threshold if kind is None else self.kind_sure_thresholds[kind]
 
     def _detect(self, image: np.ndarray) -> dict[str, list[dict[str, Any]]]:
@@ -703,7 +715,8 @@ class CardDetector:
         (its pips, one ace sign, a court picture, a joker: never its index) shows the name, over
         its probability of what it finds most likely; and, for a jack, queen or king where the
         folder has the court-suit reader (:mod:`court_suit`), times the reader's probability of
-        its suit at the better of its two ends, the look's suit share then taken to the power
+        its suit at its ends whose index is in view, the worse of them where both are
+        (:func:`court_suit.end_agreement`), the look's suit share then taken to the power
         :data:`COURT_LOOK_SUIT`. 0 for ``??``, for a ``JK`` whose corners
         show no joker index (named by its picture alone), for a name two cards of the frame
         bear (the joker excepted: a deck may hold two), for a name only the search's moved crops
@@ -998,16 +1011,21 @@ def model_checksums(model_dir: str | Path) -> dict[str, str]:
             if (d / name).is_file()}
 
 
-def sure_kind(name: str) -> str | None:
-    """The kind of name with a ``sure`` threshold of its own (:data:`SURE_KINDS`) that ``name``
-    is, None for the rest (2 to 10, aces, ``??``).
+def sure_kind(name: str, covered: bool = False) -> str | None:
+    """The kind with a ``sure`` threshold of its own (:data:`SURE_KINDS`) that a card of this
+    name is, None for the rest (2 to 10, aces, ``??``); ``covered``: the card shows one index
+    corner (:func:`_one_corner`), which makes a court card a ``covered_court``.
 
     >>> [sure_kind(n) for n in ("Qc", "Jh", "Ks", "JK", "Td", "As", "??")]
     ['court', 'court', 'court', 'joker', None, None, None]
+    >>> [sure_kind(n, covered=True) for n in ("Qc", "JK", "Td")]
+    ['covered_court', 'joker', None]
     """
     if name == "JK":
         return "joker"
-    return "court" if is_court(name) else None
+    if is_court(name):
+        return "covered_court" if covered else "court"
+    return None
 
 
 def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = False,
