@@ -8,8 +8,8 @@ Random showdowns of hold'em and Joker NLH (seats still in at the showdown: 2 in 
 4 in 10 %, 5 or 6 in 5 %; random stacks, so that side pots occur; the joker dealt where the deck
 has one) and seven-card stud; each shown card is doubtful
 with the chance its kind of name is not sure. Two sets of chances, both measured with the shipped
-models and thresholds (``benchmarks/eval_sure.py --json``; models/MODEL_CARD.md, "Twenty-sixth
-session"):
+models and thresholds (``benchmarks/eval_sure.py``: its rows with ``--json``, and its line "real
+photos, right names not sure by kind"; models/MODEL_CARD.md, "Twenty-sixth session"):
 
 * ``rendered``: right names not sure on the seven validation sets, cards of 60 pixels and more:
   2-10 and aces 0.122, courts 0.298 (2,897 of 9,712, those showing both index corners and those

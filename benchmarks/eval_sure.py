@@ -223,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     for k, f in kind_figures.items():
         print(f"{k or 'number':>11}: {f['right']} right names of 60 px and more on the validation sets, "
               f"{f['right_not_sure']} not sure ({f['right_not_sure_share']}); {f['wrong']} wrong, sure {f['wrong_sure']}")
+    if "real" in rows:     # the rates benchmarks/bench_doubt.py takes for the real photos
+        cells = []
+        for name, ks in (("2 to 10 and aces", (None,)), ("courts", ("court", "covered_court")), ("jokers", ("joker",))):
+            f = shares([judged(r) for r in rows["real"] if r["kind"] in ks], threshold)
+            if f["right"]:
+                cells.append(f"{name} {f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
+        print("real photos, right names not sure by kind (every size): " + ", ".join(cells))
     if small is not None:
         print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets and on the first four "
               f"seen from farther away, far {', '.join(map(str, FAR))}: above their surest wrong name of such a card)")
