@@ -12,10 +12,10 @@ models and thresholds (``benchmarks/eval_sure.py``: its rows with ``--json``, an
 photos, right names not sure by kind"; models/MODEL_CARD.md, "Twenty-sixth session"):
 
 * ``rendered``: right names not sure on the seven validation sets, cards of 60 pixels and more:
-  2-10 and aces 0.122, courts 0.298 (2,897 of 9,712, those showing both index corners and those
+  2-10 and aces 0.122, courts 0.258 (2,506 of 9,712, those showing both index corners and those
   showing one together), jokers 0.558;
 * ``real``: on the real photos (../shared/real/edje-train, ranks 9 to A): 9s, 10s and aces 16 of
-  255 (0.063), courts 51 of 259 (0.197); they hold no joker, so jokers as rendered.
+  255 (0.063), courts 45 of 259 (0.174); they hold no joker, so jokers as rendered.
 
 A table's doubtful cards are the shown cards drawn doubtful; a table with none is final either way
 and counts in the totals. Prints, per game and chance set, the share of showdowns provisional
@@ -37,8 +37,8 @@ from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.vision.detector import sure_kind
 
 CHANCES = {
-    "rendered": {"number": 0.122, "court": 0.298, "joker": 0.558},
-    "real": {"number": 0.063, "court": 0.197, "joker": 0.558},
+    "rendered": {"number": 0.122, "court": 0.258, "joker": 0.558},
+    "real": {"number": 0.063, "court": 0.174, "joker": 0.558},
 }
 
 

@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                         "together: layout.court_agreement)" if det.layout is not None else "")
                      + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "
                         "worse of its two ends whose index is in view (the one in view, the better where neither is: "
-                        "court_suit.end_agreement), the look's suit share then taken "
-                        "to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
+                        "court_suit.end_agreement), the look's suit share then left out, on a card under 60 px "
+                        "not half under another taken to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
                      + "; 0 for a JK whose corners show no joker index and for a name that the search's moved "
                        "crops alone read (steps.named_by_search_alone): CardDetector.sureness; a card under "
                        f"{SURE_MIN_SIDE:.0f} pixels is judged at the 'small' threshold",

@@ -31,9 +31,9 @@ Decisions a user can see (docs/vision.md):
   share for the named suit, and its probability that the box is a face card, or a joker for
   ``JK``, over that of the kind it finds likeliest: :func:`look_agreement`), times the layout's
   agreement (from the pips alone: its probability of the name over that of its best reading),
-  and for a court card times the court-suit reader's probability of its suit (the look's share
-  then taken to its fourth root: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
-  that no wrong name there is sure (one for 2 to 10 and aces, one for court cards, one for jokers,
+  and for a court card times the court-suit reader's probability of its suit at both ends (the
+  look's share then left out, or on a small card taken to its fourth root: :data:`COURT_LOOK_SUIT`), reaches a threshold measured on the validation sets so
+  that no wrong name there is sure (one for 2 to 10 and aces, two for court cards, one for jokers,
   one for every card under :data:`SURE_MIN_SIDE` pixels; ``models.json`` ``"sure"``, written by
   ``benchmarks/eval_sure.py`` with the checksums of the models it was measured on: models that
   are not those, a folder without a measured threshold, or reading without the look report no
@@ -94,7 +94,7 @@ SURE_KEY = "sure"
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
-              "courts: suit share ^ 0.25 x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
+              "courts: no look suit share (under 60 px: ^ 0.25) x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
               "named by the search alone 0")
 #: A card whose outline's short side is under this many frame pixels is sure only above a
 #: threshold of its own (``models.json`` ``"sure"`` ``"small"``), measured on the validation
@@ -116,22 +116,23 @@ SURE_MIN_SIDE = 60.0
 #: ``covered_court`` is a court card with one index corner in view (:func:`_one_corner`): the other
 #: lies under another card or out of the frame. The court-suit reader checks both ends of a court
 #: showing both corners, and one end of a covered court (:func:`court_suit.end_agreement`), so
-#: their wrong names reach different heights: 0.842 and 0.904 on the validation sets, where one
+#: their wrong names reach different heights: 0.891 and 0.904 on the validation sets, where one
 #: threshold over both would hold every right court to the higher (models/MODEL_CARD.md,
 #: "Twenty-sixth session").
 SURE_KINDS = ("court", "covered_court", "joker")
-#: With the court-suit reader (:mod:`court_suit`) in the folder, a court card's sureness takes the
-#: look's share for its suit to this power: the look sees a court's suit signs a few pixels wide
-#: (its share has a median of about 0.8 on right names), the reader sees them at the frame's own
-#: detail. 0.5 from the sixteenth session; 0.25 since the corner classifier GC-A, measured with it
-#: on the validation sets and the real photos (models/MODEL_CARD.md, "Eighteenth session").
+#: With the court-suit reader (:mod:`court_suit`) in the folder, a court card under
+#: :data:`SURE_MIN_SIDE` pixels takes the look's share for its suit to this power: the look sees a
+#: court's suit signs a few pixels wide (its share has a median of about 0.8 on right names), the
+#: reader sees them at the frame's own detail, which on so small a card is little more. 0.5 from
+#: the sixteenth session; 0.25 since the corner classifier GC-A (models/MODEL_CARD.md, "Eighteenth
+#: session"). A court half under another card (:func:`corner_under_another`: its whole-card patch
+#: holds some of the card on top) has none since the twenty-second session, and so has every court
+#: of :data:`SURE_MIN_SIDE` pixels and more since the twenty-sixth, when the reader's word came
+#: from both ends of a court showing both: the look then only checks that the card is a face card.
+#: On the validation sets, the check sets and the real photos the look's suit share held such
+#: right courts in doubt and no wrong one; on the small cards of the far views it kept wrong courts
+#: down (models/MODEL_CARD.md, "Twenty-sixth session").
 COURT_LOOK_SUIT = 0.25
-#: ... and none at all for a court half under another card of the frame (its unread index corner
-#: lies inside that card's outline: :func:`corner_under_another`), whose whole-card patch holds
-#: some of the card on top and so its suit: its suit is checked by the corners and by the
-#: court-suit reader at the end in view, and the look checks that it is a face card
-#: (models/MODEL_CARD.md, "Twenty-second session").
-COVERED_COURT_LOOK_SUIT = 0.0
 
 
 #: Default :attr:`DetectorSettings.read_variants`: the box moved by 5 % of the card's width and
@@ -753,6 +754,7 @@ class CardDetector:
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
                                        "covered": covered,
+                                       "small": geometry.card_width(cards[k]["_outline"]) < SURE_MIN_SIDE,
                                        "under": covered and corner_under_another(
                                            cards[k]["_outline"], cards[k]["_vis"],
                                            [c["_outline"] for i, c in enumerate(cards) if i != k]),
@@ -953,8 +955,8 @@ def likeliest_other(name: str, evidence: dict[str, Any], taken: Collection[str] 
 def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
     """How far a card's readers other than its corners agree with a name, from the card's
     evidence (:meth:`CardDetector.sureness_parts`' ``_evidence``): ``look`` the look's agreement
-    (:func:`look_agreement`; a court's suit share to :data:`COURT_LOOK_SUIT` where the
-    court-suit reader is at hand), ``layout`` the layout's (:func:`layout.name_agreement`; 1.0
+    (:func:`look_agreement`; where the court-suit reader is at hand, a court's suit share not at
+    all, or on a small card to :data:`COURT_LOOK_SUIT`), ``layout`` the layout's (:func:`layout.name_agreement`; 1.0
     without the model) and ``court_suit`` the court-suit reader's at its ends in view
     (:func:`court_suit.end_agreement`; 1.0 for a number card or without the model). The card's
     own name and the other names :func:`likeliest_other` weighs are measured alike.
@@ -964,16 +966,19 @@ def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
     >>> {k: round(v, 3) for k, v in name_agreements("9h", ev).items()}
     {'look': 0.8, 'layout': 1.0, 'court_suit': 1.0}
 
-    A court whose unread index corner lies under another card of the frame (``under``:
-    :func:`corner_under_another`) is checked by the look for being a face card, not for its suit
-    (:data:`COVERED_COURT_LOOK_SUIT`): the look sees some of the card on top.
+    A court card is checked by the look for being a face card, not for its suit: the court-suit
+    reader sees its suit at the frame's own detail. On a card under :data:`SURE_MIN_SIDE` pixels
+    (``small``) the look's suit share still counts, to :data:`COURT_LOOK_SUIT`, unless the card
+    lies half under another (``under``: the look sees some of the card on top). Without the
+    reader the look checks a court's suit as any card's.
 
-    >>> round(name_agreements("Kd", ev)["look"], 3), round(name_agreements("Kd", dict(ev, under=True))["look"], 3)
-    (0.669, 1.0)
+    >>> look = lambda name, **ev2: round(name_agreements(name, dict(ev, **ev2))["look"], 3)
+    >>> look("Kd"), look("Kd", small=True), look("Kd", small=True, under=True), look("Kd", court_suit=False)
+    (1.0, 0.669, 1.0, 0.2)
     """
     court = bool(evidence.get("court_suit")) and is_court(name)
     lp, ends = evidence.get("layout"), evidence.get("ends")
-    power = (COVERED_COURT_LOOK_SUIT if evidence.get("under") else COURT_LOOK_SUIT) if court else 1.0
+    power = 1.0 if not court else COURT_LOOK_SUIT if evidence.get("small") and not evidence.get("under") else 0.0
     return {"look": look_agreement(evidence["kind"], evidence["suit"], name, power),
             "layout": 1.0 if lp is None else name_agreement(lp, name, bool(evidence.get("covered"))),
             "court_suit": end_agreement(ends, name, evidence.get("vis")) if court and ends is not None else 1.0}
