@@ -1,9 +1,9 @@
 """The desk screenshots of a doubt (docs/img/desk-provisional-ja.png and
 docs/img/desk-doubt-final-ja.png): the sample clip on the desk, as ``dealer-assist desk --stop-at
 FRAME --screenshot OUT.png`` shows it, with the cards named here reported NOT sure by the reader,
-each with the other name it offers. The shipped reader is sure of every card of the clip's two
-showdowns, so the doubt a real table brings is put on them by hand, and the rest (the marks, the
-"or" name, the ruling held or final, the banner) is the product's own.
+each with the other name it offers (``DetectorSettings.doubt``). The shipped reader is sure of
+every card of the clip's two showdowns, so the doubt a real table brings is put on them by hand,
+and the rest (the marks, the "or" name, the ruling held or final, the banner) is the product's own.
 
     .venv/bin/python scripts/doubt_screenshots.py FRAME OUT.png CARD=OTHER ... [--lang en]
 
@@ -13,6 +13,7 @@ showdowns, so the doubt a real table brings is put on them by hand, and the rest
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import tempfile
@@ -42,16 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     desk.realtime = False
     parts = LiveParts(desk, lambda ev: None, log_thread_free=True)
     detector = parts.pipeline.detector
-    detect = detector.detect
-
-    def doubting(image, *a, **k):
-        out = detect(image, *a, **k)
-        for c in out["cards"]:
-            if c["card"] in doubt:
-                c.update(sure=False, **{"or": doubt[c["card"]]})
-        return out
-
-    detector.detect = doubting
+    detector.settings = dataclasses.replace(detector.settings, doubt=tuple(doubt.items()))
     window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.frame), calibration=parts.calibration,
                         lang=args.lang, db=str(db), source_name="sample clip")
     window.resize(1280, 800)

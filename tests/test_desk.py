@@ -44,19 +44,11 @@ def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800),
     args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *extra])
     args.realtime = False
     parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    det = parts.pipeline.detector
     if sure is not None:
-        det = parts.pipeline.detector
         det.settings = dataclasses.replace(det.settings, sure=sure)
     if doubt:
-        det, detect = parts.pipeline.detector, parts.pipeline.detector.detect
-
-        def doubting(image, *a, **k):
-            out = detect(image, *a, **k)
-            for c in out["cards"]:
-                if c["card"] in doubt:
-                    c.update(sure=False, **{"or": doubt[c["card"]]})
-            return out
-        det.detect = doubting
+        det.settings = dataclasses.replace(det.settings, doubt=tuple(doubt.items()))
     window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at),
                         calibration=parts.calibration, lang=lang, db=str(db), source_name="sample clip")
     qtbot.addWidget(window)

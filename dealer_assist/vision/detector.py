@@ -245,6 +245,11 @@ class DetectorSettings:
     #: :attr:`CardDetector.sure_threshold`); a folder without one for its models, or reading
     #: without the look, reports no card as sure. Above 1: no card is sure
     sure: float | None = None
+    #: names reported NOT sure whatever their sureness, each with the other name the card is
+    #: offered as (``"or"``): ``(("Ks", "Kc"), ...)``. A doubt put on a known source by hand, to
+    #: show and test what the dealer sees (``scripts/doubt_screenshots.py``, the desk's tests);
+    #: empty: none
+    doubt: tuple[tuple[str, str], ...] = ()
     #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
     #: detector's input, shows its cards smaller than the detector finds them: where the boxes
     #: found have a median short side below this many input pixels, or where none is found in a
@@ -651,6 +656,7 @@ class CardDetector:
         (``"sure_kind"``, :func:`sure_kind`)."""
         found = self._detect(image)
         parts = self.sureness_parts(image, found["cards"])
+        doubt = dict(self.settings.doubt)
         out = []
         for c, part in zip(found["cards"], parts):
             score = None if part is None else part["sureness"]
@@ -665,6 +671,8 @@ class CardDetector:
                 other = likeliest_other(c["card"], part["_evidence"], taken)
                 if other is not None:
                     card["or"] = other
+            if c["card"] in doubt:
+                card.update(sure=False, **{"or": doubt[c["card"]]})
             if sureness:
                 card["sureness"] = None if score is None else round(score, 6)
                 card["sure_kind"] = kind
@@ -678,7 +686,7 @@ class CardDetector:
         is sure."""
         if self.settings.sure is not None:
             return self.settings.sure
-        if geometry.card_width(outline) < SURE_MIN_SIDE:
+        if _small(outline):
             return self.small_sure_threshold
         kind = sure_kind(name) if kind is None else kind
         return self.sure_threshold if kind is None else self.kind_sure_thresholds[kind]
@@ -754,7 +762,7 @@ class CardDetector:
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
                                        "covered": covered,
-                                       "small": geometry.card_width(cards[k]["_outline"]) < SURE_MIN_SIDE,
+                                       "small": _small(cards[k]["_outline"]),
                                        "under": covered and corner_under_another(
                                            cards[k]["_outline"], cards[k]["_vis"],
                                            [c["_outline"] for i, c in enumerate(cards) if i != k]),
@@ -825,6 +833,12 @@ class CardDetector:
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+def _small(outline) -> bool:
+    """Whether a card (its outline) is under :data:`SURE_MIN_SIDE` pixels wide: judged at the small
+    cards' threshold, and a court of it checked by the look for its suit too."""
+    return geometry.card_width(outline) < SURE_MIN_SIDE
 
 
 def _one_corner(vis) -> bool:
