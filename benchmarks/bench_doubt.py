@@ -9,13 +9,13 @@ Random showdowns of hold'em and Joker NLH (seats still in at the showdown: 2 in 
 has one) and seven-card stud; each shown card is doubtful
 with the chance its kind of name is not sure. Two sets of chances, both measured with the shipped
 models and thresholds (``benchmarks/eval_sure.py``: its rows with ``--json``, and its line "real
-photos, right names not sure by kind"; models/MODEL_CARD.md, "Twenty-sixth session"):
+photos, right names not sure by kind"; models/MODEL_CARD.md, "Twenty-seventh session"):
 
 * ``rendered``: right names not sure on the seven validation sets, cards of 60 pixels and more:
-  2-10 and aces 0.122, courts 0.258 (2,506 of 9,712, those showing both index corners and those
-  showing one together), jokers 0.558;
-* ``real``: on the real photos (../shared/real/edje-train, ranks 9 to A): 9s, 10s and aces 16 of
-  255 (0.063), courts 45 of 259 (0.174); they hold no joker, so jokers as rendered.
+  2-10 and aces 0.101 (2,127 of 21,002), courts 0.251 (2,437 of 9,712, those showing both index
+  corners and those showing one together), jokers 0.557;
+* ``real``: on the real photos (../shared/real/edje-train, ranks 9 to A): 9s, 10s and aces 15 of
+  255 (0.059), courts 40 of 259 (0.154); they hold no joker, so jokers as rendered.
 
 A table's doubtful cards are the shown cards drawn doubtful; a table with none is final either way
 and counts in the totals. Prints, per game and chance set, the share of showdowns provisional
@@ -37,8 +37,8 @@ from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.vision.detector import sure_kind
 
 CHANCES = {
-    "rendered": {"number": 0.122, "court": 0.258, "joker": 0.558},
-    "real": {"number": 0.063, "court": 0.174, "joker": 0.558},
+    "rendered": {"number": 0.101, "court": 0.251, "joker": 0.557},
+    "real": {"number": 0.059, "court": 0.154, "joker": 0.557},
 }
 
 

@@ -260,16 +260,18 @@ def main(argv: list[str] | None = None) -> int:
             "score": "posterior of the name x the look's agreement (its P(face), P(joker) for JK, over its "
                      "likeliest kind's probability, x its share for the named suit: detector.look_agreement)"
                      + (" x the layout's agreement (P_layout(name) / P_layout(its most likely class), from the "
-                        "pips with the indices hidden; for a 2 to 10 with one index corner in view the best of its count and the "
-                        "same suit's counts one pip either way: "
-                        "layout.pip_count_agreement; for a court card its colour's two court classes "
+                        "pips with the indices hidden; for a 2 to 10 or an ace its rank in its colour, the two suits "
+                        "of a colour together, and with one index corner in view the best of its count and the "
+                        "same colour's counts one pip either way: "
+                        "layout.number_agreement; for a court card its colour's two court classes "
                         "together: layout.court_agreement)" if det.layout is not None else "")
                      + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "
                         "worse of its two ends whose index is in view (the one in view, the better where neither is: "
                         "court_suit.end_agreement), the look's suit share then left out, on a card under 60 px "
                         "not half under another taken to the power detector.COURT_LOOK_SUIT" if det.court_suit is not None else "")
                      + "; 0 for a JK whose corners show no joker index and for a name that the search's moved "
-                       "crops alone read (steps.named_by_search_alone): CardDetector.sureness; a card under "
+                       "crops alone read, at one index corner only (steps.named_by_search_alone): "
+                       "CardDetector.sureness; a card under "
                        f"{SURE_MIN_SIDE:.0f} pixels is judged at the 'small' threshold",
             "chosen": "the smallest multiple of 0.001 above the surest wrong name 2 to 10 or A of a card "
                       f"{SURE_MIN_SIDE:.0f} pixels wide or more of the rendered validation "

@@ -35,20 +35,19 @@ def open_desk(qtbot, db: Path, *extra: str, lang: str = "ja", size=(1280, 800),
     """The desk on the sample clip, as ``dealer-assist desk --fast --db DB ...`` opens it.
     ``sure``: the reader's sure threshold (0: every name sure, above 1: none; None: the measured
     one), so that what is provisional does not depend on the shipped models; ``doubt``: cards the
-    reader reports not sure, each with the other name it offers (``{"Ks": "Kc"}``)."""
+    reader reports not sure, each with the other name it offers (``{"Ks": "Kc"}``: ``--doubt Ks=Kc``)."""
     from PySide6.QtWidgets import QApplication
 
     from dealer_assist.commands.desk import pick_font
 
     pick_font(QApplication.instance())         # the desk's own font, as the command sets it
-    args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *extra])
+    doubts = [f"--doubt={card}={other}" for card, other in (doubt or {}).items()]
+    args = build_parser().parse_args(["desk", "--fast", "--db", str(db), *doubts, *extra])
     args.realtime = False
     parts = LiveParts(args, lambda ev: None, log_thread_free=True)
     det = parts.pipeline.detector
     if sure is not None:
         det.settings = dataclasses.replace(det.settings, sure=sure)
-    if doubt:
-        det.settings = dataclasses.replace(det.settings, doubt=tuple(doubt.items()))
     window = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=args.stop_at),
                         calibration=parts.calibration, lang=lang, db=str(db), source_name="sample clip")
     qtbot.addWidget(window)

@@ -17,7 +17,7 @@ import pytest
 
 from dealer_assist.vision import geometry
 from dealer_assist.vision import steps as S
-from dealer_assist.vision.classifier import class_of, corner
+from dealer_assist.vision.classifier import READABLE, class_of, corner
 from dealer_assist.vision.detector import CardDetector, DetectorSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -284,18 +284,30 @@ def test_two_overlapping_boxes_read_alike_are_two_cards_when_one_reads_another_a
     assert S._under_card(reader, cands, 0, 1, {"9c", "Qc"}) is None
 
 
-def test_a_name_that_only_the_search_read_is_never_sure(reader):
+def test_a_name_that_only_the_search_read_at_one_corner_is_never_sure(reader):
     """A box turned off its card reads no index at its own corners; the search's turned crops
-    find the nine. The name stands, but it rests on crops moved off the box, which in a fan can
-    show the next card's index: the dealer confirms it. The box on the card itself is sure."""
+    find the nine. The name stands. Where the search read it at one corner only, the name rests
+    on a crop moved off the box, which in a fan can show the next card's index: it is never sure
+    and the dealer confirms it. Read at both opposite corners, which one neighbour's index cannot
+    explain, it is judged as any name is; so is the box on the card itself."""
     frame, outlines = table(("9d", "bicycle-like"))
     o = np.asarray(outlines[0], float)
     t = np.deg2rad(30.0)
     turned = (o - o.mean(0)) @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + o.mean(0)
     steps = ("read_corners", "search", "name")
-    for outline, alone in ((turned, True), (o, False)):
+    for outline, searched in ((turned, True), (o, False)):
         cands = reader.read(frame, boxes([outline], [AS_FACE]), steps=steps)
+        assert bool(cands.data["searched"][0]) is searched
+        assert S.index_shown(cands, 0, "corners_box") < READABLE or not searched
         cards, _ = S.card_dicts(cands)
         assert [c["card"] for c in cards] == ["9d"]
-        assert cards[0]["_search_alone"] is alone
-        assert (reader.sureness(frame, cards)[0] == 0.0) is alone
+        assert cards[0]["_search_alone"] is False          # both corners read the nine
+        assert reader.sureness(frame, cards)[0] > 0.0
+    # the search's crops read the nine at one corner, the other reads no index
+    cands = reader.read(frame, boxes([turned], [AS_FACE]), steps=steps)
+    cands.data["corners"][0][1] = corner(["none"], [0.95])
+    S.name(reader, frame, cands)
+    cards, _ = S.card_dicts(cands)
+    assert [c["card"] for c in cards] == ["9d"]
+    assert cards[0]["_search_alone"] is True
+    assert reader.sureness(frame, cards)[0] == 0.0

@@ -278,3 +278,27 @@ def test_a_missing_calibration_is_a_clear_error(tmp_path, capsys):
     code = main(["run", "--source", str(tmp_path), "--headless", "--no-db"])
     assert code == 2
     assert "--calibration" in capsys.readouterr().err
+
+
+def test_doubt_must_be_two_cards(capsys):
+    for bad, said in (("Qs", "is not CARD=OTHER"), ("Qs=Zz", "'Zz' is not a card"), ("Qs=Q♠", "offers the same card")):
+        with pytest.raises(SystemExit):
+            main(["run", "--doubt", bad])
+        assert said in capsys.readouterr().err, bad
+
+
+@needs_clip
+def test_a_rehearsed_doubt_holds_the_showdown_until_the_dealer_confirms(tmp_path):
+    """``--doubt``: the reader reports the winners' cards of hand 2 not sure, so their hole
+    cards are shown not sure and the showdown is provisional, naming them; hand 1, whose cards
+    are not in doubt, is final as before."""
+    events = tmp_path / "events.jsonl"
+    code = main(["run", "--headless", "--events", str(events), "--no-db", "--doubt", "Qs=Qc", "--doubt=K♣=Ks"])
+    assert code == 0
+    got = read_jsonl(events)
+    holes = {(e["hand"], c): s for e in got if e["type"] == "hole" for c, s in zip(e["cards"], e["sure"])}
+    assert holes[(2, "Qs")] is False and holes[(2, "Kc")] is False and holes[(2, "Qh")] is True
+    showdowns = {e["hand"]: e["ruling"] for e in got if e["type"] == "showdown"}
+    assert showdowns[1]["provisional"] is False and showdowns[1]["unsure"] == []
+    assert showdowns[2]["provisional"] is True
+    assert {(u["zone"], u["card"]) for u in showdowns[2]["unsure"]} == {("seat2", "Qs"), ("seat4", "Kc")}

@@ -17,6 +17,7 @@ opened, so a wrong ``--source`` leaves no empty files behind.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -90,6 +91,10 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
                    help="a camera or stream that is not there (at start-up or lost mid-run) is retried "
                         "with backoff and a camera_lost alert; stop after it has been gone this many "
                         "seconds (default: never; 0: do not retry)")
+    p.add_argument("--doubt", metavar="CARD=OTHER", type=doubt_arg, action="append", default=[],
+                   help="rehearsal: the reader reports CARD not sure, offering OTHER, wherever it reads "
+                        "it, so a dealer practises confirming or correcting a provisional showdown "
+                        "(repeatable: --doubt Qs=Qc --doubt Kc=Ks)")
     # the central event log of a casino event (dealer_assist/central/, docs/central.md)
     p.add_argument("--central", metavar="URL", type=_arg_check("check_url"), default=None,
                    help="also send every event, correction and ruling to this PostgreSQL central log "
@@ -110,6 +115,36 @@ def _arg_check(name: str):
             raise argparse.ArgumentTypeError(str(exc)) from None
     check.__name__ = name
     return check
+
+
+def doubt_arg(text: str) -> tuple[str, str]:
+    """``--doubt``: a card the reader reports not sure and the other name it offers, as the
+    reader names cards.
+
+    >>> doubt_arg("Qs=Qc"), doubt_arg("10h=9h"), doubt_arg("K♠=JK")
+    (('Qs', 'Qc'), ('Th', '9h'), ('Ks', 'JK'))
+    >>> doubt_arg("Qs")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'Qs' is not CARD=OTHER (e.g. Qs=Qc: the queen of spades reported not sure, the queen of clubs offered)
+    >>> doubt_arg("Qs=Qs")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'Qs=Qs' offers the same card: OTHER must be another card
+    """
+    from dealer_assist.cards import CardError, parse_card
+
+    card, sep, other = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r} is not CARD=OTHER (e.g. Qs=Qc: the queen of spades "
+                                         "reported not sure, the queen of clubs offered)")
+    try:
+        pair = (str(parse_card(card)), str(parse_card(other)))
+    except CardError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if pair[0] == pair[1]:
+        raise argparse.ArgumentTypeError(f"{text!r} offers the same card: OTHER must be another card")
+    return pair
 
 
 def live_game_arg(text: str) -> str:
@@ -235,11 +270,10 @@ class LiveParts:
         flow = find_game(args.game).live_flow()
         self.calibration = load_calibration(self.calibration_path, board=flow.board_slots)
         actions = read_actions(actions_path) if actions_path else []
+        settings = switched(bool(getattr(args, "search", True)), bool(getattr(args, "look", True)),
+                            bool(getattr(args, "rescue", True)), bool(getattr(args, "zoom", True)))
         detector = CardDetector(model_dir(args.models), deck=args.deck,
-                                settings=switched(bool(getattr(args, "search", True)),
-                                                  bool(getattr(args, "look", True)),
-                                                  bool(getattr(args, "rescue", True)),
-                                                  bool(getattr(args, "zoom", True))))
+                                settings=dataclasses.replace(settings, doubt=tuple(getattr(args, "doubt", None) or ())))
         self.look_warning = look_warning(detector, getattr(args, "lang", "en"))
         if self.look_warning:
             print(self.look_warning, file=sys.stderr, flush=True)

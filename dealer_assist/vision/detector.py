@@ -93,9 +93,10 @@ SURE_KEY = "sure"
 #: ``models.json`` records it beside the threshold, and a threshold measured for another score
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
 #: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
-SURE_SCORE = ("p x kind agreement x suit share x layout agreement (courts by colour, 2-10 with one index in view: best count one pip either way); "
+SURE_SCORE = ("p x kind agreement x suit share x layout agreement (A-10 by rank and colour, courts by colour, 2-10 with one index "
+              "in view: best count one pip either way); "
               "courts: no look suit share (under 60 px: ^ 0.25) x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
-              "named by the search alone 0")
+              "named by the search alone 0 unless both corners read it")
 #: A card whose outline's short side is under this many frame pixels is sure only above a
 #: threshold of its own (``models.json`` ``"sure"`` ``"small"``), measured on the validation
 #: sets seen from farther away (``benchmarks/eval_sure.py``; ``eval_detect.far_view``); None
@@ -246,9 +247,9 @@ class DetectorSettings:
     #: without the look, reports no card as sure. Above 1: no card is sure
     sure: float | None = None
     #: names reported NOT sure whatever their sureness, each with the other name the card is
-    #: offered as (``"or"``): ``(("Ks", "Kc"), ...)``. A doubt put on a known source by hand, to
-    #: show and test what the dealer sees (``scripts/doubt_screenshots.py``, the desk's tests);
-    #: empty: none
+    #: offered as (``"or"``): ``(("Ks", "Kc"), ...)``. A doubt put on a known source by hand, for a
+    #: dealer to rehearse a provisional showdown and to test what the dealer sees (``run`` and
+    #: ``desk --doubt CARD=OTHER``); empty: none
     doubt: tuple[tuple[str, str], ...] = ()
     #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
     #: detector's input, shows its cards smaller than the detector finds them: where the boxes
@@ -844,7 +845,7 @@ def _small(outline) -> bool:
 def _one_corner(vis) -> bool:
     """Whether a card's two index corners (``_vis``: each one's probability of showing an index)
     show one index, not two: the card is most often half under another, and the layout may take
-    its count one pip off (:func:`layout.pip_count_agreement`). False where not read.
+    its count one pip off (:func:`layout.number_agreement`). False where not read.
 
     >>> _one_corner([0.97, 0.08]), _one_corner([0.9, 0.99]), _one_corner(None)
     (True, False, False)

@@ -728,12 +728,18 @@ def index_shown(c: Candidates, k: int, readings: str = "corners") -> float:
 
 def named_by_search_alone(c: Candidates, k: int) -> bool:
     """Whether candidate ``k``'s name rests on the search's moved crops alone: the search changed
-    its reading, and its box's own corners read that index less than ``READABLE`` surely. A crop
-    moved off the box can show the index of the card beside it (a fanned hand)."""
+    its reading, its box's own corners read that index less than ``READABLE`` surely, and after
+    the search not both corners read it so. A crop moved off the box can show the index of the
+    card beside it (a fanned hand): of the rendered sets' names read by the search alone, nine
+    wrong ones would have been sure (a 5s read on a 6s from the next card's 5c), none of them
+    read at both corners, which one neighbour's index cannot explain (models/MODEL_CARD.md,
+    "Twenty-seventh session")."""
     searched = c.data.get("searched")
     if searched is None or not searched[k] or str(c.name[k]) in ("", HIDDEN):
         return False
-    return index_shown(c, k, "corners_box") < READABLE
+    if index_shown(c, k, "corners_box") >= READABLE:
+        return False
+    return float(np.min(c.data["corners"][k][:, class_of(str(c.name[k]))])) < READABLE
 
 
 def round_poly(poly: np.ndarray) -> list[list[float]]:
