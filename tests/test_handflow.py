@@ -641,6 +641,22 @@ def test_the_other_name_the_reader_offered_is_in_the_state_and_in_the_confirmati
     assert table.state()["unsure"] == []
 
 
+def test_a_card_the_dealer_confirmed_is_shown_sure_on_the_camera_view_too():
+    """The tracks the camera view labels ("8♣/8♠?" for a doubtful card) say a confirmed card is
+    sure, with no other name, while the reader itself still doubts it frame after frame; a card
+    the dealer has not confirmed keeps its doubt there."""
+    table, f, t = showdown_table(doubt={"8c": "8s", "4d": None})
+    tracks = {(x["zone"], x["card"]): x for x in table.state()["tracks"]}
+    assert tracks[("seat4", "8c")]["sure"] is False and tracks[("seat4", "8c")]["or"] == "8s"
+    assert tracks[("board4", "4d")]["sure"] is False
+    table.apply({"type": "confirm", "zone": "seat4", "card": "8c"}, f, t)
+    tracks = {(x["zone"], x["card"]): x for x in table.state()["tracks"]}
+    assert tracks[("seat4", "8c")]["sure"] is True and "or" not in tracks[("seat4", "8c")]
+    assert tracks[("board4", "4d")]["sure"] is False
+    assert not table.tracker.sure(next(tr for tr in table.tracker.stable() if tr.zone == "seat4"
+                                       and table.tracker.identity(tr) == "8c"))
+
+
 def test_a_hand_that_ends_unconfirmed_says_its_ruling_stayed_provisional():
     table, f, t = showdown_table(doubt={"Qh"})
     end = []

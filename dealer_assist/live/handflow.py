@@ -481,7 +481,7 @@ class LiveTable:
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
             "muck": len(self._zone_tracks("muck")),
             "alerts": [a.to_json() for a in self._active.values()],
-            "ruling": self.ruling, "tracks": tr.snapshot(),
+            "ruling": self.ruling, "tracks": self._tracks_shown(),
             "unsure": [{"zone": z, "card": c, **({"or": o} if (o := self.other_of(z, c)) else {})}
                        for z, c in self.unsure()],
             "confirmed": [{"zone": z, "card": c} for z, c in self.confirmed],
@@ -702,6 +702,18 @@ class LiveTable:
         self.corrections += 1
 
     # ----------------------------------------------------------------------- doubt and confirmation
+    def _tracks_shown(self) -> list[dict]:
+        """The tracker's tracks (:meth:`Tracker.snapshot`) as the table shows them: a card the
+        dealer confirmed is sure there too, with no other name, so the camera view stops asking
+        about it once the banner and the marks are gone."""
+        confirmed = set(self.confirmed)
+        out = []
+        for t in self.tracker.snapshot():
+            if not t["sure"] and (t["zone"], t["card"]) in confirmed:
+                t = {k: v for k, v in t.items() if k != "or"} | {"sure": True}
+            out.append(t)
+        return out
+
     def card_sure(self, zone: Optional[str], card: Optional[str]) -> bool:
         """Whether ``card`` in ``zone`` is sure: the dealer confirmed it or set it by a correction,
         or its track is sure (:meth:`Tracker.sure`, remembered for the hand once the track is
