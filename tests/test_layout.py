@@ -44,6 +44,11 @@ def sample_readings(det: CardDetector, n: int):
         yield frame, image, cards, det.sureness_parts(image, cards), {c["card"] for c in cards}
 
 
+#: a suit's twin of the same colour, and a suit of the other colour (renamings the layout is asked about)
+OTHER_SUIT = {"c": "s", "s": "c", "d": "h", "h": "d"}
+OTHER_COLOUR = {"c": "h", "s": "d", "d": "s", "h": "c"}
+
+
 def parts_if_named(det: CardDetector, image: np.ndarray, cards: list[dict], k: int, name: str) -> dict:
     """Card ``k``'s sureness parts had it been read as ``name``."""
     changed = [dict(card) for card in cards]
@@ -167,8 +172,6 @@ def test_the_layout_checks_a_court_cards_colour_not_its_suit():
     name moves to the other colour; a court showing one index corner, half under another card
     whose colour the layout may see, is checked for a picture only, of either colour."""
     det = CardDetector(MODELS)
-    other_suit = {"c": "s", "s": "c", "d": "h", "h": "d"}
-    other_colour = {"c": "h", "s": "d", "d": "s", "h": "c"}
     checked = covered = 0
     for frame, image, cards, before, names in sample_readings(det, 8):
         for k, (c, part) in enumerate(zip(cards, before)):
@@ -176,8 +179,8 @@ def test_the_layout_checks_a_court_cards_colour_not_its_suit():
                 continue
             if part["layout"] < 1.0:          # the layout itself unsure of the colour: nothing to see
                 continue
-            same = c["card"][0] + other_suit[c["card"][1]]
-            cross = c["card"][0] + other_colour[c["card"][1]]
+            same = c["card"][0] + OTHER_SUIT[c["card"][1]]
+            cross = c["card"][0] + OTHER_COLOUR[c["card"][1]]
             if same in names or cross in names:
                 continue
             after = {name: parts_if_named(det, image, cards, k, name)["layout"] for name in (same, cross)}
@@ -199,8 +202,6 @@ def test_the_layout_checks_a_number_cards_rank_and_colour_not_its_suit():
     the named colour, it falls when the name moves to the other colour, and, on a card showing
     both index corners, when it moves to a rank two pips away."""
     det = CardDetector(MODELS)
-    other_suit = {"c": "s", "s": "c", "d": "h", "h": "d"}
-    other_colour = {"c": "h", "s": "d", "d": "s", "h": "c"}
     far = {"A": "3", "2": "4", "3": "5", "4": "6", "5": "7", "6": "8", "7": "9", "8": "T", "9": "7", "T": "8"}
     checked = full = 0
     for frame, image, cards, before, names in sample_readings(det, 8):
@@ -210,7 +211,7 @@ def test_the_layout_checks_a_number_cards_rank_and_colour_not_its_suit():
             if part["layout"] < 1.0:          # the layout itself doubts the card: nothing to see
                 continue
             rank, suit = c["card"]
-            same, cross, off = rank + other_suit[suit], rank + other_colour[suit], far[rank] + suit
+            same, cross, off = rank + OTHER_SUIT[suit], rank + OTHER_COLOUR[suit], far[rank] + suit
             if names & {same, cross, off}:
                 continue
             after = {name: parts_if_named(det, image, cards, k, name)["layout"] for name in (same, cross, off)}
