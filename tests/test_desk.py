@@ -181,7 +181,7 @@ def test_a_doubt_that_cannot_change_the_chips_shows_a_final_ruling_with_the_card
     w.shutdown()
     hand = load_hand(db, "1:1")
     assert hand["ruling"]["provisional"] is False
-    assert hand["ruling"]["unsure"] == [{"zone": "seat1", "card": "Ks"}] and hand["confirmations"] == []
+    assert hand["ruling"]["unsure"] == [{"zone": "seat1", "card": "Ks", "or": "Kc"}] and hand["confirmations"] == []
 
 
 def test_a_provisional_showdown_is_marked_and_one_key_confirms_it_into_the_hand_log(qtbot, tmp_path):

@@ -14,6 +14,7 @@ import pytest
 
 from dealer_assist.cards import DECK_52
 from dealer_assist.errors import UserError
+from dealer_assist.live.events import Showdown
 from dealer_assist.live.handflow import LiveTable
 from dealer_assist.live.tracker import Observation, TrackerSettings
 
@@ -625,15 +626,22 @@ def test_a_showdown_on_a_doubtful_card_is_provisional_until_the_dealer_confirms_
         {"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
 
 
-def test_the_other_name_the_reader_offered_is_in_the_state_and_in_the_confirmation():
-    """A doubtful 8c the reader says may be the 8s: the table state's doubtful card says so, and
-    the dealer's confirmation records it (the hand log keeps what the card was checked against)."""
+def test_the_other_name_the_reader_offered_is_in_the_state_the_ruling_and_the_confirmation():
+    """A doubtful 8c the reader says may be the 8s: the table state's doubtful card says so, so
+    does the provisional ruling of the showdown event (its line in words too), and the dealer's
+    confirmation records it (the hand log keeps what the card was checked against)."""
     from dealer_assist.live.events import event_from_json
+    from dealer_assist.live.words import line
 
     table, f, t = showdown_table(doubt={"8c": "8s", "4d": None})
     assert table.state()["unsure"] == [{"zone": "board4", "card": "4d"},
                                        {"zone": "seat4", "card": "8c", "or": "8s"}]
-    assert table.ruling.to_json()["unsure"] == [{"zone": "board4", "card": "4d"}, {"zone": "seat4", "card": "8c"}]
+    assert table.ruling.to_json()["unsure"] == [{"zone": "board4", "card": "4d"},
+                                                {"zone": "seat4", "card": "8c", "or": "8s"}]
+    sd = Showdown(frame=f, t=t, hand=1, ruling=table.ruling, table={})
+    assert event_from_json(sd.to_json()).ruling.others == (("seat4", "8c", "8s"),)
+    assert "board 4 4d, seat 4 8c (or 8s?)" in line(sd.to_json(), "en")
+    assert "ボード4 4d、シート4 8c（8s?）" in line(sd.to_json(), "ja")
     (confirm, _sd) = table.apply({"type": "confirm"}, f, t)
     assert confirm.to_json()["cards"] == [{"zone": "board4", "card": "4d"},
                                           {"zone": "seat4", "card": "8c", "or": "8s"}]

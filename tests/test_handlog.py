@@ -677,7 +677,7 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
              "seats": [{"seat": 2, "hole": ["Qh", "Qd"], "committed": 50},
                        {"seat": 4, "hole": ["As", "8c"], "committed": 50}]}
     doubt = [{"zone": "seat4", "card": "8c"}]
-    provisional = {**settle(table), "provisional": True, "unsure": doubt, "confirmed": []}
+    provisional = {**settle(table), "provisional": True, "unsure": [{**doubt[0], "or": "8s"}], "confirmed": []}
     final = {**settle(table), "provisional": False, "unsure": [], "confirmed": doubt}
     path = tmp_path / "hands.sqlite"
     with HandLog(path, source="test") as log:
@@ -704,7 +704,7 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     assert "(the reader had asked: or 8s?)" in out
     assert main(["review", "--db", str(path), "1:2", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
-    assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c" in out and "仮のまま" in out
+    assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c（8s?）" in out and "仮のまま" in out
 
 
 def test_a_final_ruling_beside_cards_never_confirmed_is_told_as_such_in_review(tmp_path, capsys):

@@ -301,4 +301,5 @@ def test_a_rehearsed_doubt_holds_the_showdown_until_the_dealer_confirms(tmp_path
     showdowns = {e["hand"]: e["ruling"] for e in got if e["type"] == "showdown"}
     assert showdowns[1]["provisional"] is False and showdowns[1]["unsure"] == []
     assert showdowns[2]["provisional"] is True
-    assert {(u["zone"], u["card"]) for u in showdowns[2]["unsure"]} == {("seat2", "Qs"), ("seat4", "Kc")}
+    assert {(u["zone"], u["card"], u.get("or")) for u in showdowns[2]["unsure"]} == {
+        ("seat2", "Qs", "Qc"), ("seat4", "Kc", "Ks")}     # each with the name the reader offered

@@ -191,10 +191,10 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     out.append(_("Ruling:").render(lang))
     if (ruling or {}).get("provisional"):
         out.append(_("  PROVISIONAL: made on cards not all sure, and not confirmed by the dealer: {cards}",
-                     cards=placed_cards(ruling.get("unsure"))).render(lang))
+                     cards=placed_cards(ruling.get("unsure"), offered=True)).render(lang))
     elif (ruling or {}).get("unsure"):
         out.append(_("  final: made on cards not all sure nor confirmed ({cards}), but no card they could "
-                     "be changes the chips", cards=placed_cards(ruling.get("unsure"))).render(lang))
+                     "be changes the chips", cards=placed_cards(ruling.get("unsure"), offered=True)).render(lang))
     lines = (ruling or {}).get("explanation_ja" if ja else "explanation") or []
     for line in lines:
         out.append(f"  {line}")

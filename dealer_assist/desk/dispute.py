@@ -20,6 +20,7 @@ from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardP
                                         VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import N_, Msg
+from dealer_assist.live.ruling import read_offered
 from dealer_assist.live.words import RULING_UNREADABLE
 from dealer_assist.live.words import line as event_line
 
@@ -265,7 +266,8 @@ class DisputeWindow(QMainWindow):
             from dealer_assist.desk.view import _placed, placed_text
             lines.append((t("ruling_provisional", lang) + ": " + t("provisional_over", lang)
                           if ruled.get("provisional") else t("moot_line", lang))
-                         + " (" + placed_text(_placed(ruled.get("unsure")), lang) + ")")
+                         + " (" + placed_text(_placed(ruled.get("unsure")), lang,
+                                              read_offered(ruled.get("unsure"))) + ")")
         self.corr_text.setText("\n".join(lines) if lines else t("no_corrections", lang))
         sess = hand.get("session") or {}
         models = sess.get("models") or {}

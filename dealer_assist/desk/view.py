@@ -32,11 +32,10 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Sequence
 
-from dealer_assist.cards import card_or_none
 from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_text, t, zone_text
 from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
                                        event_from_json)
-from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, ruling_or_none
+from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, read_offered, ruling_or_none
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -320,7 +319,7 @@ class DeskState:
             rec.corrections = _corrections(st)
         if "unsure" in st:
             rec.unsure = _placed(st.get("unsure"))
-            rec.others = _others(st.get("unsure"))
+            rec.others = read_offered(st.get("unsure"))
 
     # ------------------------------------------------------------------ output
     def snapshot(self, lang: str = "ja") -> DeskSnapshot:
@@ -370,7 +369,7 @@ class DeskState:
                                  self._slots(st),
                                  tuple(st.get("burn") or ()), tuple(seats), ruling, st,
                                  tuple(rec.corrections), tuple(_placed(st.get("unsure"))),
-                                 tuple(_others(st.get("unsure"))))
+                                 tuple(read_offered(st.get("unsure"))))
 
     def _record_snapshot(self, rec: _HandRecord, lang: str) -> DeskSnapshot:
         seats = []
@@ -499,21 +498,6 @@ def _placed(cards: Any) -> list[tuple[str, str]]:
     """``[{"zone", "card"}, ...]`` (the table's ``unsure``) as ``(zone, card)`` tuples."""
     return [(c["zone"], c["card"]) for c in cards or ()
             if isinstance(c, Mapping) and isinstance(c.get("zone"), str) and isinstance(c.get("card"), str)]
-
-
-def _others(cards: Any) -> list[tuple[str, str, str]]:
-    """The likeliest other names of the table's ``unsure`` cards (``{"zone", "card", "or"}``) as
-    ``(zone, card, other)``; an entry without a card for ``or`` is left out.
-
-    >>> _others([{"zone": "seat1", "card": "Ks", "or": "Kc"}, {"zone": "seat1", "card": "9h"},
-    ...          {"zone": "seat2", "card": "2d", "or": "<b>"}])
-    [('seat1', 'Ks', 'Kc')]
-    """
-    out = []
-    for z, c, o in ((x.get("zone"), x.get("card"), x.get("or")) for x in cards or () if isinstance(x, Mapping)):
-        if isinstance(z, str) and isinstance(c, str) and (other := card_or_none(o)) is not None:
-            out.append((z, c, other))
-    return out
 
 
 def other_name(others: Sequence[tuple[str, str, str]], zone: Optional[str], code: Optional[str]) -> Optional[str]:

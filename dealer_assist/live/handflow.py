@@ -1167,13 +1167,14 @@ class LiveTable:
     def _mark_doubt(self, ruling: TableRuling, table: Mapping[str, Any], doubt: list,
                     typed: Any = None) -> TableRuling:
         """The ruling saying whether it is provisional: made on cards not all sure (``unsure``
-        names them) that could change it (:meth:`doubt_matters`), and which of its cards the
-        dealer confirmed. Cards not sure that cannot change it stay in ``unsure`` on a ruling that
-        is not provisional."""
+        names them, ``others`` the reader's likeliest other name for each where it has one) that
+        could change it (:meth:`doubt_matters`), and which of its cards the dealer confirmed. Cards
+        not sure that cannot change it stay in ``unsure`` on a ruling that is not provisional."""
         ruled = set(self._table_cards(table, folded=True))
         provisional = bool(doubt) and self.doubt_matters(
             typed, doubt, [(z, c) for z, c in ruled if (z, c) not in doubt and self.card_sure(z, c)])
         return ruling.marked(provisional=provisional, unsure=doubt,
+                             others=[(z, c, o) for z, c in doubt if (o := self.other_of(z, c))],
                              confirmed=[(z, c) for z, c in self.confirmed if (z, c) in ruled])
 
     def doubt_matters(self, typed: Any, doubt: list, sure: Optional[list] = None) -> bool:
@@ -1221,7 +1222,7 @@ class LiveTable:
         self.showdown_done = True
         # a new showdown event when the ruling changes, or turns final or provisional, or a card
         # of it is confirmed (not for each doubtful card that becomes sure while it stays provisional)
-        said = ruling.marked(unsure=())
+        said = ruling.marked(unsure=(), others=())
         if said != self._showdown_ruling:
             self._showdown_ruling = said
             out.append(self._event("showdown", ruling=ruling, table=table))

@@ -24,9 +24,9 @@ languages when the ruling is made: the desk arranges them and never words a ruli
 >>> tr = TableRuling.of(r)
 >>> tr.payouts, tr.winners_of_pots(), tr.hands[2].category, tr.hands[2].best_five
 ({1: 0, 2: 200}, (2,), 'full_house', ('Kh', 'Kc', 'Kd', '7c', '7d'))
->>> marked = tr.marked(provisional=True, unsure=(("seat2", "Kc"),))
+>>> marked = tr.marked(provisional=True, unsure=(("seat2", "Kc"),), others=(("seat2", "Kc", "Ks"),))
 >>> marked.provisional, marked.to_json()["unsure"]
-(True, [{'zone': 'seat2', 'card': 'Kc'}])
+(True, [{'zone': 'seat2', 'card': 'Kc', 'or': 'Ks'}])
 >>> TableRuling.from_json(marked.to_json()) == marked
 True
 >>> TableRuling.from_json({"game": "holdem", "payouts": {"one": 2}})
@@ -41,11 +41,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional
 
+from dealer_assist.cards import card_or_none
+
 __all__ = ["TableRuling", "PotRuled", "HandRuled", "GamePayout", "RulingFormatError", "ruling_from_json",
-           "ruling_or_none"]
+           "ruling_or_none", "read_offered"]
 
 #: a card in a zone, as the marks name it: ``("seat2", "Qh")``
 Placed = tuple[str, str]
+#: a doubtful card in a zone and the reader's likeliest other name for it: ``("seat2", "Qh", "Qd")``
+Offered = tuple[str, str, str]
 
 
 class RulingFormatError(ValueError):
@@ -109,6 +113,23 @@ def read_placed(obj: Any, what: str) -> tuple[Placed, ...]:
         return tuple((_str(c["zone"], what), _str(c["card"], what)) for c in obj)
     except (TypeError, KeyError):
         raise RulingFormatError(f"{what} must be a list of {{zone, card}}") from None
+
+
+def read_offered(obj: Any) -> tuple[Offered, ...]:
+    """The reader's other names among doubtful cards ``[{"zone", "card", "or"}, ...]`` (a ruling's
+    or the table state's ``unsure``): ``((zone, card, other), ...)``. An entry without a card for
+    ``"or"`` (none offered, or a damaged or hostile value) is left out: the name only informs the
+    dealer, so a wrong one is dropped rather than refused.
+
+    >>> read_offered([{"zone": "seat1", "card": "Ks", "or": "kc"}, {"zone": "seat1", "card": "9h"},
+    ...               {"zone": "seat2", "card": "2d", "or": "<b>"}, "junk", {"zone": 3, "card": "Qh", "or": "Qd"}])
+    (('seat1', 'Ks', 'Kc'),)
+    """
+    if not isinstance(obj, (list, tuple)):
+        return ()
+    return tuple((c["zone"], c["card"], other) for c in obj
+                 if isinstance(c, Mapping) and isinstance(c.get("zone"), str) and isinstance(c.get("card"), str)
+                 and (other := card_or_none(c.get("or"))) is not None)
 
 
 def _frozen(value: Any) -> Any:
@@ -252,7 +273,9 @@ class TableRuling(_Explained):
 
     The marks: ``chips_entered`` (False: the dealer entered no chips and the payouts are as if
     each seat put in 1; None: not said), ``provisional`` (None: a ruling that is never provisional,
-    won without a showdown), ``unsure`` (its cards that are not sure, while provisional) and
+    won without a showdown), ``unsure`` (its cards that are not sure, while provisional),
+    ``others`` (for those of them the reader offered another name for, ``(zone, card, other)``:
+    what the dealer should check each against; the JSON writes it as the card's ``"or"``) and
     ``confirmed`` (its cards the dealer confirmed). ``result`` is the engine's own object (None when
     read back from JSON); it is not part of the JSON and not compared."""
 
@@ -269,6 +292,7 @@ class TableRuling(_Explained):
     provisional: Optional[bool] = None
     unsure: tuple[Placed, ...] = ()
     confirmed: tuple[Placed, ...] = ()
+    others: tuple[Offered, ...] = ()
     result: Any = field(default=None, compare=False, repr=False)
     #: the order of the fields in the JSON it was read from (a game whose engine writes its own
     #: order, Half Texas, keeps it; empty: the showdown games' order)
@@ -288,8 +312,9 @@ class TableRuling(_Explained):
 
     def marked(self, **marks: Any) -> "TableRuling":
         """The same ruling with the flow's marks set (``chips_entered``, ``provisional``,
-        ``unsure``, ``confirmed``)."""
-        return replace(self, **{k: tuple(v) if k in ("unsure", "confirmed") else v for k, v in marks.items()})
+        ``unsure``, ``confirmed``, ``others``)."""
+        return replace(self, **{k: tuple(v) if k in ("unsure", "confirmed", "others") else v
+                                for k, v in marks.items()})
 
     # -------------------------------------------------------------- read by the desk and the log
     def winners_of_pots(self) -> tuple[int, ...]:
@@ -320,7 +345,9 @@ class TableRuling(_Explained):
             out["chips_entered"] = self.chips_entered
         if self.provisional is not None:
             out["provisional"] = self.provisional
-            out["unsure"] = [{"zone": z, "card": c} for z, c in self.unsure]
+            other = {(z, c): o for z, c, o in self.others}
+            out["unsure"] = [{"zone": z, "card": c, **({"or": other[(z, c)]} if (z, c) in other else {})}
+                             for z, c in self.unsure]
             out["confirmed"] = [{"zone": z, "card": c} for z, c in self.confirmed]
         if self.order:
             ordered = {k: out[k] for k in self.order if k in out}
@@ -359,6 +386,7 @@ class TableRuling(_Explained):
             obj.get("provisional"),
             read_placed(obj.get("unsure"), "a ruling's unsure cards"),
             read_placed(obj.get("confirmed"), "a ruling's confirmed cards"),
+            read_offered(obj.get("unsure")),
             order=tuple(obj),
         )
 

@@ -23,7 +23,7 @@ from dealer_assist.cards import card_or_none
 from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list, street, zone
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.handlog import DAMAGED_LINE
-from dealer_assist.live.ruling import ruling_or_none
+from dealer_assist.live.ruling import read_offered, ruling_or_none
 
 #: alert code -> its title: the desk's banner headline and the commentary's name for the alert.
 ALERT_TITLES: dict[str, Msg] = {
@@ -81,9 +81,16 @@ def pays_text(payouts: Optional[dict], ja: bool) -> str:
     return render(_pays(payouts), "ja" if ja else "en")
 
 
-def placed_cards(cards: Any) -> Any:
-    """``[{"zone": "seat2", "card": "Ks"}, ...]`` in words: ``seat 2 Ks, board 4 7c``."""
-    items = [_("{zone} {card}", zone=zone(c.get("zone")), card=c.get("card"))
+def placed_cards(cards: Any, offered: bool = False) -> Any:
+    """``[{"zone": "seat2", "card": "Ks", "or": "Kc"}, {"zone": "board4", "card": "7c"}, ...]`` in
+    words: ``seat 2 Ks, board 4 7c``; with ``offered`` (a ruling's doubtful cards) each card's
+    ``"or"`` too, the reader's likeliest other name for it, what the dealer should check it
+    against: ``seat 2 Ks (or Kc?), board 4 7c``."""
+    other = {(z, c): o for z, c, o in read_offered(cards)} if offered else {}
+    items = [_("{zone} {card} (or {other}?)", zone=zone(c.get("zone")), card=c.get("card"),
+               other=other[(c.get("zone"), c.get("card"))])
+             if (c.get("zone"), c.get("card")) in other else
+             _("{zone} {card}", zone=zone(c.get("zone")), card=c.get("card"))
              for c in cards or () if isinstance(c, dict)]
     return join(items, _p("placed cards", ", ")) if items else "-"
 
@@ -239,11 +246,11 @@ def _describe(ev: dict, lang: str) -> Any:
         if ruling.get("provisional"):
             what = join(parts, _p("showdown parts", "; ")) if parts else "-"
             return _("PROVISIONAL showdown (the dealer confirms {cards}): {what}",
-                     cards=placed_cards(ruling.get("unsure")), what=what)
+                     cards=placed_cards(ruling.get("unsure"), offered=True), what=what)
         if ruling.get("unsure") and ruling.get("provisional") is False:
             return _("showdown: {what} (final: {cards} not sure, but no card there could change the chips)",
                      what=join(parts, _p("showdown parts", "; ")) if parts else "-",
-                     cards=placed_cards(ruling.get("unsure")))
+                     cards=placed_cards(ruling.get("unsure"), offered=True))
         if not parts:
             return _("showdown")
         return _("showdown: {what}", what=join(parts, _p("showdown parts", "; ")))
