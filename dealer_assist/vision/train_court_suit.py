@@ -153,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard", action="store_true",
                     help="also blur (motion, defocus) and partly cover the crops (hard_augment): ends past "
                          "reading taught to spread their probabilities")
+    ap.add_argument("--label-smoothing", type=float, default=0.05,
+                    help="cross-entropy label smoothing (default 0.05, as CS2 was trained; 0: the reader's "
+                         "top probability is not capped at 1 - s + s/4)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None,
                     help="start from this checkpoint's weights (recover --court-suit rebuilds one from the ONNX)")
@@ -193,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     crop_hw = (SIZE[1], SIZE[0])
     result = train_classifier(x, y, args.runs, args.epochs, args.seed, init=args.init, lr=args.lr, num_classes=len(CLASSES),
                               crop_hw=crop_hw, out_dir="net",
-                              batch_augment=batch_augment, validate=validate)
+                              batch_augment=batch_augment, validate=validate,
+                              label_smoothing=args.label_smoothing)
     if ym is not None and len(ym):
         summary = report(evaluate(result["net"], xm, ym), ym)
         (args.runs / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
