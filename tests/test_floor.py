@@ -214,3 +214,40 @@ def test_a_central_log_out_of_reach_is_said_on_the_page_and_in_one_line(capsys):
     assert len(err.splitlines()) == 1 and "cannot read the central log" in err
     assert main(["floor", "--central", "postgresql://nobody@127.0.0.1:9/none", "--token", "short"]) == 2
     assert "at least 8" in capsys.readouterr().err
+
+
+def test_a_table_whose_showdown_waits_for_the_dealer_is_flagged_on_the_floor(tmp_path, pg_server):
+    """A provisional ruling (cards not sure that could change the chips) shows on the table's row
+    as the desk's banner says it, with what each doubtful card may be; it goes when the dealer's
+    confirmation makes the ruling final."""
+    from dealer_assist.central.floor import overview
+    from dealer_assist.central.schema import connect
+    from dealer_assist.rules.settle import settle
+
+    url = new_database(pg_server)
+    table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+             "seats": [{"seat": 2, "hole": ["Qh", "Qd"], "committed": 50},
+                       {"seat": 4, "hole": ["As", "8c"], "committed": 50}]}
+    doubt = [{"zone": "seat4", "card": "8c", "or": "8s"}]
+    db = tmp_path / "t9.sqlite"
+    log = HandLog(db, source="camera", game="joker-holdem")
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 5.0, "frame": 75, "type": "showdown", "hand": 1, "table": table,
+                "ruling": {**settle(table), "provisional": True, "unsure": doubt, "confirmed": []}})
+    sync_log(str(db), url, "t9")
+
+    def badges():
+        with connect(url) as con:
+            (row,) = overview(con)
+        return row["level"], [(a["code"], a["severity"], a["message"]["en"], a["message"]["ja"]) for a in row["alerts"]]
+
+    level, shown = badges()
+    assert level == "warn"
+    assert shown == [("provisional_ruling", "warn", "the dealer confirms seat 4 8c (or 8s?)",
+                      "ディーラーが確認: シート4 8c（8s?）")]
+    log.record({"t": 6.0, "frame": 90, "type": "confirm", "hand": 1, "cards": doubt})
+    log.record({"t": 6.0, "frame": 90, "type": "showdown", "hand": 1, "table": table,
+                "ruling": {**settle(table), "provisional": False, "unsure": [], "confirmed": doubt}})
+    sync_log(str(db), url, "t9")
+    assert badges() == ("", [])
+    log.close()

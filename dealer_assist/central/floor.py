@@ -29,7 +29,7 @@ from dealer_assist.central.schema import connect, describe_error
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.i18n import LANGS, _, render, street
-from dealer_assist.live.words import alert_title, describe
+from dealer_assist.live.words import alert_title, describe, placed_cards
 
 __all__ = ["create_app", "overview", "hand_view", "FLOOR_TEXTS"]
 
@@ -138,14 +138,19 @@ def overview(con) -> list[dict]:
         else:
             starts.append(r["hand_first"] or 0)
     alerts: dict[int, list[dict]] = {}
+    showdown: dict[int, dict] = {}      # per session, the latest showdown's ruling of the hand in play
     if sids:
-        for sid, text in con.cursor(row_factory=tuple_row).execute(
-                "SELECT e.session_id, e.json FROM events e JOIN unnest(%s::bigint[], %s::int[]) AS w(sid, start) "
-                "ON e.session_id = w.sid AND e.seq >= w.start WHERE e.type = 'alert' ORDER BY e.session_id, e.seq",
-                (sids, starts)).fetchall():  # tuples: a plain cursor
-            alert = json.loads(text)
-            if isinstance(alert, dict):              # anything else is not an alert the page can show
-                alerts.setdefault(sid, []).append(alert)
+        for sid, kind, text in con.cursor(row_factory=tuple_row).execute(
+                "SELECT e.session_id, e.type, e.json FROM events e JOIN unnest(%s::bigint[], %s::int[]) AS w(sid, start) "
+                "ON e.session_id = w.sid AND e.seq >= w.start WHERE e.type IN ('alert', 'showdown') "
+                "ORDER BY e.session_id, e.seq", (sids, starts)).fetchall():  # tuples: a plain cursor
+            event = json.loads(text)
+            if not isinstance(event, dict):          # anything else is not an event the page can show
+                continue
+            if kind == "alert":
+                alerts.setdefault(sid, []).append(event)
+            elif isinstance(event.get("ruling"), dict):
+                showdown[sid] = event["ruling"]
     out = []
     for r in rows:
         active: dict[tuple, dict] = {}
@@ -159,6 +164,13 @@ def overview(con) -> list[dict]:
                 continue
             if SEVERITY.get(code, "info") in _RANK:
                 active[key] = a
+        ruled = showdown.get(r["session_id"])
+        if ruled is not None and ruled.get("provisional") is True and r["status"] != "ended":
+            # the showdown waits for the dealer to confirm its doubtful cards: said as the desk's
+            # banner says it, with what each card may be
+            active[("provisional_ruling", None)] = {"code": "provisional_ruling",
+                                                    "message": _provisional(ruled, "en"),
+                                                    "message_ja": _provisional(ruled, "ja")}
         shown = sorted(active.values(), key=lambda a: _RANK[SEVERITY.get(str(a.get("code")), "warn")])
         level = SEVERITY.get(str(shown[0].get("code"))) if shown else ""
         out.append({
@@ -177,6 +189,12 @@ def overview(con) -> list[dict]:
         })
     out.sort(key=lambda t: (_RANK.get(t["level"], 2), t["table"]))
     return out
+
+
+def _provisional(ruling: dict, lang: str) -> str:
+    """A provisional ruling's doubtful cards in words, each with the reader's other name for it:
+    what the dealer is asked to confirm."""
+    return render(_("the dealer confirms {cards}", cards=placed_cards(ruling.get("unsure"), offered=True)), lang)
 
 
 def hand_view(log, hand_id: int) -> dict:
