@@ -87,11 +87,13 @@ def placed_cards(cards: Any, offered: bool = False) -> Any:
     ``"or"`` too, the reader's likeliest other name for it, what the dealer should check it
     against: ``seat 2 Ks (or Kc?), board 4 7c``."""
     other = {(z, c): o for z, c, o in read_offered(cards)} if offered else {}
-    items = [_("{zone} {card} (or {other}?)", zone=zone(c.get("zone")), card=c.get("card"),
-               other=other[(c.get("zone"), c.get("card"))])
-             if (c.get("zone"), c.get("card")) in other else
-             _("{zone} {card}", zone=zone(c.get("zone")), card=c.get("card"))
-             for c in cards or () if isinstance(c, dict)]
+
+    def one(z: Any, c: Any) -> Msg:
+        if (z, c) in other:
+            return _("{zone} {card} (or {other}?)", zone=zone(z), card=c, other=other[(z, c)])
+        return _("{zone} {card}", zone=zone(z), card=c)
+
+    items = [one(c.get("zone"), c.get("card")) for c in cards or () if isinstance(c, dict)]
     return join(items, _p("placed cards", ", ")) if items else "-"
 
 
