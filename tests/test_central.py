@@ -359,3 +359,33 @@ def test_a_row_someone_else_wrote_is_one_line_not_a_traceback(central, tmp_path,
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and "did not write" in err, err
+
+
+def test_an_event_log_from_before_the_unconfirmed_mark_is_migrated_with_its_hands_marked(central):
+    """A central log made by the previous release (schema 0003): upgrading it marks the hands that
+    already ended on a provisional ruling, and no other, so the floor counts them from the start;
+    a stored ruling that cannot be read is left unmarked, not a failed migration."""
+    from dealer_assist.central.floor import overview
+    from dealer_assist.central.schema import HEAD, connect, revision, upgrade
+
+    assert upgrade(central, to="0003") == "0003"
+    doubt = [{"zone": "seat4", "card": "8c", "or": "8s"}]
+    rulings = [json.dumps({"payouts": {"2": 100}, "provisional": True, "unsure": doubt}, separators=(",", ":")),
+               json.dumps({"payouts": {"2": 100}, "provisional": False, "unsure": doubt}, separators=(",", ":")),
+               '{"provisional": tru',                                      # damaged
+               json.dumps({"payouts": {"4": 100}, "provisional": True, "unsure": doubt}, separators=(",", ":"))]
+    with connect(central) as con:
+        assert revision(con) == "0003"
+        sid = con.execute("INSERT INTO sessions (table_name, number, origin, started) VALUES ('T8', 1, 'o8', 0) "
+                          "RETURNING id").fetchone()[0]
+        for n, text in enumerate(rulings, 1):
+            status = "ended" if n < 4 else "open"                 # hand 4 is still in play
+            con.execute("INSERT INTO hands (session_id, hand, started_wall, status, ruling) VALUES (%s, %s, 0, %s, %s)",
+                        (sid, n, status, text))
+        con.commit()
+    assert upgrade(central) == HEAD
+    with connect(central) as con:
+        marked = [n for (n,) in con.execute("SELECT hand FROM hands WHERE unconfirmed ORDER BY hand")]
+        (row,) = overview(con)
+    assert marked == [1]
+    assert row["unconfirmed"] == 1

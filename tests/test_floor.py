@@ -174,6 +174,12 @@ def test_the_floor_page_in_a_browser(floor):
             page.locator("#dispute").click()
             page.wait_for_function("document.querySelector(\"tr.row[data-table='t1']\").cells[6].innerText == '1'",
                                    timeout=2000)
+            # the clip's two hands were paid on provisional rulings: counted, the count opens the latest
+            paid = page.locator("tr.row[data-table='t1'] button.unconfirmed")
+            assert paid.inner_text() == "2"
+            paid.click()
+            page.wait_for_function("document.querySelector('#hand h2 span').innerText.includes('1:2')", timeout=2000)
+            assert "未確認のまま終了" in page.locator("#doubt").inner_text()
             if shots:
                 page.locator("tr.row[data-table='t3']").click()
                 page.wait_for_selector("#hand.open .withheld")
@@ -250,4 +256,61 @@ def test_a_table_whose_showdown_waits_for_the_dealer_is_flagged_on_the_floor(tmp
                 "ruling": {**settle(table), "provisional": False, "unsure": [], "confirmed": doubt}})
     sync_log(str(db), url, "t9")
     assert badges() == ("", [])
+    log.close()
+
+
+def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path, pg_server):
+    """A hand that ended with its doubtful cards never confirmed: between hands its row says which
+    cards were paid unconfirmed; after that the table keeps the count and the latest such hand,
+    whose page says what was not confirmed. A hand whose doubt the dealer confirmed adds nothing."""
+    from dealer_assist.central.floor import hand_view, overview
+    from dealer_assist.central.reader import CentralLog
+    from dealer_assist.central.schema import connect
+    from dealer_assist.rules.settle import settle
+
+    url = new_database(pg_server)
+    table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+             "seats": [{"seat": 2, "hole": ["Qh", "Qd"], "committed": 50},
+                       {"seat": 4, "hole": ["As", "8c"], "committed": 50}]}
+    doubt = [{"zone": "seat4", "card": "8c", "or": "8s"}]
+    left = {**settle(table), "provisional": True, "unsure": doubt, "confirmed": []}
+    db = tmp_path / "t7.sqlite"
+    log = HandLog(db, source="camera", game="joker-holdem")
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 5.0, "frame": 75, "type": "showdown", "hand": 1, "table": table, "ruling": left})
+    log.record({"t": 9.0, "frame": 135, "type": "hand_end", "hand": 1, "ruling": left, "board": table["board"],
+                "provisional": True, "confirmed": []})
+    sync_log(str(db), url, "t7")
+
+    def row():
+        with connect(url) as con:
+            (r,) = overview(con)
+        return r
+
+    r = row()
+    assert r["level"] == "warn" and r["unconfirmed"] == 1
+    assert [(a["code"], a["message"]["en"], a["message"]["ja"]) for a in r["alerts"]] == [
+        ("ruling_unconfirmed", "hand 1 ended with seat 4 8c (or 8s?) not confirmed",
+         "ハンド1は未確認のまま終了: シート4 8c（8s?）")]
+    paid = r["unconfirmed_hand"]
+    assert paid == r["hand_id"]
+    # the next hand starts: the badge goes, the count and the link stay; a confirmed doubt adds nothing
+    log.record({"t": 20.0, "frame": 300, "type": "hand_start", "hand": 2, "seats": [2, 4], "button": 4})
+    log.record({"t": 25.0, "frame": 375, "type": "confirm", "hand": 2, "cards": doubt})
+    final = {**settle(table), "provisional": False, "unsure": [], "confirmed": doubt}
+    log.record({"t": 25.0, "frame": 375, "type": "showdown", "hand": 2, "table": table, "ruling": final})
+    log.record({"t": 29.0, "frame": 435, "type": "hand_end", "hand": 2, "ruling": final, "board": table["board"],
+                "provisional": False, "confirmed": doubt})
+    sync_log(str(db), url, "t7")
+    r = row()
+    assert (r["level"], r["alerts"], r["unconfirmed"], r["unconfirmed_hand"]) == ("", [], 1, paid)
+    assert r["hand_id"] != paid
+    with CentralLog(url) as central:
+        page = hand_view(central, paid)
+        assert page["doubt"] == {"en": "hand 1:1 ended with seat 4 8c (or 8s?) not confirmed",
+                                 "ja": "ハンド1:1は未確認のまま終了: シート4 8c（8s?）"}
+        assert hand_view(central, r["hand_id"])["doubt"] == {"en": "", "ja": ""}
+        # each seat's hand in words, as the commentary says it (not the engine's category name)
+        assert [s["category"]["en"] for s in page["seats"]] == ["one pair, Q-Q-K-J-6", "high card, A-K-J-8-6"]
+        assert page["seats"][0]["category"]["ja"] == "ワンペア Q-Q-K-J-6"
     log.close()

@@ -670,7 +670,7 @@ def test_the_dispute_list_names_session_and_hand_and_shows_an_interrupted_hand(l
     assert bad.error and "no hand 2:9" in bad.error
 
 
-def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a_dispute(tmp_path, capsys):
+def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a_dispute(tmp_path, capsys, qtbot):
     """Issue 20 item 3: a showdown ruled on doubtful cards, the dealer's confirmation, the final
     ruling; read back by load_hand and told by review (both languages)."""
     table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
@@ -705,6 +705,22 @@ def test_the_cards_the_dealer_confirmed_and_a_provisional_ruling_come_back_for_a
     assert main(["review", "--db", str(path), "1:2", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
     assert "仮の裁定: 確実でないカードで出され" in out and "シート4 8c（8s?）" in out and "仮のまま" in out
+    # the list says which hand was paid on cards never confirmed (the confirmed one is plainly ended)
+    assert main(["review", "--db", str(path), "--lang", "en"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[1:3]}
+    assert "ended, unconfirmed" in rows["1:2"] and "unconfirmed" not in rows["1:1"]
+    assert main(["review", "--db", str(path), "--lang", "ja"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[1:3]}
+    assert "終了・未確認" in rows["1:2"] and "未確認" not in rows["1:1"]
+    # and so does the dispute desk's list of hands
+    from dealer_assist.desk.dispute import DisputeWindow
+
+    d = DisputeWindow(str(path), lang="ja")
+    qtbot.addWidget(d)
+    items = [d.hand_list.item(i).text().splitlines()[0] for i in range(d.hand_list.count())]
+    assert "終了・未確認" in items[1] and "未確認" not in items[0]
+    d.set_language("en")
+    assert "ended, unconfirmed" in d.hand_list.item(1).text()
 
 
 def test_a_final_ruling_beside_cards_never_confirmed_is_told_as_such_in_review(tmp_path, capsys):
@@ -731,6 +747,8 @@ def test_a_final_ruling_beside_cards_never_confirmed_is_told_as_such_in_review(t
     assert main(["review", "--db", str(path), "1:1", "--lang", "ja"]) == 0
     out = capsys.readouterr().out
     assert "確定: 確実でも確認済みでもないカード（シート4 9c）" in out and "仮" not in out
+    assert main(["review", "--db", str(path), "--lang", "en"]) == 0       # a moot doubt: not paid unconfirmed
+    assert "unconfirmed" not in capsys.readouterr().out
 
 
 def test_an_event_or_correction_line_that_is_no_json_is_said_and_the_rest_of_the_hand_still_reads(logged, capsys):

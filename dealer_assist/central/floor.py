@@ -48,6 +48,8 @@ FLOOR_TEXTS = {
     "alerts": _("alerts"),
     "corrections": _("corrections"),
     "disputes": _("disputes"),
+    "unconfirmed": _("paid unconfirmed"),
+    "open_unconfirmed": _("the latest hand paid on a provisional ruling"),
     "no_alerts": _("no alerts"),
     "no_tables": _("no table has sent anything yet"),
     "hand_title": _("table {table}, hand {ref}"),
@@ -101,12 +103,10 @@ def _street_words(name: Optional[str]) -> dict:
 _OVERVIEW = """
 WITH last_s AS (
     SELECT DISTINCT ON (table_name) id, table_name, number, game, ended
-    FROM sessions ORDER BY table_name, number DESC),
-last_h AS (
-    SELECT DISTINCT ON (h.session_id) h.id, h.session_id, h.hand, h.street, h.status, h.board
-    FROM hands h JOIN last_s ON h.session_id = last_s.id ORDER BY h.session_id, h.hand DESC)
+    FROM sessions ORDER BY table_name, number DESC)
 SELECT ls.id AS session_id, ls.table_name, ls.game, ls.number, ls.ended, lh.id AS hand_id, lh.hand,
        lh.street, lh.status, lh.board,
+       (SELECT h4.ruling FROM hands h4 WHERE h4.id = lh.id AND lh.unconfirmed) AS left_ruling,
        (SELECT MIN(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_first,
        (SELECT MAX(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_last,
        (SELECT COUNT(*) FROM corrections c JOIN sessions s ON s.id = c.session_id
@@ -114,8 +114,18 @@ SELECT ls.id AS session_id, ls.table_name, ls.game, ls.number, ls.ended, lh.id A
        (SELECT COUNT(*) FROM disputes d JOIN hands h2 ON h2.id = d.hand_id JOIN sessions s ON s.id = h2.session_id
          WHERE s.table_name = ls.table_name) AS disputes,
        (SELECT MAX(seq) FROM events e WHERE e.session_id = ls.id) AS last_seq,
-       (SELECT MAX(wall) FROM events e WHERE e.session_id = ls.id) AS last_wall
-FROM last_s ls LEFT JOIN last_h lh ON lh.session_id = ls.id
+       (SELECT MAX(wall) FROM events e WHERE e.session_id = ls.id) AS last_wall,
+       u.unconfirmed, u.unconfirmed_hand
+FROM last_s ls
+LEFT JOIN LATERAL (
+    -- the session's latest hand (by the index on session and hand: no sort of a long day's hands)
+    SELECT h.id, h.hand, h.street, h.status, h.board, h.unconfirmed FROM hands h
+    WHERE h.session_id = ls.id ORDER BY h.hand DESC LIMIT 1) lh ON TRUE
+LEFT JOIN LATERAL (
+    -- the table's hands that ended on a provisional ruling: chips paid on cards nobody confirmed
+    SELECT COUNT(*) AS unconfirmed, MAX(h3.id) AS unconfirmed_hand
+    FROM hands h3 JOIN sessions s3 ON s3.id = h3.session_id
+    WHERE s3.table_name = ls.table_name AND h3.unconfirmed) u ON TRUE
 """
 
 _RANK = {"stop": 0, "warn": 1}
@@ -171,6 +181,12 @@ def overview(con) -> list[dict]:
             active[("provisional_ruling", None)] = {"code": "provisional_ruling",
                                                     "message": _provisional(ruled, "en"),
                                                     "message_ja": _provisional(ruled, "ja")}
+        left = _ruling_of(r["left_ruling"]) if r["status"] == "ended" else None
+        if left is not None:
+            # between hands: the hand just over was paid on cards the dealer never confirmed
+            active[("ruling_unconfirmed", None)] = {"code": "ruling_unconfirmed",
+                                                    "message": _unconfirmed(left, r["hand"], "en"),
+                                                    "message_ja": _unconfirmed(left, r["hand"], "ja")}
         shown = sorted(active.values(), key=lambda a: _RANK[SEVERITY.get(str(a.get("code")), "warn")])
         level = SEVERITY.get(str(shown[0].get("code"))) if shown else ""
         out.append({
@@ -185,6 +201,7 @@ def overview(con) -> list[dict]:
                         "message": {"en": str(a.get("message") or ""), "ja": str(a.get("message_ja") or a.get("message") or "")}}
                        for a in shown],
             "level": level or "", "corrections": r["corrections"], "disputes": r["disputes"],
+            "unconfirmed": r["unconfirmed"] or 0, "unconfirmed_hand": r["unconfirmed_hand"],
             "last_seq": r["last_seq"], "last_wall": r["last_wall"],
         })
     out.sort(key=lambda t: (_RANK.get(t["level"], 2), t["table"]))
@@ -195,6 +212,37 @@ def _provisional(ruling: dict, lang: str) -> str:
     """A provisional ruling's doubtful cards in words, each with the reader's other name for it:
     what the dealer is asked to confirm."""
     return render(_("the dealer confirms {cards}", cards=placed_cards(ruling.get("unsure"), offered=True)), lang)
+
+
+def _unconfirmed(ruling: dict, hand: Any, lang: str) -> str:
+    """A hand that ended on a provisional ruling: which of its cards the dealer never confirmed."""
+    return render(_("hand {hand} ended with {cards} not confirmed", hand=hand,
+                    cards=placed_cards(ruling.get("unsure"), offered=True)), lang)
+
+
+def _hand_words(h: dict) -> dict:
+    """A seat's hand as the commentary names it (its five cards' words, else its category)."""
+    en = h.get("description") or str(h.get("category") or "").replace("_", " ")
+    return {"en": str(en), "ja": str(h.get("description_ja") or h.get("category_ja") or en)}
+
+
+def _doubt(ruling: dict, status: Any, ref: Any) -> dict:
+    """What the hand page says of a provisional ruling (both languages; empty when it is final):
+    in play, what the dealer is asked to confirm; over, what was paid without being confirmed."""
+    if not isinstance(ruling, dict) or ruling.get("provisional") is not True:
+        return {lang: "" for lang in LANGS}
+    if status == "ended":
+        return {lang: _unconfirmed(ruling, ref, lang) for lang in LANGS}
+    return {lang: _provisional(ruling, lang) for lang in LANGS}
+
+
+def _ruling_of(text: Optional[str]) -> Optional[dict]:
+    """A hand row's stored ruling, or None (none yet, or not a ruling the page can read)."""
+    try:
+        ruling = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return ruling if isinstance(ruling, dict) else None
 
 
 def hand_view(log, hand_id: int) -> dict:
@@ -211,7 +259,7 @@ def hand_view(log, hand_id: int) -> dict:
         h = hands.get(str(s)) or {}
         seats.append({"seat": s, "cards": holes.get(s, []), "button": s == hand.get("button"),
                       "payout": (hand.get("payouts") or {}).get(str(s)),
-                      "category": {"en": h.get("category") or "", "ja": h.get("category_ja") or h.get("category") or ""}})
+                      "category": _hand_words(h)})
     order = log.hand_ids(hand["table"])
     at = order.index(hand["central_id"]) if hand["central_id"] in order else -1
     return {
@@ -220,6 +268,7 @@ def hand_view(log, hand_id: int) -> dict:
         "table": hand["table"], "ref": hand["ref"], "central_id": hand["central_id"], "status": hand["status"],
         "board": hand["board"], "button": hand.get("button"), "seats": seats,
         "explanation": {"en": list(ruling.get("explanation") or []), "ja": list(ruling.get("explanation_ja") or [])},
+        "doubt": _doubt(ruling, hand["status"], hand["ref"]),
         "events": [{"t": ev.get("t"), "type": ev.get("type"), "withheld": bool(ev.get("withheld")),
                     "text": {lang: describe(ev, lang) for lang in LANGS}} for ev in hand["events"]],
         "snapshots": [{"id": s["id"], "event_type": s["event_type"], "frame": s["frame"]} for s in hand["snapshots"]],

@@ -285,8 +285,11 @@ class _Sync:
                        (_dump(ev["ruling"]), hid))
         elif kind == "hand_end":
             sets = ["status = 'ended'", "street = 'ended'", "revealed = TRUE", "ended_t = %s", "ended_frame = %s",
-                    "ended_wall = %s", "won_without_showdown = %s"]
-            params: list = [t, frame, r["wall"], _int(ev.get("won_without_showdown"))]
+                    "ended_wall = %s", "won_without_showdown = %s", "unconfirmed = %s"]
+            ruling = ev.get("ruling")
+            # paid on a provisional ruling: doubtful cards the dealer never confirmed
+            unconfirmed = ev.get("provisional") is True or (isinstance(ruling, dict) and ruling.get("provisional") is True)
+            params: list = [t, frame, r["wall"], _int(ev.get("won_without_showdown")), unconfirmed]
             if ev.get("ruling") is not None:
                 sets.append("ruling = %s")
                 params.append(_dump(ev["ruling"]))

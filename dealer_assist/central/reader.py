@@ -14,7 +14,8 @@ from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error, shown_url
 from dealer_assist.errors import UserError
-from dealer_assist.live.handlog import _confirmations, _corrections, _iso, parse_hand_ref, ruling_winners, stored_ruling
+from dealer_assist.live.handlog import _confirmations, _corrections, _iso, paid_unconfirmed, parse_hand_ref, \
+    ruling_winners, stored_ruling
 
 __all__ = ["CentralLog", "list_hands", "load_hand", "load_snapshot", "tables"]
 
@@ -53,6 +54,7 @@ def _summary(r: dict) -> dict:
         "won_without_showdown": r["won_without_showdown"],
         "events": r["n_events"], "corrections": r["n_corrections"],
         "source": r["source"], "game": r["game"], "ruling_unreadable": damaged,
+        "unconfirmed": paid_unconfirmed(ruling, _status(r)),
     }
 
 

@@ -21,7 +21,7 @@ __all__ = ["check_url", "shown_url", "connect", "upgrade", "HEAD", "describe_err
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The newest migration; a database at another revision is upgraded (or refused if newer).
-HEAD = "0003"
+HEAD = "0004"
 _LOCK = 0x44414347   # pg_advisory_lock key: one migrator at a time
 
 
@@ -81,8 +81,9 @@ def revision(con) -> Optional[str]:
     return None if row is None else row[0]
 
 
-def upgrade(url: str) -> str:
-    """Create or migrate the central schema to :data:`HEAD` (Alembic), one migrator at a time.
+def upgrade(url: str, to: str = HEAD) -> str:
+    """Create or migrate the central schema to :data:`HEAD` (Alembic), one migrator at a time
+    (``to``: an earlier revision, as an older release would leave the log).
 
     Returns the revision. Raises UserError for a database newer than this code.
     """
@@ -94,7 +95,7 @@ def upgrade(url: str) -> str:
     try:
         with connect(url, autocommit=True) as con:
             rev = revision(con)
-            if rev == HEAD:
+            if rev == to:
                 return rev
             if rev is not None and rev > HEAD:
                 raise UserError(f"the central log {shown_url(url)} has schema {rev}, newer than this "
@@ -107,7 +108,7 @@ def upgrade(url: str) -> str:
                 cfg.set_main_option("script_location", str(MIGRATIONS))
                 with engine.begin() as sa_con:
                     cfg.attributes["connection"] = sa_con
-                    command.upgrade(cfg, "head")
+                    command.upgrade(cfg, to)
                 engine.dispose()
                 return revision(con) or HEAD
             finally:

@@ -106,6 +106,8 @@ def format_list(hands: list[dict], lang: str = "en") -> str:
     rows = []
     for h in hands:
         status = status_text(h["status"], lang)
+        if h.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
+            status = _p("hand list", "{status}, unconfirmed", status=status).render(lang)
         winners = ", ".join(str(s) for s in h["winners"]) or "-"
         if h.get("won_without_showdown") is not None:
             winners = _p("hand list", "{winners} (no showdown)", winners=winners).render(lang)

@@ -19,7 +19,7 @@ from dealer_assist.desk.view import DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, SeatPanel,
                                         VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import N_, Msg
+from dealer_assist.i18n import N_, Msg, _p
 from dealer_assist.live.ruling import read_offered
 from dealer_assist.live.words import RULING_UNREADABLE
 from dealer_assist.live.words import line as event_line
@@ -165,6 +165,8 @@ class DisputeWindow(QMainWindow):
         lang = self.lang
         status = h.get("status")
         status = row_text(status if status in ("ended", "open", "interrupted") else "open", lang)
+        if h.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
+            status = _p("hand list", "{status}, unconfirmed", status=status).render(lang)
         when = (h.get("started") or "")[11:19]
         row = row_text("row", lang, ref=h.get("ref") or f"{h.get('session')}:{h.get('hand')}",
                        session=h.get("session"), hand=h.get("hand"), when=when,

@@ -167,7 +167,7 @@ SEVERITY: dict[str, str] = {
     "chips_missing": "warn", "no_showdown_seen": "warn", "bad_action": "warn",
     "correction_refused": "warn", "frame_unreadable": "warn", "font_missing": "warn",
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
-    "provisional_ruling": "warn",
+    "provisional_ruling": "warn", "ruling_unconfirmed": "warn",
     "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
 }
 

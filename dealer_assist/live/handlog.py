@@ -661,7 +661,19 @@ def _summary(row: sqlite3.Row) -> dict:
         "won_without_showdown": row["won_without_showdown"],
         "events": row["n_events"], "corrections": row["n_corrections"],
         "source": row["source"], "game": row["game"], "ruling_unreadable": damaged,
+        "unconfirmed": paid_unconfirmed(ruling, _status(row)),
     }
+
+
+def paid_unconfirmed(ruling: Optional[dict], status: str) -> bool:
+    """Whether a hand ended on a provisional ruling: paid on doubtful cards the dealer never confirmed.
+
+    >>> paid_unconfirmed({"provisional": True}, "ended"), paid_unconfirmed({"provisional": True}, "open")
+    (True, False)
+    >>> paid_unconfirmed({"provisional": False, "unsure": [{"zone": "seat4", "card": "8c"}]}, "ended")
+    False
+    """
+    return status == "ended" and isinstance(ruling, dict) and ruling.get("provisional") is True
 
 
 def _read(path: str | os.PathLike, work):

@@ -46,6 +46,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "font_missing": _("NO JAPANESE FONT"),
     "falling_behind": _("FALLING BEHIND: RULING WAITS"),
     "provisional_ruling": _("PROVISIONAL RULING: CONFIRM THE MARKED CARDS"),
+    "ruling_unconfirmed": _("HAND PAID ON A PROVISIONAL RULING"),
     "wrong_card_count": _("WRONG NUMBER OF CARDS"),
     "not_in_deck": _("CARD NOT IN THE 26-CARD DECK"),
     "illegal_play": _("ILLEGAL PLAY"),
