@@ -389,3 +389,24 @@ def test_an_event_log_from_before_the_unconfirmed_mark_is_migrated_with_its_hand
         (row,) = overview(con)
     assert marked == [1]
     assert row["unconfirmed"] == 1
+
+
+def test_the_floor_view_upgrades_a_log_from_an_older_release_or_says_in_one_line_why_it_cannot(central):
+    """The floor view reads schema 0004: started on a log an older release made (0003), it upgrades
+    it with a role that may; a table's role may not, and the floor then says what to do instead of
+    serving a page whose every query fails."""
+    import uuid
+
+    from dealer_assist.central.floor import ready_schema
+    from dealer_assist.central.schema import HEAD, upgrade
+    from dealer_assist.errors import UserError
+
+    assert upgrade(central, to="0003") == "0003"
+    role = "tbl_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(central, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {role} LOGIN IN ROLE dealer_assist_table")
+    as_table = central.replace("postgresql://postgres:@", f"postgresql://{role}:@", 1)
+    with pytest.raises(UserError, match=r"schema 0003; this floor view needs 0004 .*administrator's role"):
+        ready_schema(as_table)
+    assert ready_schema(central) == HEAD               # the owner's role upgrades it
+    assert ready_schema(as_table) == HEAD              # and then any role reads it as it is

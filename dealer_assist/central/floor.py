@@ -28,10 +28,11 @@ from typing import Any, Optional
 from dealer_assist.central.schema import connect, describe_error
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
+from dealer_assist.errors import UserError
 from dealer_assist.i18n import LANGS, _, render, street
 from dealer_assist.live.words import alert_title, describe, placed_cards
 
-__all__ = ["create_app", "overview", "hand_view", "FLOOR_TEXTS"]
+__all__ = ["create_app", "overview", "hand_view", "ready_schema", "FLOOR_TEXTS"]
 
 PAGE = Path(__file__).resolve().parent / "static" / "floor.html"
 
@@ -245,6 +246,24 @@ def _ruling_of(text: Optional[str]) -> Optional[dict]:
     return ruling if isinstance(ruling, dict) else None
 
 
+def ready_schema(url: str) -> str:
+    """The central log at the schema this floor view reads (:data:`HEAD`): one made by an older
+    release is upgraded now, where ``url``'s role may; else UserError in one line saying what to do.
+    Returns the revision."""
+    from dealer_assist.central.schema import HEAD, revision, upgrade
+
+    with connect(url, autocommit=True) as con:
+        rev = revision(con)
+    if rev is None or rev >= HEAD:
+        return rev or ""
+    try:
+        return upgrade(url)
+    except UserError as exc:
+        raise UserError(f"the central log has schema {rev}; this floor view needs {HEAD} and could not "
+                        f"upgrade it ({exc}): run it once with an administrator's role (dealer-assist floor "
+                        f"or run --central with that role's URL)") from None
+
+
 def hand_view(log, hand_id: int) -> dict:
     """One hand for the page: what ``review`` tells, with the words in both languages."""
     hand = log.hand_by_id(hand_id)
@@ -355,7 +374,6 @@ def create_app(url: str, token: str):
     from starlette.routing import Route
 
     from dealer_assist.central.reader import CentralLog
-    from dealer_assist.errors import UserError
 
     hub = _Hub(url)
     refused = " / ".join(render(_("floor view: the access token is missing or wrong; open the address "

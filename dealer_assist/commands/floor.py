@@ -50,6 +50,9 @@ def run(args) -> int:
     from dealer_assist.central.reader import CentralLog
 
     CentralLog(args.central).close()          # out of reach or no log yet: one line now, not a dead page
+    from dealer_assist.central.floor import ready_schema
+
+    ready_schema(args.central)                # a log from an older release: upgraded, or one line why not
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(_("floor view on http://{host}:{port}/?token={token} (Ctrl+C stops it)",
             host=host, port=args.port, token=token).render(args.lang), flush=True)
