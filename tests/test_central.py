@@ -335,6 +335,8 @@ def test_a_tables_database_role_writes_only_its_own_tables_rows(central, tmp_pat
         assert con.execute("UPDATE events SET json = '{}'").rowcount == len(CLIP_EVENTS)   # its own only
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute("SELECT * FROM disputes")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):     # the floor's checks are the floor's
+            con.execute("INSERT INTO checks (hand_id) SELECT id FROM hands LIMIT 1")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             con.execute("DELETE FROM events")
     with psycopg.connect(central) as con:

@@ -94,6 +94,32 @@ def test_every_request_without_the_token_is_refused(floor):
     assert status == 200 and {t["table"] for t in json.loads(body)["tables"]} == {"t1", "t2", "t3"}
 
 
+def test_the_floor_marks_a_hand_paid_unconfirmed_as_checked(floor):
+    """t2's hand 1 (the clip's) was paid on a provisional ruling: the floor marks its cards checked
+    (a POST with the token; without it, 401) and the table's count drops; a hand not paid so is 404."""
+    base = floor["base"]
+
+    def post(path, token=TOKEN):
+        url = base + path + (f"?token={token}" if token else "")
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="POST"), timeout=10) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    def t2():
+        return next(t for t in json.loads(get(base + "/api/tables")[1])["tables"] if t["table"] == "t2")
+
+    row = t2()
+    assert row["unconfirmed"] == 1
+    paid = row["unconfirmed_hand"]
+    assert post(f"/api/hand/{paid}/checked", None) == 401 and t2()["unconfirmed"] == 1
+    assert post(f"/api/hand/{row['hand_id']}/checked") == 404        # hand 2, still in play
+    assert post(f"/api/hand/{paid}/checked") == 200
+    assert (t2()["unconfirmed"], t2()["unconfirmed_hand"]) == (0, None)
+    assert json.loads(get(f"{base}/api/hand/{paid}")[1])["checked"]
+
+
 def test_no_page_of_the_floor_holds_a_seats_cards_before_its_showdown(floor):
     base = floor["base"]
     tables = {t["table"]: t for t in json.loads(get(base + "/api/tables")[1])["tables"]}
@@ -180,6 +206,12 @@ def test_the_floor_page_in_a_browser(floor):
             paid.click()
             page.wait_for_function("document.querySelector('#hand h2 span').innerText.includes('1:2')", timeout=2000)
             assert "未確認のまま終了" in page.locator("#doubt").inner_text()
+            # the floor checks those cards: recorded with its time, and the count drops, pushed to the page
+            page.locator("#mark-checked").click()
+            page.wait_for_selector("#checked")
+            assert "フロアがカードを確認済み" in page.locator("#checked").inner_text()
+            page.wait_for_function(
+                "document.querySelector(\"tr.row[data-table='t1'] button.unconfirmed\").innerText == '1'", timeout=2000)
             if shots:
                 page.locator("tr.row[data-table='t3']").click()
                 page.wait_for_selector("#hand.open .withheld")
@@ -203,7 +235,7 @@ def test_the_floor_pages_words_are_japanese_by_default_and_english_on_the_switch
 
     texts = page_texts()
     assert set(texts["ja"]) == set(texts["en"])
-    sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450"}   # the page fills these in
+    sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450", "when": "2026/11/29 21:14"}   # the page fills these in
     assert_japanese([(f"floor {k}", re.sub(r"\{(\w+)\}", lambda m: sample[m.group(1)], v))
                      for k, v in texts["ja"].items()])
     assert texts["en"]["title"] == "Floor: every table" and texts["ja"]["title"] == "フロア: 全テーブル"
@@ -313,4 +345,24 @@ def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path
         # each seat's hand in words, as the commentary says it (not the engine's category name)
         assert [s["category"]["en"] for s in page["seats"]] == ["one pair, Q-Q-K-J-6", "high card, A-K-J-8-6"]
         assert page["seats"][0]["category"]["ja"] == "ワンペア Q-Q-K-J-6"
+        assert page["checked"] is None
+    # hand 3 is paid unconfirmed too; the floor checks its cards from the snapshots: between hands
+    # its badge goes at once, and the table's count leaves it out; a hand not paid so cannot be checked
+    log.record({"t": 40.0, "frame": 600, "type": "hand_start", "hand": 3, "seats": [2, 4], "button": 2})
+    log.record({"t": 45.0, "frame": 675, "type": "showdown", "hand": 3, "table": table, "ruling": left})
+    log.record({"t": 49.0, "frame": 735, "type": "hand_end", "hand": 3, "ruling": left, "board": table["board"],
+                "provisional": True, "confirmed": []})
+    sync_log(str(db), url, "t7")
+    r = row()
+    assert (r["unconfirmed"], r["unconfirmed_hand"], r["level"]) == (2, r["hand_id"], "warn")
+    from dealer_assist.central.floor import record_check
+
+    with connect(url) as con:
+        assert record_check(con, r["hand_id"]) and not record_check(con, hand_2 := r["hand_id"] - 1)
+        con.commit()
+    assert hand_2 != paid
+    r = row()
+    assert (r["unconfirmed"], r["unconfirmed_hand"], r["level"], r["alerts"]) == (1, paid, "", [])
+    with CentralLog(url) as central:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", hand_view(central, r["hand_id"])["checked"])
     log.close()

@@ -51,6 +51,8 @@ FLOOR_TEXTS = {
     "disputes": _("disputes"),
     "unconfirmed": _("paid unconfirmed"),
     "open_unconfirmed": _("the latest hand paid on a provisional ruling"),
+    "mark_checked": _("cards checked by the floor: take it off the count"),
+    "checked": _("cards checked by the floor ({when})"),
     "no_alerts": _("no alerts"),
     "no_tables": _("no table has sent anything yet"),
     "hand_title": _("table {table}, hand {ref}"),
@@ -107,7 +109,8 @@ WITH last_s AS (
     FROM sessions ORDER BY table_name, number DESC)
 SELECT ls.id AS session_id, ls.table_name, ls.game, ls.number, ls.ended, lh.id AS hand_id, lh.hand,
        lh.street, lh.status, lh.board,
-       (SELECT h4.ruling FROM hands h4 WHERE h4.id = lh.id AND lh.unconfirmed) AS left_ruling,
+       (SELECT h4.ruling FROM hands h4 WHERE h4.id = lh.id AND lh.unconfirmed
+          AND NOT EXISTS (SELECT 1 FROM checks k WHERE k.hand_id = lh.id)) AS left_ruling,
        (SELECT MIN(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_first,
        (SELECT MAX(seq) FROM events e WHERE e.hand_id = lh.id) AS hand_last,
        (SELECT COUNT(*) FROM corrections c JOIN sessions s ON s.id = c.session_id
@@ -124,9 +127,11 @@ LEFT JOIN LATERAL (
     WHERE h.session_id = ls.id ORDER BY h.hand DESC LIMIT 1) lh ON TRUE
 LEFT JOIN LATERAL (
     -- the table's hands that ended on a provisional ruling: chips paid on cards nobody confirmed
+    -- (and that the floor has not checked since)
     SELECT COUNT(*) AS unconfirmed, MAX(h3.id) AS unconfirmed_hand
     FROM hands h3 JOIN sessions s3 ON s3.id = h3.session_id
-    WHERE s3.table_name = ls.table_name AND h3.unconfirmed) u ON TRUE
+    WHERE s3.table_name = ls.table_name AND h3.unconfirmed
+      AND NOT EXISTS (SELECT 1 FROM checks k WHERE k.hand_id = h3.id)) u ON TRUE
 """
 
 _RANK = {"stop": 0, "warn": 1}
@@ -246,6 +251,14 @@ def _ruling_of(text: Optional[str]) -> Optional[dict]:
     return ruling if isinstance(ruling, dict) else None
 
 
+def record_check(con, hand_id: int) -> bool:
+    """The floor checked the cards of a hand paid on a provisional ruling: recorded (the hand leaves
+    the table's count of hands paid unconfirmed). False when there is no such hand, nothing recorded."""
+    got = con.execute("INSERT INTO checks (hand_id) SELECT id FROM hands WHERE id = %s AND unconfirmed "
+                      "RETURNING id", (hand_id,)).fetchone()
+    return got is not None
+
+
 def ready_schema(url: str) -> str:
     """The central log at the schema this floor view reads (:data:`HEAD`): one made by an older
     release is upgraded now, where ``url``'s role may; else UserError in one line saying what to do.
@@ -288,6 +301,7 @@ def hand_view(log, hand_id: int) -> dict:
         "board": hand["board"], "button": hand.get("button"), "seats": seats,
         "explanation": {"en": list(ruling.get("explanation") or []), "ja": list(ruling.get("explanation_ja") or [])},
         "doubt": _doubt(ruling, hand["status"], hand["ref"]),
+        "checked": log.checked_at(hand["central_id"]),
         "events": [{"t": ev.get("t"), "type": ev.get("type"), "withheld": bool(ev.get("withheld")),
                     "text": {lang: describe(ev, lang) for lang in LANGS}} for ev in hand["events"]],
         "snapshots": [{"id": s["id"], "event_type": s["event_type"], "frame": s["frame"]} for s in hand["snapshots"]],
@@ -438,6 +452,17 @@ def create_app(url: str, token: str):
         got = await asyncio.to_thread(_with_log, work)
         return got if isinstance(got, Response) else JSONResponse(got)
 
+    async def check(request: Request):
+        hid = request.path_params["hid"]
+
+        def work(log):
+            if not record_check(log.con, hid):
+                return JSONResponse({"error": "no hand paid on a provisional ruling with that id"}, status_code=404)
+            log.con.execute("SELECT pg_notify('dealer_assist', 'check')")
+            return {"ok": True}
+        got = await asyncio.to_thread(_with_log, work)
+        return got if isinstance(got, Response) else JSONResponse(got)
+
     async def phh(request: Request):
         from dealer_assist.phh import hand_phh, phh_name
 
@@ -473,6 +498,7 @@ def create_app(url: str, token: str):
     routes = [Route("/", guard(page)), Route("/api/tables", guard(tables)), Route("/api/stream", guard(stream)),
               Route("/api/hand/{hid:int}", guard(hand)),
               Route("/api/hand/{hid:int}/dispute", guard(dispute), methods=["POST"]),
+              Route("/api/hand/{hid:int}/checked", guard(check), methods=["POST"]),
               Route("/api/hand/{hid:int}/phh", guard(phh)),
               Route("/api/snapshot/{hid:int}/{sid:int}", guard(snapshot))]
     app = Starlette(routes=routes, lifespan=lifespan)

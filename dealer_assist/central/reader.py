@@ -10,6 +10,7 @@ event sent without them).
 from __future__ import annotations
 
 import json
+from datetime import timezone
 from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error, shown_url
@@ -178,6 +179,13 @@ class CentralLog:
                           "calibration": row["calibration"], "models": _loads(row["models"], {}),
                           "app_version": row["app_version"], "table": row["table_name"]}
         return out
+
+    def checked_at(self, hand_id: int) -> Optional[str]:
+        """When the floor first marked the cards of a hand paid on a provisional ruling checked
+        (ISO 8601, UTC), or None. The floor's: a table's role cannot read the checks."""
+        rows = self._q("SELECT MIN(checked) AS t FROM checks WHERE hand_id = %s", (hand_id,))
+        t = rows[0]["t"] if rows else None
+        return t.astimezone(timezone.utc).isoformat(timespec="seconds") if t is not None else None
 
     def load_snapshot(self, hand: dict, snapshot_id: int) -> bytes:
         """The JPEG of one snapshot of ``hand`` (as :meth:`load_hand` returned it)."""

@@ -1,7 +1,9 @@
 """Hands paid on a provisional ruling: ``hands.unconfirmed`` marks a hand that ended with doubtful
 cards the dealer never confirmed (its ruling still ``"provisional": true``), so the floor view can
 count each table's such hands without reading every ruling. Existing hands are marked from their
-stored ruling.
+stored ruling. ``checks`` records each time the floor marks such a hand's cards checked (from the
+snapshots or the table itself): the hand then leaves the count. Like the disputes, the checks are
+the floor's: a table's role has no grant on them.
 
 Revision ID: 0004
 Revises: 0003
@@ -32,8 +34,16 @@ def upgrade() -> None:
     if marked:
         con.execute(sa.text("UPDATE hands SET unconfirmed = TRUE WHERE id = ANY(:ids)"), {"ids": marked})
     op.create_index("hands_unconfirmed", "hands", ["session_id"], postgresql_where=sa.text("unconfirmed"))
+    op.create_table(
+        "checks",
+        sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+        sa.Column("hand_id", sa.BigInteger, sa.ForeignKey("hands.id"), nullable=False),
+        sa.Column("checked", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
+    )
+    op.create_index("checks_by_hand", "checks", ["hand_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("checks")
     op.drop_index("hands_unconfirmed", table_name="hands")
     op.drop_column("hands", "unconfirmed")
