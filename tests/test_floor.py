@@ -116,6 +116,7 @@ def test_the_floor_marks_a_hand_paid_unconfirmed_as_checked(floor):
     assert post(f"/api/hand/{paid}/checked", None) == 401 and t2()["unconfirmed"] == 1
     assert post(f"/api/hand/{row['hand_id']}/checked") == 404        # hand 2, still in play
     assert post(f"/api/hand/{paid}/checked") == 200
+    assert post("/api/hand/99999999999/dispute") == 404 and post("/api/hand/99999999999/checked") == 404
     assert (t2()["unconfirmed"], t2()["unconfirmed_hand"]) == (0, None)
     assert json.loads(get(f"{base}/api/hand/{paid}")[1])["checked"]
 

@@ -446,7 +446,10 @@ def create_app(url: str, token: str):
         hid = request.path_params["hid"]
 
         def work(log):
-            log.con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s", (hid,))
+            got = log.con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s RETURNING id",
+                                  (hid,)).fetchone()
+            if got is None:             # no such hand: nothing recorded, and the page is told so
+                return JSONResponse({"error": f"no hand with central id {hid}"}, status_code=404)
             log.con.execute("SELECT pg_notify('dealer_assist', 'dispute')")
             return {"ok": True}
         got = await asyncio.to_thread(_with_log, work)
