@@ -30,9 +30,10 @@ from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the gam
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import LANGS, _, render, street
+from dealer_assist.live.handlog import paid_unconfirmed, stored_ruling
 from dealer_assist.live.words import alert_title, describe, placed_cards
 
-__all__ = ["create_app", "overview", "hand_view", "ready_schema", "FLOOR_TEXTS"]
+__all__ = ["create_app", "overview", "hand_view", "ready_schema", "record_check", "record_dispute", "FLOOR_TEXTS"]
 
 PAGE = Path(__file__).resolve().parent / "static" / "floor.html"
 
@@ -187,7 +188,7 @@ def overview(con) -> list[dict]:
             active[("provisional_ruling", None)] = {"code": "provisional_ruling",
                                                     "message": _provisional(ruled, "en"),
                                                     "message_ja": _provisional(ruled, "ja")}
-        left = _ruling_of(r["left_ruling"]) if r["status"] == "ended" else None
+        left = stored_ruling(r["left_ruling"])[0] if r["status"] == "ended" else None
         if left is not None:
             # between hands: the hand just over was paid on cards the dealer never confirmed
             active[("ruling_unconfirmed", None)] = {"code": "ruling_unconfirmed",
@@ -235,28 +236,25 @@ def _hand_words(h: dict) -> dict:
 def _doubt(ruling: dict, status: Any, ref: Any) -> dict:
     """What the hand page says of a provisional ruling (both languages; empty when it is final):
     in play, what the dealer is asked to confirm; over, what was paid without being confirmed."""
-    if not isinstance(ruling, dict) or ruling.get("provisional") is not True:
-        return {lang: "" for lang in LANGS}
-    if status == "ended":
+    if paid_unconfirmed(ruling, status):
         return {lang: _unconfirmed(ruling, ref, lang) for lang in LANGS}
-    return {lang: _provisional(ruling, lang) for lang in LANGS}
+    if isinstance(ruling, dict) and ruling.get("provisional") is True:
+        return {lang: _provisional(ruling, lang) for lang in LANGS}
+    return {lang: "" for lang in LANGS}
 
 
-def _ruling_of(text: Optional[str]) -> Optional[dict]:
-    """A hand row's stored ruling, or None (none yet, or not a ruling the page can read)."""
-    try:
-        ruling = json.loads(text) if text else None
-    except ValueError:
-        return None
-    return ruling if isinstance(ruling, dict) else None
+def record_dispute(con, hand_id: int) -> bool:
+    """A floor manager opened a dispute on the hand: recorded. False when there is no such hand,
+    nothing recorded."""
+    return con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s RETURNING id",
+                       (hand_id,)).fetchone() is not None
 
 
 def record_check(con, hand_id: int) -> bool:
     """The floor checked the cards of a hand paid on a provisional ruling: recorded (the hand leaves
     the table's count of hands paid unconfirmed). False when there is no such hand, nothing recorded."""
-    got = con.execute("INSERT INTO checks (hand_id) SELECT id FROM hands WHERE id = %s AND unconfirmed "
-                      "RETURNING id", (hand_id,)).fetchone()
-    return got is not None
+    return con.execute("INSERT INTO checks (hand_id) SELECT id FROM hands WHERE id = %s AND unconfirmed "
+                       "RETURNING id", (hand_id,)).fetchone() is not None
 
 
 def ready_schema(url: str) -> str:
@@ -442,29 +440,23 @@ def create_app(url: str, token: str):
         got = await asyncio.to_thread(_with_log, lambda log: hand_view(log, hid))
         return got if isinstance(got, Response) else JSONResponse(got)
 
-    async def dispute(request: Request):
-        hid = request.path_params["hid"]
+    def recorder(record, missing: str, note: str):
+        """A POST that records something of a hand for the floor (``record(con, hid)``), tells every
+        page, or answers 404 with ``missing`` where there was nothing to record."""
+        async def endpoint(request: Request):
+            hid = request.path_params["hid"]
 
-        def work(log):
-            got = log.con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s RETURNING id",
-                                  (hid,)).fetchone()
-            if got is None:             # no such hand: nothing recorded, and the page is told so
-                return JSONResponse({"error": f"no hand with central id {hid}"}, status_code=404)
-            log.con.execute("SELECT pg_notify('dealer_assist', 'dispute')")
-            return {"ok": True}
-        got = await asyncio.to_thread(_with_log, work)
-        return got if isinstance(got, Response) else JSONResponse(got)
+            def work(log):
+                if not record(log.con, hid):    # nothing recorded, and the page is told so
+                    return JSONResponse({"error": missing.format(hid=hid)}, status_code=404)
+                log.con.execute("SELECT pg_notify('dealer_assist', %s)", (note,))
+                return {"ok": True}
+            got = await asyncio.to_thread(_with_log, work)
+            return got if isinstance(got, Response) else JSONResponse(got)
+        return endpoint
 
-    async def check(request: Request):
-        hid = request.path_params["hid"]
-
-        def work(log):
-            if not record_check(log.con, hid):
-                return JSONResponse({"error": "no hand paid on a provisional ruling with that id"}, status_code=404)
-            log.con.execute("SELECT pg_notify('dealer_assist', 'check')")
-            return {"ok": True}
-        got = await asyncio.to_thread(_with_log, work)
-        return got if isinstance(got, Response) else JSONResponse(got)
+    dispute = recorder(record_dispute, "no hand with central id {hid}", "dispute")
+    check = recorder(record_check, "no hand paid on a provisional ruling with central id {hid}", "check")
 
     async def phh(request: Request):
         from dealer_assist.phh import hand_phh, phh_name
