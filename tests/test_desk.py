@@ -103,6 +103,23 @@ def test_the_clips_side_pot_showdown_appears_with_the_right_payouts(qtbot, desk_
     assert w.seats[4].payout.text() == "wins 400" and "loses ties" in w.ruling.why.text()
 
 
+def test_the_winners_panels_are_framed_green_until_the_next_hand_is_dealt(qtbot, desk_at_showdown):
+    # The panels are redrawn every frame but restyled only when their look changes: the green
+    # frame must still come and go with the ruling.
+    from dealer_assist.desk.widgets import WIN
+
+    def framed(seat: int) -> bool:
+        panel = w.seats[seat]
+        edge = panel.grab().toImage().pixelColor(1, panel.height() // 2)
+        return edge.name() == WIN
+
+    w = desk_at_showdown
+    assert [s for s in sorted(w.seats) if framed(s)] == [2, 4]
+    resume_to(qtbot, w, 185)                                   # hand 3 is dealt
+    assert w.snapshot.hand == 3
+    assert not any(framed(s) for s in w.seats)
+
+
 def corrections_logged(db: Path) -> list[tuple]:
     con = sqlite3.connect(db)
     rows = con.execute("SELECT zone, card, to_card FROM corrections").fetchall()
@@ -344,6 +361,17 @@ def test_a_refused_correction_is_said_on_the_banner_and_changes_nothing(qtbot, t
     con.close()
 
 
+def outlined_red(video, zone: str) -> bool:
+    """Whether the camera view shows ``zone``'s outline in the alert's red, at the middle of the
+    zone's lower edge (a card in the slot lies within the edge)."""
+    pts = video._zones[zone]
+    low = sorted(pts, key=lambda q: -q[1])[:2]
+    mid = video._poly([((low[0][0] + low[1][0]) / 2, (low[0][1] + low[1][1]) / 2)])[0]
+    image = video.grab().toImage()
+    colours = [image.pixelColor(int(mid.x()), int(mid.y()) + dy) for dy in (-1, 0, 1)]
+    return any(c.red() > 180 and c.green() < 90 and c.blue() < 90 for c in colours)
+
+
 def test_the_joker_alert_appears_and_clears_after_the_swap(qtbot, tmp_path):
     w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "36")
     play_to(qtbot, w, 36)                      # the joker turned as the turn (frame 32)
@@ -353,11 +381,38 @@ def test_the_joker_alert_appears_and_clears_after_the_swap(qtbot, tmp_path):
     assert w.board.tiles[3].code == "JK" and w.board.tiles[3].highlight
     assert w.minimumSizeHint().height() <= 760     # the long instruction still fits 1280x800
     assert "board4" in w.video._alert_zones    # the slot is outlined on the camera view
+    assert outlined_red(w.video, "board4") and not outlined_red(w.video, "board3")
     resume_to(qtbot, w, 50)                    # swapped at 42, Kd the turn at 44
     assert "joker_on_board" not in w.banner.codes()
+    assert not outlined_red(w.video, "board4")      # the camera view's zones are drawn again
     assert w.board.tiles[3].code == "Kd" and not w.board.tiles[3].highlight
     assert any("JOKERをボード4から交換しました" in line for line in w.snapshot.log)
     w.shutdown()
+
+
+def test_the_camera_views_zones_follow_the_alerts_and_the_language(qtbot):
+    # The zones are drawn once and kept while nothing they show changes; an alert on a zone, its
+    # end, or another language draws them again, at the same size.
+    import numpy as np
+
+    from dealer_assist.desk.widgets import VideoView
+
+    view = VideoView()
+    qtbot.addWidget(view)
+    view.resize(640, 360)
+    view.set_frame(np.full((720, 1280, 3), 40, np.uint8))
+    view.set_zones({"board4": np.array([[600, 300], [700, 300], [700, 440], [600, 440]], float),
+                    "board3": np.array([[480, 300], [580, 300], [580, 440], [480, 440]], float)})
+    view.show()
+    assert not outlined_red(view, "board4")
+    view.set_overlay((), {"board4"}, "ja")
+    assert outlined_red(view, "board4") and not outlined_red(view, "board3")
+    view.set_overlay((), (), "ja")
+    assert not outlined_red(view, "board4")
+    words = lambda: view.grab().toImage().copy(240, 150, 60, 12)      # where board3's name is  # noqa: E731
+    ja = words()
+    view.set_overlay((), (), "en")
+    assert words() != ja
 
 
 def test_clicking_a_card_on_the_camera_view_opens_the_picker_for_it(qtbot, desk_at_showdown):
@@ -446,10 +501,11 @@ def test_the_screen_fits_both_desk_sizes(qtbot, desk_at_showdown, size, lang):
     # and larger on the larger screen
     # (the tiles take their size from a resize the window handles after this one: wait for it)
     tall = 125 if size[0] == 1920 else 96
+    # (and the seats' tiles from the seats' layouts, which may settle a few ms after the board's)
     qtbot.waitUntil(lambda: all(t.width() >= t.sizeHint().width() for t in w.board.tiles)
-                    and w.board.tiles[0].height() >= tall, timeout=5000)
-    for panel in w.seats.values():
-        assert all(t.height() >= t.sizeHint().height() for t in panel.tiles if t.isVisible())
+                    and w.board.tiles[0].height() >= tall
+                    and all(t.height() >= t.sizeHint().height() for panel in w.seats.values()
+                            for t in panel.tiles if t.isVisible()), timeout=5000)
     # read from two metres: every pot on one line, whole, and the deciding line (the joker holder
     # loses the tie) fully shown at both sizes
     qtbot.waitUntil(lambda: all(lab.fits() for lab in w.ruling.pot_labels if lab.isVisible()), timeout=3000)

@@ -181,15 +181,22 @@ def _save(window, path: str) -> None:
 
 
 def _wait(app, window, *, until, timeout_s: float) -> bool:
-    """Run the Qt loop until ``until()`` holds or ``timeout_s`` passes; True if it held."""
-    from PySide6.QtCore import QElapsedTimer, QEventLoop
+    """Run the Qt loop until ``until()`` holds or ``timeout_s`` passes; True if it held. The loop
+    sleeps until an event comes (a timer wakes it every 20 ms to look): a loop that polled took a
+    core from the worker reading the frames."""
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
 
     clock = QElapsedTimer()
     clock.start()
-    while not until():
-        if clock.elapsed() > timeout_s * 1000:
-            return False
-        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    wake = QTimer()
+    wake.start(20)
+    try:
+        while not until():
+            if clock.elapsed() > timeout_s * 1000:
+                return False
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    finally:
+        wake.stop()
     app.processEvents()
     return True
 

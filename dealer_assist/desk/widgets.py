@@ -52,6 +52,14 @@ def card_colour(code: Optional[str]) -> str:
     return "#555555"
 
 
+def restyle(widget: QWidget, sheet: str) -> None:
+    """Give ``widget`` this style sheet unless it has it already. Qt re-polishes a widget on every
+    ``setStyleSheet``, even to the sheet it has: the seat panels, redrawn every frame, spent
+    about 4 ms of each frame's redraw there (``benchmarks/bench_desk.py``)."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
+
 def font(size: float, bold: bool = False) -> QFont:
     f = QFont()
     f.setPointSizeF(size)
@@ -325,6 +333,10 @@ class VideoView(QWidget):
         self._tracks: tuple = ()
         self._alert_zones: set[str] = set()
         self._lang = "ja"
+        # the table's zones drawn once for the view's size, alerts and language (they change
+        # seldom; the frame under them changes every time)
+        self._zone_layer: Optional[QImage] = None
+        self._zone_key: Optional[tuple] = None
         self.setMinimumSize(320, 180)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -333,6 +345,7 @@ class VideoView(QWidget):
 
     def set_zones(self, zones: Mapping[str, np.ndarray]) -> None:
         self._zones = {k: np.asarray(v, np.float64) for k, v in zones.items()}
+        self._zone_layer = None
         self.update()
 
     def set_frame(self, image: Optional[np.ndarray]) -> None:
@@ -392,19 +405,18 @@ class VideoView(QWidget):
                 self.cardClicked.emit({"zone": tr["zone"], "card": tr["card"]})
         super().mousePressEvent(event)
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt)
-        p = QPainter(self)
-        p.fillRect(self.rect(), QColor("#0d0f11"))
-        if self._image is None:
-            p.setPen(QColor(MUTED))
-            p.setFont(font(14))
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "…")
-            return
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        s, ox, oy = self._fit()
-        p.drawImage(QRectF(ox, oy, self._image.width() * s, self._image.height() * s), self._image)
+    def _zones_drawn(self, s: float) -> QImage:
+        """The zones and their names, as drawn over the frame at scale ``s``: a transparent layer
+        of the view's size, drawn again only when the view's size, the zones, the alerts or the
+        language change. Drawing every zone's filled outline each frame took the screen's thread
+        about 3 ms a frame (``benchmarks/bench_desk.py``)."""
+        key = (self.width(), self.height(), self._fit(), frozenset(self._alert_zones), self._lang)
+        if self._zone_layer is not None and key == self._zone_key:
+            return self._zone_layer
+        layer = QImage(max(1, self.width()), max(1, self.height()), QImage.Format.Format_ARGB32_Premultiplied)
+        layer.fill(Qt.GlobalColor.transparent)
+        p = QPainter(layer)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        label_font = font(max(8.0, 11.0 * min(1.0, s * 1.6)), True)
         for name, pts in self._zones.items():
             if not np.isfinite(pts).all():
                 continue
@@ -420,6 +432,24 @@ class VideoView(QWidget):
             p.setFont(font(max(7.0, 9.0 * min(1.0, s * 1.6))))
             p.drawText(QRectF(b.left() + 3, b.top() + 1, b.width(), 16), Qt.AlignmentFlag.AlignLeft,
                        zone_text(name, self._lang))
+        p.end()
+        self._zone_layer, self._zone_key = layer, key
+        return layer
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt)
+        p = QPainter(self)
+        p.fillRect(self.rect(), QColor("#0d0f11"))
+        if self._image is None:
+            p.setPen(QColor(MUTED))
+            p.setFont(font(14))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "…")
+            return
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        s, ox, oy = self._fit()
+        p.drawImage(QRectF(ox, oy, self._image.width() * s, self._image.height() * s), self._image)
+        p.drawImage(0, 0, self._zones_drawn(s))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        label_font = font(max(8.0, 11.0 * min(1.0, s * 1.6)), True)
         for tr in self._tracks:
             pts = tr.get("polygon") or ()
             if len(pts) < 3:
@@ -675,13 +705,13 @@ class SeatPanel(Panel):
         else:
             self.payout.setText("")
         colour = TEXT if sv.dealt and not sv.folded else MUTED
-        self.name.setStyleSheet(f"color: {colour};")
-        self.status.setStyleSheet(f"color: {MUTED if sv.folded or not sv.dealt else TEXT};")
-        self.hand.setStyleSheet(f"color: {TEXT};")
-        self.payout.setStyleSheet(f"color: {'#7dff9b' if sv.winner else TEXT};")
+        restyle(self.name, f"color: {colour};")
+        restyle(self.status, f"color: {MUTED if sv.folded or not sv.dealt else TEXT};")
+        restyle(self.hand, f"color: {TEXT};")
+        restyle(self.payout, f"color: {'#7dff9b' if sv.winner else TEXT};")
         border = f"3px solid {WIN}" if sv.winner else "1px solid #2f363d"
         bg = "#173522" if sv.winner else PANEL_BG
-        self.setStyleSheet(f"QFrame#panel {{ background: {bg}; border-radius: 8px; border: {border}; }}")
+        restyle(self, f"QFrame#panel {{ background: {bg}; border-radius: 8px; border: {border}; }}")
 
 
 #: the label beside the ruling's title: provisional (filled) or final beside doubtful cards (outlined)
@@ -776,17 +806,14 @@ class RulingPanel(Panel):
         lang = snap.lang
         provisional = snap.provisional and bool(snap.pots)
         self.title.setText(t("ruling_provisional" if provisional else "ruling", lang))
-        self.title.setStyleSheet(f"color: {DOUBTFUL if provisional else TEXT};")
+        restyle(self.title, f"color: {DOUBTFUL if provisional else TEXT};")
         moot = snap.moot and bool(snap.pots) and not provisional
         if provisional:
             self.provisional.setText(t("provisional_line" if snap.live else "provisional_over", lang))
         elif moot:
             self.provisional.setText(t("moot_line", lang))
         # final with doubtful cards: the same place, the doubtful cards' colour as an outline only
-        # (restyled only when that changes: the panel is redrawn every frame)
-        style = _MOOT_STYLE if moot else _PROVISIONAL_STYLE
-        if self.provisional.styleSheet() != style:
-            self.provisional.setStyleSheet(style)
+        restyle(self.provisional, _MOOT_STYLE if moot else _PROVISIONAL_STYLE)
         self.provisional.setVisible(provisional or moot)
         self.warning.setText(t("chips_estimate", lang))
         self.warning.setVisible(bool(snap.pots) and not snap.chips_entered)
