@@ -4,7 +4,8 @@ classifier, fusion), ONNX Runtime (the shipped runtime) against PyTorch (ultraly
     .venv/bin/python benchmarks/bench_detect.py                  # ONNX Runtime only
     .venv/bin/python benchmarks/bench_detect.py --no-search      # also without the corner search
     .venv-train/bin/python benchmarks/bench_detect.py --torch    # both, in the training venv
-    .venv/bin/python benchmarks/bench_detect.py --spin           # also with ORT thread spinning on
+    .venv/bin/python benchmarks/bench_detect.py --pool           # also with one ORT thread pool for all sessions
+    .venv/bin/python benchmarks/bench_detect.py --spin           # also with the sessions' threads spinning
     .venv/bin/python benchmarks/bench_detect.py --openvino       # stage 1 in OpenVINO too (pip install openvino)
 
 Frames: the TEST split frames of runs/eval-test (rendered by eval_detect.py) or sample_frames/.
@@ -137,6 +138,21 @@ def time_openvino(det: CardDetector, model_dir: Path, frames: list[np.ndarray], 
     return res
 
 
+def argv_for_child(args: argparse.Namespace) -> list[str]:
+    """The arguments that time the default reader alone on the same frames."""
+    more = ["--frames", *args.frames] if args.frames else []
+    return ["--n", str(args.n), "--repeat", str(args.repeat), "--models", args.models, *more]
+
+
+def child(argv: list[str], env: dict[str, str]) -> dict:
+    """The default reader's figures (``onnxruntime``) from this script run again with ``env``."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, __file__, *argv], env={**os.environ, **env},
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])["onnxruntime"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", nargs="*", default=None, help="images or folders (default: test frames)")
@@ -155,9 +171,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-rescue", action="store_true",
                     help="also time the reading with and without the rescue of fanned cards "
                          "(DetectorSettings(rescue_conf=0)), frame by frame in turn")
+    ap.add_argument("--pool", action="store_true",
+                    help="also time the reader with one ONNX Runtime thread pool shared by its sessions "
+                         "(DEALER_ASSIST_ORT_POOL=shared) against a pool per session, the default (see "
+                         "dealer_assist.vision.classifier.session_options): in child processes, one way "
+                         "then the other, three times (a process has one way)")
     ap.add_argument("--spin", action="store_true",
-                    help="also time the reader with ONNX Runtime's thread spinning on (its own default; "
-                         "the project turns it off, see dealer_assist.vision.classifier.load_session)")
+                    help="also time the reader with its sessions' threads spinning (ONNX Runtime's own "
+                         "default; the project turns it off, see dealer_assist.vision.classifier."
+                         "session_options), in a child process")
     ap.add_argument("--openvino", action="store_true",
                     help="also time stage 1 (the detector network alone) in OpenVINO, at full float "
                          "precision and at its default precision on this CPU, against ONNX Runtime on "
@@ -192,16 +214,19 @@ def main(argv: list[str] | None = None) -> int:
         out["onnxruntime_rescue_vs_no_rescue"] = {"rescue": with_rescue, "no_rescue": no_rescue}
         print(f"ONNX Runtime, timed in turn with and without the rescue: {json.dumps(with_rescue)} / "
               f"{json.dumps(no_rescue)}", flush=True)
+    if args.pool:
+        ways = {"shared": [], "session": []}
+        for _ in range(3):
+            for way in ways:
+                ways[way].append(child(argv_for_child(args), {"DEALER_ASSIST_ORT_POOL": way})["median_ms"])
+        out["onnxruntime_pool"] = {f"{way}_median_ms": ms for way, ms in ways.items()}
+        print(f"ONNX Runtime, one shared thread pool / a pool per session (the default), alternating child processes: "
+              f"{ways['shared']} / {ways['session']} ms (medians of each)", flush=True)
     if args.spin:
-        # not in turn with the default reader: spinning threads would slow whatever runs next
-        os.environ["DEALER_ASSIST_ORT_SPIN"] = "1"
-        try:
-            spin_det = CardDetector(args.models)
-        finally:
-            del os.environ["DEALER_ASSIST_ORT_SPIN"]
-        out["onnxruntime_spinning"] = time_it(spin_det.detect, frames, args.repeat)
+        # a child process: spinning threads would slow whatever runs next
+        out["onnxruntime_spinning"] = child(argv_for_child(args), {"DEALER_ASSIST_ORT_POOL": "session",
+                                                                   "DEALER_ASSIST_ORT_SPIN": "1"})
         print(f"ONNX Runtime, thread spinning on: {json.dumps(out['onnxruntime_spinning'])}", flush=True)
-        del spin_det
     if args.openvino:
         out["openvino_stage1"] = time_openvino(det, Path(args.models), frames, args.repeat)
         print(f"stage 1 network, ONNX Runtime against OpenVINO: {json.dumps(out['openvino_stage1'])}", flush=True)

@@ -198,16 +198,43 @@ def test_an_empty_table_has_no_cards(detector):
 
 
 @needs_models
-def test_the_three_model_sessions_do_not_spin_their_threads(detector, monkeypatch):
-    # The reader runs three ONNX Runtime sessions one after another. Spinning worker threads take
+def test_the_model_sessions_keep_their_own_threads_and_do_not_spin(detector, monkeypatch):
+    # The reader runs five ONNX Runtime sessions one after another. Spinning worker threads take
     # the cores away from the next session: on a 2-core laptop a frame took 41 ms with spinning
-    # on and 25 ms with it off (benchmarks/bench_detect.py --spin).
+    # on and 25 ms with it off (benchmarks/bench_detect.py --spin). One pool shared by all reads
+    # 2 ms faster but spins: at a camera's 15 fps it kept 1.3 cores busy, not 0.8 (--pool).
     key = "session.intra_op.allow_spinning"
     sessions = [detector.obb, detector.cls.session, detector.look.session]
-    assert [s.get_session_options().get_session_config_entry(key) for s in sessions] == ["0"] * 3
+    sessions += [m.session for m in (detector.layout, detector.court_suit) if m is not None]
+    assert len(sessions) == 5
+    assert [s.get_session_options().get_session_config_entry(key) for s in sessions] == ["0"] * 5
+    assert all(s.get_session_options().use_per_session_threads for s in sessions)
     monkeypatch.setenv("DEALER_ASSIST_ORT_SPIN", "1")      # how the benchmark measures the other way
     assert C.load_session(MODELS / "corner-cls.onnx", "corner classifier") \
         .get_session_options().get_session_config_entry(key) == "1"
+
+
+@needs_models
+def test_one_thread_pool_for_all_sessions_reads_every_card_alike(detector):
+    # The other way the benchmark measures (DEALER_ASSIST_ORT_POOL=shared, bench_detect.py
+    # --pool), in a process of its own: a process has one way. The way the threads are shared
+    # must not change a single reading.
+    import os
+    import subprocess
+    import sys
+
+    frames = sample_frames()[:3] or pytest.skip("no sample frames")
+    probe = ("import json, sys\n"
+             "from dealer_assist.vision.detector import CardDetector, default_model_dir, read_image\n"
+             "d = CardDetector(default_model_dir())\n"
+             "print(json.dumps({'per_session': d.obb.get_session_options().use_per_session_threads,\n"
+             "                  'read': [d.detect(read_image(f), sureness=True) for f in sys.argv[1:]]}))\n")
+    done = subprocess.run([sys.executable, "-c", probe, *map(str, frames)], cwd=ROOT, timeout=300,
+                          env={**os.environ, "DEALER_ASSIST_ORT_POOL": "shared"}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["per_session"] is False
+    assert got["read"] == [json.loads(json.dumps(detector.detect(read_image(f), sureness=True))) for f in frames]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -64,9 +64,55 @@ def class_of(card: str) -> int:
     return Card.parse(card).index
 
 
+#: Whether this process's ONNX Runtime sessions share one thread pool (:func:`session_options`):
+#: decided once, at the first session.
+_SHARED_POOL: dict[str, bool] = {}
+
+
+def _shared_pool(ort) -> bool:
+    """Whether this process's sessions share ONNX Runtime's process-wide thread pool: only where
+    ``DEALER_ASSIST_ORT_POOL=shared`` asks for it (to measure it: ``benchmarks/bench_detect.py
+    --pool``), and this ONNX Runtime can make one. Decided, and the pool made, once.
+
+    One pool serves the reader's five sessions faster: a 1280x720 frame in a median 2-3 ms less,
+    with the same readings to the bit. But ONNX Runtime lets that pool's worker spin between runs
+    (Python has no way to stop it): playing the sample clip at a camera's 15 frames a second, the
+    process kept 1.3 cores busy against 0.8, and dropped no frame either way. A table's laptop
+    has better use for that core than 2 ms (models/MODEL_CARD.md, "Thirtieth session"). So each
+    session keeps a pool of its own."""
+    if "shared" not in _SHARED_POOL:
+        shared = os.environ.get("DEALER_ASSIST_ORT_POOL", "session") == "shared"
+        if shared:
+            try:
+                ort.set_global_thread_pool_sizes(0, 1)   # 0: one thread a physical core
+            except Exception as exc:  # made already in this process: use it; else none
+                shared = "already been created" in str(exc)
+        _SHARED_POOL["shared"] = shared
+    return _SHARED_POOL["shared"]
+
+
+def session_options(ort):
+    """ONNX Runtime session options for every session the project opens (in a process whose
+    sessions share one thread pool, :func:`_shared_pool`, a session with a pool of its own
+    cannot be opened)."""
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    if _shared_pool(ort):
+        opts.use_per_session_threads = False
+    else:
+        # The reader runs its sessions in turn. With spinning on, each session's worker threads
+        # keep spinning after its run and take the cores from the next session: on a 2-core
+        # machine a frame took a median 41 ms with spinning and 25 ms without
+        # (benchmarks/bench_detect.py --spin; docs/vision.md). DEALER_ASSIST_ORT_SPIN=1 turns it
+        # back on (to measure it).
+        spin = os.environ.get("DEALER_ASSIST_ORT_SPIN", "0") == "1"
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+    return opts
+
+
 def load_session(path: str | Path, what: str):
-    """An ONNX Runtime session for a model file; :class:`UserError` naming the file when it is
-    missing or not a readable ONNX model."""
+    """An ONNX Runtime session for a model file (:func:`session_options`); :class:`UserError`
+    naming the file when it is missing or not a readable ONNX model."""
     try:
         import onnxruntime as ort
     except ImportError:  # pragma: no cover - the runtime dependency is declared
@@ -75,15 +121,7 @@ def load_session(path: str | Path, what: str):
     if not p.is_file():
         raise UserError(f"{what} model not found: {p} (train one with python -m "
                         f"dealer_assist.vision.train, or use the shipped models/ folder)")
-    opts = ort.SessionOptions()
-    opts.log_severity_level = 3
-    # The reader runs three sessions in turn (detector, corner classifier, card look). With
-    # spinning on, each session's worker threads keep spinning after its run and take the cores
-    # from the next session: on a 2-core machine a frame took a median 41 ms with spinning and
-    # 25 ms without (benchmarks/bench_detect.py --spin; docs/vision.md). DEALER_ASSIST_ORT_SPIN=1
-    # turns it back on (to measure it).
-    spin = os.environ.get("DEALER_ASSIST_ORT_SPIN", "0") == "1"
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+    opts = session_options(ort)
     try:
         return ort.InferenceSession(str(p), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for corrupt files

@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from dealer_assist.errors import UserError
+from dealer_assist.vision.classifier import session_options
 
 
 def _load_graph(onnx_path: Path):
@@ -175,7 +176,8 @@ def check_against_onnx(model, onnx_path: Path, frame: np.ndarray) -> float:
     import onnxruntime as ort
     import torch
 
-    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(str(onnx_path), sess_options=session_options(ort),
+                                providers=["CPUExecutionProvider"])
     ref = sess.run(None, {sess.get_inputs()[0].name: frame[None]})[0]
     model.eval()
     with torch.no_grad():
@@ -220,7 +222,8 @@ def check_cnn_against_onnx(net, onnx_path: Path, crops: np.ndarray) -> float:
     import onnxruntime as ort
     import torch
 
-    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(str(onnx_path), sess_options=session_options(ort),
+                                providers=["CPUExecutionProvider"])
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
     ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
     net.eval()
