@@ -393,8 +393,38 @@ def test_an_event_log_from_before_the_unconfirmed_mark_is_migrated_with_its_hand
     assert row["unconfirmed"] == 1
 
 
+def test_the_floors_checks_and_disputes_from_before_names_were_kept_stay_without_one(central):
+    """A log at schema 0004 holds a check and a dispute that say no one's name: upgraded, they stay,
+    nameless (the page then says "checked by the floor"), and the next ones carry the name given."""
+    from dealer_assist.central.floor import record_check, record_dispute
+    from dealer_assist.central.reader import CentralLog
+    from dealer_assist.central.schema import HEAD, connect, upgrade
+    from dealer_assist.errors import UserError
+
+    assert upgrade(central, to="0004") == "0004"
+    with connect(central) as con:
+        sid = con.execute("INSERT INTO sessions (table_name, number, origin, started) VALUES ('T9', 1, 'o9', 0) "
+                          "RETURNING id").fetchone()[0]
+        hid = con.execute("INSERT INTO hands (session_id, hand, started_wall, status, unconfirmed) "
+                          "VALUES (%s, 1, 0, 'ended', TRUE) RETURNING id", (sid,)).fetchone()[0]
+        con.execute("INSERT INTO checks (hand_id) VALUES (%s)", (hid,))
+        con.execute("INSERT INTO disputes (hand_id) VALUES (%s)", (hid,))
+        con.commit()
+    assert upgrade(central) == HEAD
+    with CentralLog(central) as log:
+        assert log.checked(hid)["staff"] is None and [d["staff"] for d in log.disputes(hid)] == [None]
+    with connect(central) as con:
+        assert record_dispute(con, hid, "鈴木") and record_check(con, hid, "鈴木")
+        with pytest.raises(UserError, match="say who records it"):
+            record_check(con, hid, " ")
+        con.commit()
+    with CentralLog(central) as log:
+        assert log.checked(hid)["staff"] is None                         # the first check stands
+        assert [d["staff"] for d in log.disputes(hid)] == [None, "鈴木"]
+
+
 def test_the_floor_view_upgrades_a_log_from_an_older_release_or_says_in_one_line_why_it_cannot(central):
-    """The floor view reads schema 0004: started on a log an older release made (0003), it upgrades
+    """The floor view reads the newest schema: started on a log an older release made (0003), it upgrades
     it with a role that may; a table's role may not, and the floor then says what to do instead of
     serving a page whose every query fails."""
     import uuid
@@ -408,7 +438,7 @@ def test_the_floor_view_upgrades_a_log_from_an_older_release_or_says_in_one_line
     with psycopg.connect(central, autocommit=True) as con:
         con.execute(f"CREATE ROLE {role} LOGIN IN ROLE dealer_assist_table")
     as_table = central.replace("postgresql://postgres:@", f"postgresql://{role}:@", 1)
-    with pytest.raises(UserError, match=r"schema 0003; this floor view needs 0004 .*administrator's role"):
+    with pytest.raises(UserError, match=rf"schema 0003; this floor view needs {HEAD} .*administrator's role"):
         ready_schema(as_table)
     assert ready_schema(central) == HEAD               # the owner's role upgrades it
     assert ready_schema(as_table) == HEAD              # and then any role reads it as it is

@@ -96,13 +96,16 @@ def test_every_request_without_the_token_is_refused(floor):
 
 def test_the_floor_marks_a_hand_paid_unconfirmed_as_checked(floor):
     """t2's hand 1 (the clip's) was paid on a provisional ruling: the floor marks its cards checked
-    (a POST with the token; without it, 401) and the table's count drops; a hand not paid so is 404."""
+    (a POST with the token and who checked them; without the token 401, without a name 400) and the
+    table's count drops; a hand not paid so is 404. The hand's page says who checked it, and who
+    recorded a dispute."""
     base = floor["base"]
 
-    def post(path, token=TOKEN):
+    def post(path, body='{"staff": "田中"}'.encode(), token=TOKEN):
         url = base + path + (f"?token={token}" if token else "")
+        req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, method="POST"), timeout=10) as r:
+            with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status
         except urllib.error.HTTPError as exc:
             return exc.code
@@ -113,12 +116,23 @@ def test_the_floor_marks_a_hand_paid_unconfirmed_as_checked(floor):
     row = t2()
     assert row["unconfirmed"] == 1
     paid = row["unconfirmed_hand"]
-    assert post(f"/api/hand/{paid}/checked", None) == 401 and t2()["unconfirmed"] == 1
+    assert post(f"/api/hand/{paid}/checked", token=None) == 401 and t2()["unconfirmed"] == 1
+    # no name, or anything else that is not one: refused, nothing recorded
+    for body in (None, b"", b"{}", b'{"staff": "  "}', b'{"staff": 7}', b'["staff"]', b"staff=x",
+                 b'{"staff": "' + b"x" * 41 + b'"}', rb'{"staff": "a\u0000b"}', rb'{"staff": "a\u2028b"}', b"\xff\xfe",
+                 b'{"staff": "' + b"y" * 5000 + b'"}'):
+        assert post(f"/api/hand/{paid}/checked", body) == 400, body
+        assert post(f"/api/hand/{paid}/dispute", body) == 400, body
+    assert t2()["unconfirmed"] == 1 and json.loads(get(f"{base}/api/hand/{paid}")[1])["disputes"] == []
     assert post(f"/api/hand/{row['hand_id']}/checked") == 404        # hand 2, still in play
     assert post(f"/api/hand/{paid}/checked") == 200
     assert post("/api/hand/99999999999/dispute") == 404 and post("/api/hand/99999999999/checked") == 404
     assert (t2()["unconfirmed"], t2()["unconfirmed_hand"]) == (0, None)
-    assert json.loads(get(f"{base}/api/hand/{paid}")[1])["checked"]
+    assert post(f"/api/hand/{paid}/dispute", '{"staff": " Sato Ken "}'.encode()) == 200
+    page = json.loads(get(f"{base}/api/hand/{paid}")[1])
+    assert page["checked"]["staff"] == "田中" and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00",
+                                                                page["checked"]["when"])
+    assert [d["staff"] for d in page["disputes"]] == ["Sato Ken"]
 
 
 def test_no_page_of_the_floor_holds_a_seats_cards_before_its_showdown(floor):
@@ -198,6 +212,9 @@ def test_the_floor_page_in_a_browser(floor):
             page.wait_for_function("document.querySelector('#hand h2 span').innerText.includes('1:3')", timeout=2000)
             # a dispute recorded from the hand: counted on the table's row, pushed to the page
             assert page.locator("tr.row[data-table='t1'] td").nth(6).inner_text() == "0"
+            page.locator("#dispute").click()                # no name yet: nothing recorded, the page asks
+            assert "名前" in page.locator("#need").inner_text()
+            page.locator("#staff").fill("田中")
             page.locator("#dispute").click()
             page.wait_for_function("document.querySelector(\"tr.row[data-table='t1']\").cells[6].innerText == '1'",
                                    timeout=2000)
@@ -210,7 +227,7 @@ def test_the_floor_page_in_a_browser(floor):
             # the floor checks those cards: recorded with its time, and the count drops, pushed to the page
             page.locator("#mark-checked").click()
             page.wait_for_selector("#checked")
-            assert "フロアがカードを確認済み" in page.locator("#checked").inner_text()
+            assert "田中がカードを確認済み" in page.locator("#checked").inner_text()
             page.wait_for_function(
                 "document.querySelector(\"tr.row[data-table='t1'] button.unconfirmed\").innerText == '1'", timeout=2000)
             if shots:
@@ -236,7 +253,8 @@ def test_the_floor_pages_words_are_japanese_by_default_and_english_on_the_switch
 
     texts = page_texts()
     assert set(texts["ja"]) == set(texts["en"])
-    sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450", "when": "2026/11/29 21:14"}   # the page fills these in
+    sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450", "when": "2026/11/29 21:14",
+              "staff": "田中"}   # the page fills these in
     assert_japanese([(f"floor {k}", re.sub(r"\{(\w+)\}", lambda m: sample[m.group(1)], v))
                      for k, v in texts["ja"].items()])
     assert texts["en"]["title"] == "Floor: every table" and texts["ja"]["title"] == "フロア: 全テーブル"
@@ -359,11 +377,12 @@ def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path
     from dealer_assist.central.floor import record_check
 
     with connect(url) as con:
-        assert record_check(con, r["hand_id"]) and not record_check(con, hand_2 := r["hand_id"] - 1)
+        assert record_check(con, r["hand_id"], "鈴木") and not record_check(con, hand_2 := r["hand_id"] - 1, "鈴木")
         con.commit()
     assert hand_2 != paid
     r = row()
     assert (r["unconfirmed"], r["unconfirmed_hand"], r["level"], r["alerts"]) == (1, paid, "", [])
     with CentralLog(url) as central:
-        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", hand_view(central, r["hand_id"])["checked"])
+        checked = hand_view(central, r["hand_id"])["checked"]
+        assert checked["staff"] == "鈴木" and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", checked["when"])
     log.close()

@@ -33,7 +33,8 @@ from dealer_assist.i18n import LANGS, _, render, street
 from dealer_assist.live.handlog import paid_unconfirmed, stored_ruling
 from dealer_assist.live.words import alert_title, describe, placed_cards
 
-__all__ = ["create_app", "overview", "hand_view", "ready_schema", "record_check", "record_dispute", "FLOOR_TEXTS"]
+__all__ = ["create_app", "overview", "hand_view", "ready_schema", "record_check", "record_dispute", "staff_name",
+           "FLOOR_TEXTS"]
 
 PAGE = Path(__file__).resolve().parent / "static" / "floor.html"
 
@@ -54,6 +55,11 @@ FLOOR_TEXTS = {
     "open_unconfirmed": _("the latest hand paid on a provisional ruling"),
     "mark_checked": _("cards checked by the floor: take it off the count"),
     "checked": _("cards checked by the floor ({when})"),
+    "checked_by": _("cards checked by {staff} ({when})"),
+    "staff": _("your name"),
+    "staff_needed": _("type your name first: it is recorded with a check or a dispute"),
+    "disputed": _("dispute recorded ({when})"),
+    "disputed_by": _("dispute recorded by {staff} ({when})"),
     "no_alerts": _("no alerts"),
     "no_tables": _("no table has sent anything yet"),
     "hand_title": _("table {table}, hand {ref}"),
@@ -68,7 +74,6 @@ FLOOR_TEXTS = {
     "events": _("events"),
     "withheld": _("cards withheld until the showdown"),
     "record_dispute": _("record a dispute for this hand"),
-    "dispute_recorded": _("dispute recorded"),
     "close": _("close"),
     "export_phh": _("hand history (PHH)"),
     "previous_hand": _("previous hand"),
@@ -243,18 +248,44 @@ def _doubt(ruling: dict, status: Any, ref: Any) -> dict:
     return {lang: "" for lang in LANGS}
 
 
-def record_dispute(con, hand_id: int) -> bool:
-    """A floor manager opened a dispute on the hand: recorded. False when there is no such hand,
-    nothing recorded."""
-    return con.execute("INSERT INTO disputes (hand_id) SELECT id FROM hands WHERE id = %s RETURNING id",
-                       (hand_id,)).fetchone() is not None
+#: The most characters a floor manager's name may have (``staff_name``).
+STAFF_MAX = 40
 
 
-def record_check(con, hand_id: int) -> bool:
-    """The floor checked the cards of a hand paid on a provisional ruling: recorded (the hand leaves
-    the table's count of hands paid unconfirmed). False when there is no such hand, nothing recorded."""
-    return con.execute("INSERT INTO checks (hand_id) SELECT id FROM hands WHERE id = %s AND unconfirmed "
-                       "RETURNING id", (hand_id,)).fetchone() is not None
+def staff_name(value: Any) -> str:
+    """Who on the floor records a check or a dispute, as they typed it on the page: the name
+    trimmed; :class:`UserError` in one line for anything else (no name, not text, too long, or
+    holding control characters).
+
+    >>> staff_name("  田中 ")
+    '田中'
+    >>> staff_name("")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: say who records it: a name of 1 to 40 characters
+    """
+    import unicodedata
+
+    name = value.strip() if isinstance(value, str) else ""
+    if not 0 < len(name) <= STAFF_MAX or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+                                             for c in name):
+        raise UserError(f"say who records it: a name of 1 to {STAFF_MAX} characters")
+    return name
+
+
+def record_dispute(con, hand_id: int, staff: str) -> bool:
+    """A floor manager (``staff``, :func:`staff_name`) opened a dispute on the hand: recorded.
+    False when there is no such hand, nothing recorded."""
+    return con.execute("INSERT INTO disputes (hand_id, staff) SELECT id, %s FROM hands WHERE id = %s RETURNING id",
+                       (staff_name(staff), hand_id)).fetchone() is not None
+
+
+def record_check(con, hand_id: int, staff: str) -> bool:
+    """The floor (``staff``, :func:`staff_name`) checked the cards of a hand paid on a provisional
+    ruling: recorded (the hand leaves the table's count of hands paid unconfirmed). False when
+    there is no such hand, nothing recorded."""
+    return con.execute("INSERT INTO checks (hand_id, staff) SELECT id, %s FROM hands WHERE id = %s AND unconfirmed "
+                       "RETURNING id", (staff_name(staff), hand_id)).fetchone() is not None
 
 
 def ready_schema(url: str) -> str:
@@ -299,7 +330,8 @@ def hand_view(log, hand_id: int) -> dict:
         "board": hand["board"], "button": hand.get("button"), "seats": seats,
         "explanation": {"en": list(ruling.get("explanation") or []), "ja": list(ruling.get("explanation_ja") or [])},
         "doubt": _doubt(ruling, hand["status"], hand["ref"]),
-        "checked": log.checked_at(hand["central_id"]),
+        "checked": log.checked(hand["central_id"]),
+        "disputes": log.disputes(hand["central_id"]),
         "events": [{"t": ev.get("t"), "type": ev.get("type"), "withheld": bool(ev.get("withheld")),
                     "text": {lang: describe(ev, lang) for lang in LANGS}} for ev in hand["events"]],
         "snapshots": [{"id": s["id"], "event_type": s["event_type"], "frame": s["frame"]} for s in hand["snapshots"]],
@@ -441,13 +473,21 @@ def create_app(url: str, token: str):
         return got if isinstance(got, Response) else JSONResponse(got)
 
     def recorder(record, missing: str, note: str):
-        """A POST that records something of a hand for the floor (``record(con, hid)``), tells every
-        page, or answers 404 with ``missing`` where there was nothing to record."""
+        """A POST that records something of a hand for the floor (``record(con, hid, staff)``) with
+        the name of who does it (``{"staff": NAME}``, :func:`staff_name`), tells every page, or
+        answers 404 with ``missing`` where there was nothing to record, 400 without a name."""
         async def endpoint(request: Request):
             hid = request.path_params["hid"]
+            raw = await request.body()
+            try:
+                body = json.loads(raw.decode("utf-8")) if 0 < len(raw) <= 4096 else None
+                staff = staff_name(body.get("staff") if isinstance(body, dict) else None)
+            except (ValueError, UserError) as exc:      # not JSON, not UTF-8, no name
+                msg = str(exc) if isinstance(exc, UserError) else "the body is not JSON"
+                return JSONResponse({"error": f'{msg}: send {{"staff": "your name"}}'}, status_code=400)
 
             def work(log):
-                if not record(log.con, hid):    # nothing recorded, and the page is told so
+                if not record(log.con, hid, staff):    # nothing recorded, and the page is told so
                     return JSONResponse({"error": missing.format(hid=hid)}, status_code=404)
                 log.con.execute("SELECT pg_notify('dealer_assist', %s)", (note,))
                 return {"ok": True}

@@ -180,12 +180,20 @@ class CentralLog:
                           "app_version": row["app_version"], "table": row["table_name"]}
         return out
 
-    def checked_at(self, hand_id: int) -> Optional[str]:
-        """When the floor first marked the cards of a hand paid on a provisional ruling checked
-        (ISO 8601, UTC), or None. The floor's: a table's role cannot read the checks."""
-        rows = self._q("SELECT MIN(checked) AS t FROM checks WHERE hand_id = %s", (hand_id,))
-        t = rows[0]["t"] if rows else None
-        return t.astimezone(timezone.utc).isoformat(timespec="seconds") if t is not None else None
+    def checked(self, hand_id: int) -> Optional[dict]:
+        """The floor's first check of the cards of a hand paid on a provisional ruling:
+        ``{"when": ISO 8601 UTC, "staff": the name given, or None before names were kept}``, or
+        None. The floor's: a table's role cannot read the checks."""
+        rows = self._q("SELECT checked, staff FROM checks WHERE hand_id = %s ORDER BY checked, id LIMIT 1",
+                       (hand_id,))
+        return {"when": _iso_utc(rows[0]["checked"]), "staff": rows[0]["staff"]} if rows else None
+
+    def disputes(self, hand_id: int) -> list[dict]:
+        """The disputes the floor recorded on a hand, oldest first: ``{"when", "staff"}`` each, as
+        :meth:`checked`. The floor's: a table's role cannot read them."""
+        return [{"when": _iso_utc(r["opened"]), "staff": r["staff"]}
+                for r in self._q("SELECT opened, staff FROM disputes WHERE hand_id = %s ORDER BY opened, id",
+                                 (hand_id,))]
 
     def load_snapshot(self, hand: dict, snapshot_id: int) -> bytes:
         """The JPEG of one snapshot of ``hand`` (as :meth:`load_hand` returned it)."""
@@ -197,6 +205,11 @@ class CentralLog:
         if not row or row[0]["jpeg"] is None:
             raise UserError(f"no snapshot {snapshot_id} of hand {hand['ref']} in the central log")
         return bytes(row[0]["jpeg"])
+
+
+def _iso_utc(t) -> str:
+    """A stored time as ISO 8601 in UTC, to the second."""
+    return t.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
 def tables(url: str) -> list[str]:
