@@ -415,6 +415,20 @@ def test_the_camera_views_zones_follow_the_alerts_and_the_language(qtbot):
     assert words() != ja
 
 
+def test_a_joker_not_read_surely_asks_the_dealer_to_look_before_the_swap(qtbot, tmp_path):
+    # the same stop, worded for a reading that is not sure; its longer words still fit 1280x800
+    w = open_desk(qtbot, tmp_path / "hands.sqlite", "--stop-at", "36", doubt={"JK": "Kh"})
+    play_to(qtbot, w, 36)
+    assert w.banner.codes()[0] == "joker_on_board"
+    text = w.banner.text()
+    assert "ボード4（ターン）はJOKERかもしれません" in text and "違えば、カードを訂正してください" in text
+    assert w.board.tiles[3].code == "JK"
+    assert w.minimumSizeHint().height() <= 760
+    qtbot.keyClick(w, Qt.Key.Key_L)
+    assert "board 4 (the turn) may be the joker" in w.banner.text()
+    w.shutdown()
+
+
 def test_clicking_a_card_on_the_camera_view_opens_the_picker_for_it(qtbot, desk_at_showdown):
     w = desk_at_showdown
     track = next(t for t in w.snapshot.tracks if t["zone"] == "board5" and t["stable"])

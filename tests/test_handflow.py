@@ -357,6 +357,46 @@ def test_a_table_cleared_without_a_showdown_is_called():
     assert events[-1].ruling is None and events[-1].won_without_showdown is None
 
 
+def test_a_joker_not_read_surely_on_the_board_is_looked_at_before_the_swap():
+    # a joker printed without an index is named by its picture alone and never surely: the stop
+    # is the same, its words say to look at the card first
+    script = [
+        seg(10, seat1=B2, seat3=B2),
+        seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
+        seg(10, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
+        seg(3, board=FLOP, seat1=B2, seat3=B2, burn="BACK BACK JK"),      # the swap
+        seg(10, board="Ks Js 6s 8c", seat1=B2, seat3=B2, burn="BACK BACK JK"),
+    ]
+    events, table = play(script, doubt={"JK": None})
+    raised, cleared = of(events, "alert")
+    assert raised.code == "joker_on_board" and raised.get("zone") == "board4"
+    assert "board 4 (the turn) may be the joker (not read surely)" in raised.message
+    assert "If it is the joker: the joker never stays on the board" in raised.message
+    assert "JOKERかもしれません" in raised.message_ja and "バーンカード" in raised.message_ja
+    assert "swapped out of board 4" in cleared.message
+    assert [e.cards for e in of(events, "board")][-1] == ("Ks", "Js", "6s", "8c")
+    # read surely, the instruction is plain
+    events, _ = play(script)
+    assert "may be" not in of(events, "alert")[0].message
+
+
+def test_a_card_read_as_the_joker_and_corrected_is_no_swap():
+    # the reader takes the turn, an 8c, for the joker; the dealer corrects it where it lies
+    script = [
+        seg(10, seat1=B2, seat3=B2),
+        seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
+        seg(20, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
+    ]
+    fix = {25: [{"type": "correct", "zone": "board4", "card": "JK", "to": "8c"}]}
+    events, table = play(script, fix, doubt={"JK": None})
+    raised, cleared = of(events, "alert")
+    assert raised.code == cleared.code == "joker_on_board" and cleared.cleared
+    assert cleared.message == "board 4 is 8c by the dealer's correction: it was not the joker, nothing is swapped"
+    assert "訂正" in cleared.message_ja and "交換" in cleared.message_ja
+    assert [e.cards for e in of(events, "board")][-1] == ("Ks", "Js", "6s", "8c")
+    assert "JK" not in table.state()["burn"]
+
+
 def test_a_ruling_error_is_an_alert_and_no_showdown():
     # hold'em has no joker: a joker shown in a seat cannot be settled
     script = [

@@ -195,6 +195,19 @@ class JokerHoldemFlow:
         return _("the joker is in {zone} (the {street}): {procedure}", zone=zone(f"board{slot}"),
                  street=street(_STREET_OF_SLOT[slot]), procedure=BURN_SWAP_MSG)
 
+    def joker_maybe_on_board(self, slot: int) -> Msg:
+        """:meth:`joker_on_board` for a card read as the joker but not surely (a joker printed
+        without an index is named by its picture alone, and never surely): the dealer looks first."""
+        return _("{zone} (the {street}) may be the joker (not read surely): look at the card. If it is the "
+                 "joker: {procedure}. If not, correct the card", zone=zone(f"board{slot}"),
+                 street=street(_STREET_OF_SLOT[slot]), procedure=BURN_SWAP_MSG)
+
+    def joker_corrected(self, slot: str, now: str) -> Msg:
+        """The words when the dealer corrected the joker read in board slot ``slot`` to ``now``: a
+        misreading, not a swap."""
+        return _("{zone} is {card} by the dealer's correction: it was not the joker, nothing is swapped",
+                 zone=zone(slot), card=now)
+
     def joker_swapped(self, slot: str, now: Optional[str]) -> Msg:
         """The words when the joker has left board slot ``slot`` (``now``: its card, if any)."""
         if now is None:
@@ -348,6 +361,9 @@ class LiveTable:
         #: dealer set by a correction: both are sure for the rest of the hand
         self.confirmed: list[tuple[str, str]] = []
         self._dealer_set: set[tuple[str, str]] = set()
+        #: (zone, card the dealer set) -> the card it was read as (the joker alert's end says a
+        #: joker corrected away was a misreading, not a swap)
+        self._corrected_from: dict[tuple[str, str], str] = {}
         #: (zone, card) -> whether its track was sure when last seen (kept once the track is gone)
         self._sure: dict[tuple[str, str], bool] = {}
         self._pending: list[TableEvent] = []     # events a dealer action causes by itself
@@ -698,6 +714,7 @@ class LiveTable:
             self._restate.add(seat)
         if to is not None:
             self._dealer_set.add((zone, to))
+            self._corrected_from[(zone, to)] = card
         self.rules.corrected(self, zone, card, to)
         self.corrections += 1
 
@@ -849,8 +866,12 @@ class LiveTable:
         message, message_ja = old.message, old.message_ja
         if old.code == "joker_on_board" and isinstance(old.get("zone"), str):
             # say what resolved it, not the instruction again
-            now = self._slot_card(old.get("zone"))
-            message, message_ja = both(self.rules.joker_swapped(old.get("zone"), now))
+            slot = old.get("zone")
+            now = self._slot_card(slot)
+            if now is not None and self._corrected_from.get((slot, now)) == "JK":
+                message, message_ja = both(self.rules.joker_corrected(slot, now))
+            else:
+                message, message_ja = both(self.rules.joker_swapped(slot, now))
         out.append(self._event("alert", code=old.code, message=message, message_ja=message_ja,
                                extra=old.extra, cleared=True))
 
@@ -909,8 +930,10 @@ class LiveTable:
                         {"zone": f"board{k}"})
         for i, slot in enumerate(BOARD_SLOTS, 1):
             if self._slot_card(slot) == "JK" and self.rules.blocks_board("JK"):
-                want[("joker_on_board", slot)] = ("joker_on_board", self.rules.joker_on_board(i),
-                                                  {"zone": slot, "card": "JK"})
+                # worded as the reading is when it is raised: a joker not read surely is looked at first
+                said = (self.rules.joker_on_board(i) if self.card_sure(slot, "JK")
+                        else self.rules.joker_maybe_on_board(i))
+                want[("joker_on_board", slot)] = ("joker_on_board", said, {"zone": slot, "card": "JK"})
         want.update(self.rules.card_alerts(self))
         for t in tr.stable():
             if t.zone is not None and self._long_unreadable(t):
