@@ -410,10 +410,13 @@ class VideoView(QWidget):
         of the view's size, drawn again only when the view's size, the zones, the alerts or the
         language change. Drawing every zone's filled outline each frame took the screen's thread
         about 3 ms a frame (``benchmarks/bench_desk.py``)."""
-        key = (self.width(), self.height(), self._fit(), frozenset(self._alert_zones), self._lang)
+        dpr = self.devicePixelRatioF()       # a high-density screen: the layer at its own pixels
+        key = (self.width(), self.height(), dpr, self._fit(), frozenset(self._alert_zones), self._lang)
         if self._zone_layer is not None and key == self._zone_key:
             return self._zone_layer
-        layer = QImage(max(1, self.width()), max(1, self.height()), QImage.Format.Format_ARGB32_Premultiplied)
+        layer = QImage(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)),
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        layer.setDevicePixelRatio(dpr)
         layer.fill(Qt.GlobalColor.transparent)
         p = QPainter(layer)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
