@@ -393,9 +393,11 @@ def test_an_event_log_from_before_the_unconfirmed_mark_is_migrated_with_its_hand
     assert row["unconfirmed"] == 1
 
 
-def test_the_floors_checks_and_disputes_from_before_names_were_kept_stay_without_one(central):
+def test_the_floors_checks_and_disputes_from_before_names_were_kept_stay_without_one(central, capsys):
     """A log at schema 0004 holds a check and a dispute that say no one's name: upgraded, they stay,
     nameless (the page then says "checked by the floor"), and the next ones carry the name given."""
+    import uuid
+
     from dealer_assist.central.floor import record_check, record_dispute
     from dealer_assist.central.reader import CentralLog
     from dealer_assist.central.schema import HEAD, connect, upgrade
@@ -421,6 +423,25 @@ def test_the_floors_checks_and_disputes_from_before_names_were_kept_stay_without
     with CentralLog(central) as log:
         assert log.checked(hid)["staff"] is None                         # the first check stands
         assert [d["staff"] for d in log.disputes(hid)] == [None, "鈴木"]
+    # review --central tells the hand with the floor's records; a table's role, which may not read
+    # them, gets the hand as its table logged it
+    from dealer_assist.cli import main
+
+    assert main(["review", "--central", central, "--table", "T9", "--lang", "en", "1:1"]) == 0
+    told = capsys.readouterr().out
+    floor = told[told.index("The floor:"):].splitlines()
+    assert re.fullmatch(r"  cards checked by the floor \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)", floor[1])
+    assert floor[2].startswith("  dispute recorded (") and floor[3].startswith("  dispute recorded by 鈴木 (")
+    assert main(["review", "--central", central, "--table", "T9", "1:1"]) == 0
+    assert "フロアの記録:" in capsys.readouterr().out
+    role = "tbl_" + uuid.uuid4().hex[:8]
+    with psycopg.connect(central, autocommit=True) as con:
+        con.execute(f"CREATE ROLE {role} LOGIN IN ROLE dealer_assist_table")
+        con.execute("INSERT INTO table_roles (role_name, table_name) VALUES (%s, 'T9')", (role,))
+    as_table = central.replace("postgresql://postgres:@", f"postgresql://{role}:@", 1)
+    assert main(["review", "--central", as_table, "--table", "T9", "--lang", "en", "1:1"]) == 0
+    told = capsys.readouterr().out
+    assert "hand 1:1" in told.lower() and "The floor:" not in told
 
 
 def test_the_floor_view_upgrades_a_log_from_an_older_release_or_says_in_one_line_why_it_cannot(central):

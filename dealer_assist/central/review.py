@@ -45,5 +45,9 @@ def run_central(args) -> int:
             return 0
 
         hand = log.load_hand(args.hand, args.table)
+        try:        # what the floor recorded of it: its check of the cards, its disputes, and who
+            hand["floor"] = {"checked": log.checked(hand["central_id"]), "disputes": log.disputes(hand["central_id"])}
+        except UserError:       # a table's role may not read the floor's records: the hand as the table logged it
+            pass
         show_hand(hand, args, lambda snap_id: log.load_snapshot(hand, snap_id))
     return 0
