@@ -158,15 +158,19 @@ def test_events_come_within_four_frames_of_the_first_frame_showing_the_change():
     assert of(events, "hand_end")[0].frame == s[8] + 5
 
 
+#: the joker turned as the turn, swapped with the stub's top card (8c), then the river
+JOKER_TURN = [
+    seg(10, seat1=B2, seat3=B2),
+    seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
+    seg(10, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
+    seg(3, board=FLOP, seat1=B2, seat3=B2, burn="BACK BACK JK"),      # the swap
+    seg(10, board="Ks Js 6s 8c", seat1=B2, seat3=B2, burn="BACK BACK JK"),
+    seg(10, board="Ks Js 6s 8c 2h", seat1=B2, seat3=B2, burn="BACK BACK JK BACK"),
+]
+
+
 def test_the_joker_turned_on_the_turn_is_called_and_the_swapped_card_is_the_turn():
-    script = [
-        seg(10, seat1=B2, seat3=B2),
-        seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
-        seg(10, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
-        seg(3, board=FLOP, seat1=B2, seat3=B2, burn="BACK BACK JK"),      # the swap
-        seg(10, board="Ks Js 6s 8c", seat1=B2, seat3=B2, burn="BACK BACK JK"),
-        seg(10, board="Ks Js 6s 8c 2h", seat1=B2, seat3=B2, burn="BACK BACK JK BACK"),
-    ]
+    script = JOKER_TURN
     events, table = play(script, drop=0.1, misread=0.03, seed=4)
     assert brief(events) == [
         ("hand_start", [1, 3]), ("board", "flop", FLOP),
@@ -360,13 +364,7 @@ def test_a_table_cleared_without_a_showdown_is_called():
 def test_a_joker_not_read_surely_on_the_board_is_looked_at_before_the_swap():
     # a joker printed without an index is named by its picture alone and never surely: the stop
     # is the same, its words say to look at the card first
-    script = [
-        seg(10, seat1=B2, seat3=B2),
-        seg(10, board=FLOP, seat1=B2, seat3=B2, burn="BACK"),
-        seg(10, board="Ks Js 6s JK", seat1=B2, seat3=B2, burn="BACK BACK"),
-        seg(3, board=FLOP, seat1=B2, seat3=B2, burn="BACK BACK JK"),      # the swap
-        seg(10, board="Ks Js 6s 8c", seat1=B2, seat3=B2, burn="BACK BACK JK"),
-    ]
+    script = JOKER_TURN
     events, table = play(script, doubt={"JK": None})
     raised, cleared = of(events, "alert")
     assert raised.code == "joker_on_board" and raised.get("zone") == "board4"
@@ -374,7 +372,7 @@ def test_a_joker_not_read_surely_on_the_board_is_looked_at_before_the_swap():
     assert "If it is the joker: the joker never stays on the board" in raised.message
     assert "JOKERかもしれません" in raised.message_ja and "バーンカード" in raised.message_ja
     assert "swapped out of board 4" in cleared.message
-    assert [e.cards for e in of(events, "board")][-1] == ("Ks", "Js", "6s", "8c")
+    assert [e.cards for e in of(events, "board")][-2] == ("Ks", "Js", "6s", "8c")
     # read surely, the instruction is plain
     events, _ = play(script)
     assert "may be" not in of(events, "alert")[0].message
