@@ -254,7 +254,7 @@ def test_the_floor_pages_words_are_japanese_by_default_and_english_on_the_switch
     texts = page_texts()
     assert set(texts["ja"]) == set(texts["en"])
     sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450", "when": "2026/11/29 21:14",
-              "staff": "田中"}   # the page fills these in
+              "staff": "田中", "status": "404"}   # the page fills these in
     assert_japanese([(f"floor {k}", re.sub(r"\{(\w+)\}", lambda m: sample[m.group(1)], v))
                      for k, v in texts["ja"].items()])
     assert texts["en"]["title"] == "Floor: every table" and texts["ja"]["title"] == "フロア: 全テーブル"

@@ -60,6 +60,7 @@ FLOOR_TEXTS = {
     "staff_needed": _("type your name first: it is recorded with a check or a dispute"),
     "disputed": _("dispute recorded ({when})"),
     "disputed_by": _("dispute recorded by {staff} ({when})"),
+    "not_recorded": _("not recorded (the server answered {status}): open the hand again"),
     "no_alerts": _("no alerts"),
     "no_tables": _("no table has sent anything yet"),
     "hand_title": _("table {table}, hand {ref}"),
