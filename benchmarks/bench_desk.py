@@ -28,11 +28,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot  # noqa: E402
+from PySide6.QtCore import QObject, Slot  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dealer_assist.cli import build_parser  # noqa: E402
-from dealer_assist.commands.desk import parse_size, pick_font  # noqa: E402
+from dealer_assist.commands.desk import parse_size, pick_font, wait_until  # noqa: E402
 from dealer_assist.commands.run import LiveParts  # noqa: E402
 from dealer_assist.desk.session import LiveSession  # noqa: E402
 from dealer_assist.desk.window import DeskWindow  # noqa: E402
@@ -55,18 +55,10 @@ class RedrawTimer(QObject):
 
 
 def pump(app, until, timeout_s: float = 600.0) -> None:
-    """Run the Qt loop until ``until()`` holds, as the desk's own loop runs: asleep until an event
-    comes (a tick from the worker, a repaint, or this timer's every 10 ms), never polling."""
-    wake = QTimer()
-    wake.start(10)
-    t0 = time.perf_counter()
-    try:
-        while not until():
-            if time.perf_counter() - t0 > timeout_s:
-                raise SystemExit("timed out")
-            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
-    finally:
-        wake.stop()
+    """Run the Qt loop until ``until()`` holds, as the desk's own loop runs (asleep until an event
+    comes, never polling: ``commands.desk.wait_until``)."""
+    if not wait_until(app, until, timeout_s):
+        raise SystemExit("timed out")
 
 
 def parts(db: str, *extra: str) -> LiveParts:

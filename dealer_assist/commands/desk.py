@@ -180,16 +180,17 @@ def _save(window, path: str) -> None:
     print(f"desk: saved {out} ({image.width()}x{image.height()})", file=sys.stderr)
 
 
-def _wait(app, window, *, until, timeout_s: float) -> bool:
+def wait_until(app, until, timeout_s: float) -> bool:
     """Run the Qt loop until ``until()`` holds or ``timeout_s`` passes; True if it held. The loop
-    sleeps until an event comes (a timer wakes it every 20 ms to look): a loop that polled took a
-    core from the worker reading the frames."""
+    sleeps until an event comes (a timer wakes it every 10 ms to look), as ``app.exec()`` does: a
+    loop that polled took a core from the worker reading the frames. ``benchmarks/bench_desk.py``
+    waits with it too."""
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
 
     clock = QElapsedTimer()
     clock.start()
     wake = QTimer()
-    wake.start(20)
+    wake.start(10)
     try:
         while not until():
             if clock.elapsed() > timeout_s * 1000:
@@ -197,7 +198,6 @@ def _wait(app, window, *, until, timeout_s: float) -> bool:
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
     finally:
         wake.stop()
-    app.processEvents()
     return True
 
 
@@ -255,10 +255,11 @@ def run(args) -> int:
         parts.close_forwarder()
         return int(code)
     try:
-        done = _wait(app, window, until=lambda: window.ended or (args.stop_at is not None and window.is_paused),
-                     timeout_s=900)
+        done = wait_until(app, lambda: window.ended or (args.stop_at is not None and window.is_paused),
+                          timeout_s=900)
         if not done:
             raise UserError("the source did not end within 15 minutes; give --stop-at FRAME")
+        app.processEvents()             # the last step drawn before the picture is taken
         _save(window, args.screenshot)
     finally:
         window.shutdown()

@@ -204,17 +204,17 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         out.append("  " + RULING_UNREADABLE.render(lang))
     elif not ruling:
         out.append(_("  no ruling was recorded for this hand").render(lang))
-    floor = hand.get("floor")           # the central log's: the floor's records of the hand
+    floor = hand.get("floor")           # the central log's: the floor's records of the hand (UTC)
     if floor is not None:
         out.append("")
         out.append(_("The floor:").render(lang))
         check = floor.get("checked")
         if check:
-            when = _utc(check.get("when"))
+            when = _when(check.get("when")) + " UTC"
             out.append("  " + (_("cards checked by {staff} ({when})", staff=check["staff"], when=when)
                                if check.get("staff") else _("cards checked by the floor ({when})", when=when)).render(lang))
         for d in floor.get("disputes") or []:
-            when = _utc(d.get("when"))
+            when = _when(d.get("when")) + " UTC"
             out.append("  " + (_("dispute recorded by {staff} ({when})", staff=d["staff"], when=when)
                                if d.get("staff") else _("dispute recorded ({when})", when=when)).render(lang))
         if not check and not floor.get("disputes"):
@@ -225,11 +225,6 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         out.append(_n("{n} snapshot (--snapshots DIR writes them)", "{n} snapshots (--snapshots DIR writes them)",
                       len(snaps), n=len(snaps)).render(lang))
     return "\n".join(out)
-
-
-def _utc(iso: Any) -> str:
-    """A time the central log gave (ISO 8601, UTC) as ``review`` prints it: ``2026-11-29 15:58:23 UTC``."""
-    return str(iso or "").replace("T", " ").replace("+00:00", " UTC")
 
 
 def snapshot_names(snapshots: list[dict]) -> list[str]:

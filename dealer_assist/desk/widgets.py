@@ -405,13 +405,14 @@ class VideoView(QWidget):
                 self.cardClicked.emit({"zone": tr["zone"], "card": tr["card"]})
         super().mousePressEvent(event)
 
-    def _zones_drawn(self, s: float) -> QImage:
-        """The zones and their names, as drawn over the frame at scale ``s``: a transparent layer
+    def _zones_drawn(self) -> QImage:
+        """The zones and their names, as drawn over the frame (:meth:`_fit`): a transparent layer
         of the view's size, drawn again only when the view's size, the zones, the alerts or the
         language change. Drawing every zone's filled outline each frame took the screen's thread
         about 3 ms a frame (``benchmarks/bench_desk.py``)."""
         dpr = self.devicePixelRatioF()       # a high-density screen: the layer at its own pixels
-        key = (self.width(), self.height(), dpr, self._fit(), frozenset(self._alert_zones), self._lang)
+        fit = self._fit()
+        key = (self.width(), self.height(), dpr, fit, frozenset(self._alert_zones), self._lang)
         if self._zone_layer is not None and key == self._zone_key:
             return self._zone_layer
         layer = QImage(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)),
@@ -432,7 +433,7 @@ class VideoView(QWidget):
             p.drawPolygon(poly)
             b = poly.boundingRect()
             p.setPen(QColor(255, 255, 255, 170))
-            p.setFont(font(max(7.0, 9.0 * min(1.0, s * 1.6))))
+            p.setFont(font(max(7.0, 9.0 * min(1.0, fit[0] * 1.6))))
             p.drawText(QRectF(b.left() + 3, b.top() + 1, b.width(), 16), Qt.AlignmentFlag.AlignLeft,
                        zone_text(name, self._lang))
         p.end()
@@ -450,7 +451,7 @@ class VideoView(QWidget):
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         s, ox, oy = self._fit()
         p.drawImage(QRectF(ox, oy, self._image.width() * s, self._image.height() * s), self._image)
-        p.drawImage(0, 0, self._zones_drawn(s))
+        p.drawImage(0, 0, self._zones_drawn())
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         label_font = font(max(8.0, 11.0 * min(1.0, s * 1.6)), True)
         for tr in self._tracks:

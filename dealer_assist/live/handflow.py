@@ -360,10 +360,9 @@ class LiveTable:
         #: (zone, card) the dealer confirmed as read, in order (``confirm``); and the cards the
         #: dealer set by a correction: both are sure for the rest of the hand
         self.confirmed: list[tuple[str, str]] = []
-        self._dealer_set: set[tuple[str, str]] = set()
-        #: (zone, card the dealer set) -> the card it was read as (the joker alert's end says a
-        #: joker corrected away was a misreading, not a swap)
-        self._corrected_from: dict[tuple[str, str], str] = {}
+        #: the cards the dealer set, (zone, card) -> the card it was read as (the joker alert's end
+        #: says a joker corrected away was a misreading, not a swap)
+        self._dealer_set: dict[tuple[str, str], str] = {}
         #: (zone, card) -> whether its track was sure when last seen (kept once the track is gone)
         self._sure: dict[tuple[str, str], bool] = {}
         self._pending: list[TableEvent] = []     # events a dealer action causes by itself
@@ -713,8 +712,7 @@ class LiveTable:
             self.hole_rec[seat] = [to if c == card else c for c in self.hole_rec[seat] if c != card or to]
             self._restate.add(seat)
         if to is not None:
-            self._dealer_set.add((zone, to))
-            self._corrected_from[(zone, to)] = card
+            self._dealer_set[(zone, to)] = card
         self.rules.corrected(self, zone, card, to)
         self.corrections += 1
 
@@ -868,7 +866,7 @@ class LiveTable:
             # say what resolved it, not the instruction again
             slot = old.get("zone")
             now = self._slot_card(slot)
-            if now is not None and self._corrected_from.get((slot, now)) == "JK":
+            if now is not None and self._dealer_set.get((slot, now)) == "JK":
                 message, message_ja = both(self.rules.joker_corrected(slot, now))
             else:
                 message, message_ja = both(self.rules.joker_swapped(slot, now))

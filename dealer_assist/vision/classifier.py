@@ -24,6 +24,7 @@ a card whose two corners are both visible counts once, and a covered corner says
 
 from __future__ import annotations
 
+import functools
 import math  # noqa: F401  (used by doctests)
 import os
 from pathlib import Path
@@ -64,12 +65,8 @@ def class_of(card: str) -> int:
     return Card.parse(card).index
 
 
-#: Whether this process's ONNX Runtime sessions share one thread pool (:func:`session_options`):
-#: decided once, at the first session.
-_SHARED_POOL: dict[str, bool] = {}
-
-
-def _shared_pool(ort) -> bool:
+@functools.cache
+def _shared_pool() -> bool:
     """Whether this process's sessions share ONNX Runtime's process-wide thread pool: only where
     ``DEALER_ASSIST_ORT_POOL=shared`` asks for it (to measure it: ``benchmarks/bench_detect.py
     --pool``), and this ONNX Runtime can make one. Decided, and the pool made, once.
@@ -80,15 +77,15 @@ def _shared_pool(ort) -> bool:
     process kept 1.3 cores busy against 0.8, and dropped no frame either way. A table's laptop
     has better use for that core than 2 ms (models/MODEL_CARD.md, "Thirtieth session"). So each
     session keeps a pool of its own."""
-    if "shared" not in _SHARED_POOL:
-        shared = os.environ.get("DEALER_ASSIST_ORT_POOL", "session") == "shared"
-        if shared:
-            try:
-                ort.set_global_thread_pool_sizes(0, 1)   # 0: one thread a physical core
-            except Exception as exc:  # made already in this process: use it; else none
-                shared = "already been created" in str(exc)
-        _SHARED_POOL["shared"] = shared
-    return _SHARED_POOL["shared"]
+    if os.environ.get("DEALER_ASSIST_ORT_POOL", "session") != "shared":
+        return False
+    import onnxruntime as ort
+
+    try:
+        ort.set_global_thread_pool_sizes(0, 1)   # 0: one thread a physical core
+    except Exception as exc:  # made already in this process: use it; else none
+        return "already been created" in str(exc)
+    return True
 
 
 def session_options(ort):
@@ -97,7 +94,7 @@ def session_options(ort):
     cannot be opened)."""
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
-    if _shared_pool(ort):
+    if _shared_pool():
         opts.use_per_session_threads = False
     else:
         # The reader runs its sessions in turn. With spinning on, each session's worker threads
