@@ -422,10 +422,12 @@ def test_a_joker_not_read_surely_asks_the_dealer_to_look_before_the_swap(qtbot, 
     assert w.banner.codes()[0] == "joker_on_board"
     text = w.banner.text()
     assert "ボード4（ターン）はJOKERかもしれません" in text and "違えば、カードを訂正してください" in text
+    assert "ボードにJOKER？ カードを確認" in text
     assert w.board.tiles[3].code == "JK"
     assert w.minimumSizeHint().height() <= 760
     qtbot.keyClick(w, Qt.Key.Key_L)
     assert "board 4 (the turn) may be the joker" in w.banner.text()
+    assert "JOKER ON THE BOARD? Look at the card" in w.banner.text()
     w.shutdown()
 
 

@@ -310,6 +310,33 @@ def test_a_table_whose_showdown_waits_for_the_dealer_is_flagged_on_the_floor(tmp
     log.close()
 
 
+def test_a_joker_not_read_surely_asks_on_the_floor_too(tmp_path, pg_server):
+    """The floor's badge for a joker on the board says what the desk's banner says: a joker the
+    reader was not sure of is a question, one read surely the plain stop."""
+    from dealer_assist.central.floor import overview
+    from dealer_assist.central.schema import connect
+
+    url = new_database(pg_server)
+    db = tmp_path / "t3.sqlite"
+    log = HandLog(db, source="camera", game="joker-holdem")
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 4.0, "frame": 60, "type": "alert", "hand": 1, "code": "joker_on_board", "message": "m",
+                "message_ja": "m", "zone": "board4", "card": "JK", "sure": False, "cleared": False})
+    sync_log(str(db), url, "t3")
+    with connect(url) as con:
+        (row,) = overview(con)
+    assert [(a["code"], a["title"]) for a in row["alerts"]] == [
+        ("joker_on_board", {"en": "JOKER ON THE BOARD? Look at the card", "ja": "ボードにJOKER？ カードを確認"})]
+    log.record({"t": 5.0, "frame": 75, "type": "alert", "hand": 1, "code": "joker_on_board", "message": "m",
+                "message_ja": "m", "zone": "board5", "card": "JK", "cleared": False})
+    sync_log(str(db), url, "t3")
+    with connect(url) as con:
+        (row,) = overview(con)
+    assert [a["title"]["en"] for a in row["alerts"]] == ["JOKER ON THE BOARD? Look at the card",
+                                                         "JOKER ON THE BOARD: burn-swap"]
+    log.close()
+
+
 def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path, pg_server):
     """A hand that ended with its doubtful cards never confirmed: between hands its row says which
     cards were paid unconfirmed; after that the table keeps the count and the latest such hand,

@@ -16,6 +16,7 @@ from dealer_assist.cards import DECK_52
 from dealer_assist.errors import UserError
 from dealer_assist.live.events import Showdown
 from dealer_assist.live.handflow import LiveTable
+from dealer_assist.live.words import line
 from dealer_assist.live.tracker import Observation, TrackerSettings
 
 BASE = {f"board{i}": (400.0 + 70 * (i - 1), 300.0) for i in range(1, 6)}
@@ -373,9 +374,16 @@ def test_a_joker_not_read_surely_on_the_board_is_looked_at_before_the_swap():
     assert "JOKERかもしれません" in raised.message_ja and "バーンカード" in raised.message_ja
     assert "swapped out of board 4" in cleared.message
     assert [e.cards for e in of(events, "board")][-2] == ("Ks", "Js", "6s", "8c")
-    # read surely, the instruction is plain
+    # the alert records that its joker was not sure, and its headline asks
+    assert raised.get("sure") is False and raised.to_json()["sure"] is False
+    assert "ALERT JOKER ON THE BOARD? Look at the card:" in line(raised.to_json(), "en")
+    assert "ボードにJOKER？ カードを確認" in line(raised.to_json(), "ja")
+    assert "resolved JOKER ON THE BOARD? Look at the card" in line(cleared.to_json(), "en")
+    # read surely, the instruction and the headline are plain
     events, _ = play(script)
-    assert "may be" not in of(events, "alert")[0].message
+    sure = of(events, "alert")[0]
+    assert "may be" not in sure.message and sure.get("sure") is None
+    assert "ALERT JOKER ON THE BOARD: burn-swap:" in line(sure.to_json(), "en")
 
 
 def test_a_card_read_as_the_joker_and_corrected_is_no_swap():

@@ -210,7 +210,7 @@ def overview(con) -> list[dict]:
             "status": r["status"], "board": json.loads(r["board"]) if r["board"] else [],
             "stopped": r["ended"] is not None,
             "alerts": [{"code": a.get("code"), "severity": SEVERITY.get(str(a.get("code")), "warn"),
-                        "title": {lang: alert_title(str(a.get("code")), lang) for lang in LANGS},
+                        "title": {lang: alert_title(str(a.get("code")), lang, a.get("sure", True)) for lang in LANGS},
                         "message": {"en": str(a.get("message") or ""), "ja": str(a.get("message_ja") or a.get("message") or "")}}
                        for a in shown],
             "level": level or "", "corrections": r["corrections"], "disputes": r["disputes"],

@@ -17,7 +17,7 @@ KeyError: 'no desk text no_such_key'
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from dealer_assist.i18n import Msg, N_, _p, join, render
 from dealer_assist.i18n import zone as zone_words
@@ -194,9 +194,10 @@ def t(key: str, lang: str = "ja", **fields) -> str:
     return Msg(msgid, tuple(fields.items())).render(lang)
 
 
-def alert_title(code: str, lang: str) -> str:
-    """The banner's headline for an alert code (the code itself, in capitals, if it is unknown)."""
-    return words_alert_title(code, lang)
+def alert_title(code: str, lang: str, sure: Any = True) -> str:
+    """The banner's headline for an alert code (the code itself, in capitals, if it is unknown);
+    ``sure`` False: the alert's card was not read surely (:data:`dealer_assist.live.words.UNSURE_TITLES`)."""
+    return words_alert_title(code, lang, sure)
 
 
 def zone_text(zone: Optional[str], lang: str) -> str:

@@ -474,7 +474,8 @@ class DeskState:
             msg = (a.get("message_ja") if lang == "ja" else a.get("message")) or a.get("message") or ""
             zone = a.get("zone") if isinstance(a.get("zone"), str) else None
             key = f"{code}:{zone or ''}:{a.get('card') or ''}"
-            out.append(AlertView(key, code, alert_title(code, lang), str(msg), SEVERITY.get(code, "warn"), zone))
+            out.append(AlertView(key, code, alert_title(code, lang, a.get("sure", True)), str(msg),
+                                 SEVERITY.get(code, "warn"), zone))
         standing = _corrections(st) if st.get("hand") is not None else []
         if standing:
             items = "、".join if lang == "ja" else "; ".join

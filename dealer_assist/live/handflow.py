@@ -929,9 +929,10 @@ class LiveTable:
         for i, slot in enumerate(BOARD_SLOTS, 1):
             if self._slot_card(slot) == "JK" and self.rules.blocks_board("JK"):
                 # worded as the reading is when it is raised: a joker not read surely is looked at first
-                said = (self.rules.joker_on_board(i) if self.card_sure(slot, "JK")
-                        else self.rules.joker_maybe_on_board(i))
-                want[("joker_on_board", slot)] = ("joker_on_board", said, {"zone": slot, "card": "JK"})
+                sure = self.card_sure(slot, "JK")
+                said = self.rules.joker_on_board(i) if sure else self.rules.joker_maybe_on_board(i)
+                want[("joker_on_board", slot)] = ("joker_on_board", said,
+                                                  {"zone": slot, "card": "JK", **({} if sure else {"sure": False})})
         want.update(self.rules.card_alerts(self))
         for t in tr.stable():
             if t.zone is not None and self._long_unreadable(t):

@@ -56,9 +56,22 @@ ALERT_TITLES: dict[str, Msg] = {
 }
 
 
-def alert_title(code: str, lang: str) -> str:
-    """An alert's title in ``lang`` (an unknown code: the code in capitals, in both languages)."""
-    m = ALERT_TITLES.get(code)
+#: alert code -> its title when the card it is about was not read surely (the alert's ``sure``
+#: is false): the headline asks, it does not tell.
+UNSURE_TITLES: dict[str, Msg] = {
+    "joker_on_board": _("JOKER ON THE BOARD? Look at the card"),
+}
+
+
+def alert_title(code: str, lang: str, sure: Any = True) -> str:
+    """An alert's title in ``lang`` (an unknown code: the code in capitals, in both languages);
+    ``sure`` False (the alert's own ``sure``: its card not read surely) asks instead, where the
+    code has such a title.
+
+    >>> alert_title("joker_on_board", "en"), alert_title("joker_on_board", "en", sure=False)
+    ('JOKER ON THE BOARD: burn-swap', 'JOKER ON THE BOARD? Look at the card')
+    """
+    m = (UNSURE_TITLES.get(code) if sure is False else None) or ALERT_TITLES.get(code)
     return m.render(lang) if m is not None else str(code).replace("_", " ").upper()
 
 
@@ -235,7 +248,7 @@ def _describe(ev: dict, lang: str) -> Any:
                  acts=(ev.get("message_ja") if ja else ev.get("message")) or "-")
     if kind == "alert":
         msg = (ev.get("message_ja") if ja else ev.get("message")) or ""
-        title = alert_title(str(ev.get("code")), lang)
+        title = alert_title(str(ev.get("code")), lang, ev.get("sure", True))
         if ev.get("cleared"):
             return _("resolved {title}: {message}", title=title, message=msg) if msg else \
                 _("resolved {title}", title=title)
