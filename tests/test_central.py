@@ -415,6 +415,7 @@ def test_the_floors_checks_and_disputes_from_before_names_were_kept_stay_without
     assert upgrade(central) == HEAD
     with CentralLog(central) as log:
         assert log.checked(hid)["staff"] is None and [d["staff"] for d in log.disputes(hid)] == [None]
+        assert log.checked(hid)["signed"] is False
     with connect(central) as con:
         assert record_dispute(con, hid, "鈴木") and record_check(con, hid, "鈴木")
         with pytest.raises(UserError, match="say who records it"):

@@ -4,18 +4,20 @@ switches to English, and refuses a request without the token. Without /usr/bin/c
 browser test is skipped (it says why); the token and hole-card checks run without a browser."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("psycopg", reason="the central log needs the test extra (psycopg)")
+psycopg = pytest.importorskip("psycopg", reason="the central log needs the test extra (psycopg)")
 pytest.importorskip("pgserver", reason="the throwaway PostgreSQL needs the test extra (pgserver)")
 uvicorn = pytest.importorskip("uvicorn", reason="the floor view needs the test extra (uvicorn)")
 
@@ -53,20 +55,10 @@ def floor(tmp_path_factory, pg_server):
             log.close()
         logs[name] = (db, log)
         sync_log(str(db), url, name)
-    app = create_app(url, TOKEN)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
-    srv = uvicorn.Server(config)
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    deadline = time.monotonic() + 20
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
     try:
-        yield {"url": url, "base": f"http://127.0.0.1:{port}", "logs": logs}
+        with serving(create_app(url, TOKEN)) as base:
+            yield {"url": url, "base": base, "logs": logs}
     finally:
-        srv.should_exit = True
-        th.join(timeout=10)
         for name, (db, log) in logs.items():
             if name != "t1":
                 log.close()
@@ -80,6 +72,32 @@ def get(url: str, token: str | None = TOKEN):
             return r.status, r.read()
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read()
+
+
+@contextlib.contextmanager
+def serving(app):
+    """``app`` on a free port of this machine: yields its base address."""
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        srv.should_exit = True
+        th.join(timeout=10)
+
+
+def post_to(url: str, body: bytes | None = b"", token: str | None = TOKEN) -> int:
+    url += (("&" if "?" in url else "?") + "token=" + urllib.parse.quote(token)) if token else ""
+    req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
 
 
 def test_every_request_without_the_token_is_refused(floor):
@@ -102,13 +120,7 @@ def test_the_floor_marks_a_hand_paid_unconfirmed_as_checked(floor):
     base = floor["base"]
 
     def post(path, body='{"staff": "田中"}'.encode(), token=TOKEN):
-        url = base + path + (f"?token={token}" if token else "")
-        req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status
-        except urllib.error.HTTPError as exc:
-            return exc.code
+        return post_to(base + path, body, token)
 
     def t2():
         return next(t for t in json.loads(get(base + "/api/tables")[1])["tables"] if t["table"] == "t2")
@@ -335,6 +347,86 @@ def test_a_joker_not_read_surely_asks_on_the_floor_too(tmp_path, pg_server):
     assert [a["title"]["en"] for a in row["alerts"]] == ["JOKER ON THE BOARD? Look at the card",
                                                          "JOKER ON THE BOARD: burn-swap"]
     log.close()
+
+
+def test_a_person_with_their_own_floor_address_records_in_their_own_name(tmp_path, pg_server, capsys):
+    """floor-staff add gives 田中 一郎 an address of their own: a check or a dispute made from it
+    is recorded in that name (whatever the page sends) and marked signed in; the event's shared
+    token then only views (403, nothing recorded). Revoked, the address opens nothing within the
+    accounts' refresh, and with no account left the shared token records a typed name again."""
+    from dealer_assist.cli import main
+    from dealer_assist.rules.settle import settle
+
+    url = new_database(pg_server)
+    table = {"game": "joker-holdem", "board": ["Ks", "Js", "6s", "4d", "2c"], "button": 2,
+             "seats": [{"seat": 2, "hole": ["Qh", "Qd"], "committed": 50},
+                       {"seat": 4, "hole": ["As", "8c"], "committed": 50}]}
+    left = {**settle(table), "provisional": True, "unsure": [{"zone": "seat4", "card": "8c", "or": "8s"}],
+            "confirmed": []}
+    db = tmp_path / "t5.sqlite"
+    log = HandLog(db, source="camera", game="joker-holdem")
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 9.0, "frame": 135, "type": "hand_end", "hand": 1, "ruling": left, "board": table["board"],
+                "provisional": True, "confirmed": []})
+    log.close()
+    sync_log(str(db), url, "t5")
+
+    assert main(["floor-staff", "--central", url, "--lang", "en", "list"]) == 0
+    assert "no floor addresses" in capsys.readouterr().out
+    assert main(["floor-staff", "--central", url, "--lang", "en", "--address", "http://10.0.0.5:8700/",
+                 "add", " 田中 一郎 "]) == 0
+    said = capsys.readouterr().out
+    assert "田中 一郎's own floor address (shown once" in said
+    own = re.search(r"http://10\.0\.0\.5:8700/\?token=(\S+)$", said.strip()).group(1)
+    assert main(["floor-staff", "--central", url, "add", "田中 一郎"]) == 2
+    assert "already has a floor address" in capsys.readouterr().err
+    assert main(["floor-staff", "--central", url, "add"]) == 2 and "wants the person's name" in capsys.readouterr().err
+    assert main(["floor-staff", "--central", url, "add", "a\u0000b"]) == 2
+    assert "say who records it" in capsys.readouterr().err
+    with psycopg.connect(url) as con:      # the log keeps no token, only its digest
+        assert own not in json.dumps(con.execute("SELECT * FROM floor_staff").fetchall(), default=str)
+
+    with serving(create_app(url, TOKEN, accounts_every=0)) as base:
+        def me(token):
+            return json.loads(get(base + "/api/me", token)[1])
+
+        def t5():
+            return json.loads(get(base + "/api/tables")[1])["tables"][0]
+
+        paid = t5()["unconfirmed_hand"]
+        assert me(own) == {"staff": "田中 一郎", "accounts": True}
+        assert me(TOKEN) == {"staff": None, "accounts": True}
+        assert get(base + "/", own)[0] == 200 and get(base + "/api/tables", own + "x")[0] == 401
+        # the shared token only views now
+        for what in ("checked", "dispute"):
+            assert post_to(f"{base}/api/hand/{paid}/{what}", '{"staff": "Sato"}'.encode()) == 403
+        assert t5()["unconfirmed"] == 1 and json.loads(get(f"{base}/api/hand/{paid}")[1])["disputes"] == []
+        # the person's own address: their name, whatever the page sends (or none)
+        assert post_to(f"{base}/api/hand/{paid}/checked", '{"staff": "Sato"}'.encode(), own) == 200
+        assert post_to(f"{base}/api/hand/{paid}/dispute", None, own) == 200
+        page = json.loads(get(f"{base}/api/hand/{paid}", own)[1])
+        assert (page["checked"]["staff"], page["checked"]["signed"]) == ("田中 一郎", True)
+        assert [(d["staff"], d["signed"]) for d in page["disputes"]] == [("田中 一郎", True)]
+        assert t5()["unconfirmed"] == 0
+        texts = json.loads(re.search(r"const TEXTS = (.*);", get(base + "/")[1].decode()).group(1))
+        assert texts["ja"]["checked_signed"] == "{staff}（本人のアドレス）がカードを確認済み（{when}）"
+
+        assert main(["floor-staff", "--central", url, "--lang", "en", "revoke", "田中 一郎"]) == 0
+        assert "no longer opens the floor view" in capsys.readouterr().out
+        assert get(base + "/api/tables", own)[0] == 401
+        assert main(["floor-staff", "--central", url, "revoke", "田中 一郎"]) == 2
+        assert main(["floor-staff", "--central", url, "--lang", "en", "list"]) == 0
+        assert re.fullmatch(r"田中 一郎: since \d{4}-\d\d-\d\d \d\d:\d\d UTC, revoked \d{4}-\d\d-\d\d \d\d:\d\d UTC\n",
+                            capsys.readouterr().out)
+        # no account left: the page asks for a typed name again
+        assert me(TOKEN) == {"staff": None, "accounts": False}
+        assert post_to(f"{base}/api/hand/{paid}/dispute", '{"staff": "Sato"}'.encode()) == 200
+        assert [(d["staff"], d["signed"]) for d in json.loads(get(f"{base}/api/hand/{paid}")[1])["disputes"]] == [
+            ("田中 一郎", True), ("Sato", False)]
+    # review --central says which were signed in
+    assert main(["review", "--central", url, "--table", "t5", "--lang", "en", "1:1"]) == 0
+    told = capsys.readouterr().out
+    assert "cards checked by 田中 一郎, signed in (" in told and "dispute recorded by Sato (" in told
 
 
 def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path, pg_server):

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error
+from dealer_assist.central.staff import STAFF_MAX, staff_name  # noqa: F401  (the floor's API)
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.errors import UserError
@@ -60,6 +61,11 @@ FLOOR_TEXTS = {
     "staff_needed": _("type your name first: it is recorded with a check or a dispute"),
     "disputed": _("dispute recorded ({when})"),
     "disputed_by": _("dispute recorded by {staff} ({when})"),
+    "checked_signed": _("cards checked by {staff}, signed in ({when})"),
+    "disputed_signed": _("dispute recorded by {staff}, signed in ({when})"),
+    "signed_in": _("signed in as {staff}: checks and disputes are recorded in this name"),
+    "own_address_needed": _("this address only views: record checks and disputes from your own floor address "
+                            "(the floor manager gives each person one)"),
     "not_recorded": _("not recorded (the server answered {status}): open the hand again"),
     "no_alerts": _("no alerts"),
     "no_tables": _("no table has sent anything yet"),
@@ -249,44 +255,20 @@ def _doubt(ruling: dict, status: Any, ref: Any) -> dict:
     return {lang: "" for lang in LANGS}
 
 
-#: The most characters a floor manager's name may have (``staff_name``).
-STAFF_MAX = 40
+def record_dispute(con, hand_id: int, staff: str, staff_id: Optional[int] = None) -> bool:
+    """A floor manager (``staff``, :func:`staff_name`; ``staff_id``: their account, when they
+    signed in with their own token) opened a dispute on the hand: recorded. False when there is no
+    such hand, nothing recorded."""
+    return con.execute("INSERT INTO disputes (hand_id, staff, staff_id) SELECT id, %s, %s FROM hands WHERE id = %s "
+                       "RETURNING id", (staff_name(staff), staff_id, hand_id)).fetchone() is not None
 
 
-def staff_name(value: Any) -> str:
-    """Who on the floor records a check or a dispute, as they typed it on the page: the name
-    trimmed; :class:`UserError` in one line for anything else (no name, not text, too long, or
-    holding control characters).
-
-    >>> staff_name("  田中 ")
-    '田中'
-    >>> staff_name("")
-    Traceback (most recent call last):
-    ...
-    dealer_assist.errors.UserError: say who records it: a name of 1 to 40 characters
-    """
-    import unicodedata
-
-    name = value.strip() if isinstance(value, str) else ""
-    if not 0 < len(name) <= STAFF_MAX or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                                             for c in name):
-        raise UserError(f"say who records it: a name of 1 to {STAFF_MAX} characters")
-    return name
-
-
-def record_dispute(con, hand_id: int, staff: str) -> bool:
-    """A floor manager (``staff``, :func:`staff_name`) opened a dispute on the hand: recorded.
-    False when there is no such hand, nothing recorded."""
-    return con.execute("INSERT INTO disputes (hand_id, staff) SELECT id, %s FROM hands WHERE id = %s RETURNING id",
-                       (staff_name(staff), hand_id)).fetchone() is not None
-
-
-def record_check(con, hand_id: int, staff: str) -> bool:
-    """The floor (``staff``, :func:`staff_name`) checked the cards of a hand paid on a provisional
-    ruling: recorded (the hand leaves the table's count of hands paid unconfirmed). False when
-    there is no such hand, nothing recorded."""
-    return con.execute("INSERT INTO checks (hand_id, staff) SELECT id, %s FROM hands WHERE id = %s AND unconfirmed "
-                       "RETURNING id", (staff_name(staff), hand_id)).fetchone() is not None
+def record_check(con, hand_id: int, staff: str, staff_id: Optional[int] = None) -> bool:
+    """The floor (``staff``, :func:`staff_name`; ``staff_id`` as :func:`record_dispute`) checked
+    the cards of a hand paid on a provisional ruling: recorded (the hand leaves the table's count
+    of hands paid unconfirmed). False when there is no such hand, nothing recorded."""
+    return con.execute("INSERT INTO checks (hand_id, staff, staff_id) SELECT id, %s, %s FROM hands WHERE id = %s "
+                       "AND unconfirmed RETURNING id", (staff_name(staff), staff_id, hand_id)).fetchone() is not None
 
 
 def ready_schema(url: str) -> str:
@@ -341,6 +323,33 @@ def hand_view(log, hand_id: int) -> dict:
 
 
 # -- the application ----------------------------------------------------------------------------
+class _Accounts:
+    """The floor's own tokens (:func:`dealer_assist.central.staff.accounts`), read from the log
+    again at most every ``every`` seconds: an account revoked stops working within that. Kept as
+    they were while the log is out of reach."""
+
+    def __init__(self, url: str, every: float):
+        self.url, self.every = url, every
+        self.digests: dict[str, tuple[int, str]] = {}
+        self.at = -float("inf")
+
+    def _read(self) -> dict[str, tuple[int, str]]:
+        from dealer_assist.central.staff import accounts
+
+        try:
+            with connect(self.url, autocommit=True) as con:
+                self.digests = accounts(con)
+        except Exception:       # out of reach: the page says so from the overview; keep the last known
+            pass
+        self.at = time.monotonic()
+        return self.digests
+
+    async def current(self) -> dict[str, tuple[int, str]]:
+        if time.monotonic() - self.at >= self.every:
+            return await asyncio.to_thread(self._read)
+        return self.digests
+
+
 class _Hub:
     """The overview, recomputed when the central log says something changed, pushed to every page."""
 
@@ -411,8 +420,10 @@ class _Hub:
                     q.put_nowait(text)
 
 
-def create_app(url: str, token: str):
-    """The floor view's Starlette application for the central log at ``url``."""
+def create_app(url: str, token: str, accounts_every: float = 5.0):
+    """The floor view's Starlette application for the central log at ``url``: ``token`` is the
+    event's shared access token; each person's own token (``dealer-assist floor-staff add``) opens
+    it too, and the accounts are read again every ``accounts_every`` seconds."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
@@ -424,16 +435,31 @@ def create_app(url: str, token: str):
     refused = " / ".join(render(_("floor view: the access token is missing or wrong; open the address "
                                   "dealer-assist floor printed (with ?token=...)"), lang) for lang in ("ja", "en"))
 
-    def allowed(request: Request) -> bool:
+    from dealer_assist.central.staff import who
+
+    people = _Accounts(url, accounts_every)
+
+    async def allowed(request: Request) -> bool:
+        """The event's token, or a person's own (then ``request.state.account`` is (id, name))."""
         given = request.query_params.get("token") or request.headers.get("x-floor-token") or ""
-        return hmac.compare_digest(given.encode(), token.encode())
+        request.state.account = None
+        if hmac.compare_digest(given.encode(), token.encode()):
+            return True
+        request.state.account = who(await people.current(), given)
+        return request.state.account is not None
 
     def guard(handler):
         async def wrapped(request: Request):
-            if not allowed(request):
+            if not await allowed(request):
                 return PlainTextResponse(refused, status_code=401)
             return await handler(request)
         return wrapped
+
+    async def me(request: Request):
+        """Who this page records in the name of (None: it asks for a name), and whether the event
+        has accounts (then the shared token only views)."""
+        account = request.state.account
+        return JSONResponse({"staff": account[1] if account else None, "accounts": bool(await people.current())})
 
     async def page(request: Request):
         html = PAGE.read_text(encoding="utf-8").replace("__TEXTS__", json.dumps(page_texts(), ensure_ascii=False))
@@ -474,21 +500,32 @@ def create_app(url: str, token: str):
         return got if isinstance(got, Response) else JSONResponse(got)
 
     def recorder(record, missing: str, note: str):
-        """A POST that records something of a hand for the floor (``record(con, hid, staff)``) with
-        the name of who does it (``{"staff": NAME}``, :func:`staff_name`), tells every page, or
-        answers 404 with ``missing`` where there was nothing to record, 400 without a name."""
+        """A POST that records something of a hand for the floor (``record(con, hid, staff,
+        staff_id)``) in the name of who does it, tells every page, or answers 404 with ``missing``
+        where there was nothing to record. Who: the person whose own token it came with (whatever
+        the body says); with the event's token, the name the body gives (``{"staff": NAME}``,
+        :func:`staff_name`; 400 without one), unless the event has accounts (403: that token
+        only views)."""
         async def endpoint(request: Request):
             hid = request.path_params["hid"]
-            raw = await request.body()
-            try:
-                body = json.loads(raw.decode("utf-8")) if 0 < len(raw) <= 4096 else None
-                staff = staff_name(body.get("staff") if isinstance(body, dict) else None)
-            except (ValueError, UserError) as exc:      # not JSON, not UTF-8, no name
-                msg = str(exc) if isinstance(exc, UserError) else "the body is not JSON"
-                return JSONResponse({"error": f'{msg}: send {{"staff": "your name"}}'}, status_code=400)
+            account = request.state.account
+            if account is not None:
+                staff_id, staff = account
+            elif await people.current():
+                return JSONResponse({"error": "this token only views: record it from your own floor address "
+                                              "(dealer-assist floor-staff add)"}, status_code=403)
+            else:
+                staff_id = None
+                raw = await request.body()
+                try:
+                    body = json.loads(raw.decode("utf-8")) if 0 < len(raw) <= 4096 else None
+                    staff = staff_name(body.get("staff") if isinstance(body, dict) else None)
+                except (ValueError, UserError) as exc:      # not JSON, not UTF-8, no name
+                    msg = str(exc) if isinstance(exc, UserError) else "the body is not JSON"
+                    return JSONResponse({"error": f'{msg}: send {{"staff": "your name"}}'}, status_code=400)
 
             def work(log):
-                if not record(log.con, hid, staff):    # nothing recorded, and the page is told so
+                if not record(log.con, hid, staff, staff_id):    # nothing recorded, and the page is told so
                     return JSONResponse({"error": missing.format(hid=hid)}, status_code=404)
                 log.con.execute("SELECT pg_notify('dealer_assist', %s)", (note,))
                 return {"ok": True}
@@ -532,6 +569,7 @@ def create_app(url: str, token: str):
             task.cancel()
 
     routes = [Route("/", guard(page)), Route("/api/tables", guard(tables)), Route("/api/stream", guard(stream)),
+              Route("/api/me", guard(me)),
               Route("/api/hand/{hid:int}", guard(hand)),
               Route("/api/hand/{hid:int}/dispute", guard(dispute), methods=["POST"]),
               Route("/api/hand/{hid:int}/checked", guard(check), methods=["POST"]),

@@ -182,17 +182,19 @@ class CentralLog:
 
     def checked(self, hand_id: int) -> Optional[dict]:
         """The floor's first check of the cards of a hand paid on a provisional ruling:
-        ``{"when": ISO 8601 UTC, "staff": the name given, or None before names were kept}``, or
-        None. The floor's: a table's role cannot read the checks."""
-        rows = self._q("SELECT checked, staff FROM checks WHERE hand_id = %s ORDER BY checked, id LIMIT 1",
+        ``{"when": ISO 8601 UTC, "staff": the name given, or None before names were kept,
+        "signed": True when it came from that person's own token, not a typed name}``, or None.
+        The floor's: a table's role cannot read the checks."""
+        rows = self._q("SELECT checked, staff, staff_id FROM checks WHERE hand_id = %s ORDER BY checked, id LIMIT 1",
                        (hand_id,))
-        return {"when": _iso_utc(rows[0]["checked"]), "staff": rows[0]["staff"]} if rows else None
+        return ({"when": _iso_utc(rows[0]["checked"]), "staff": rows[0]["staff"],
+                 "signed": rows[0]["staff_id"] is not None} if rows else None)
 
     def disputes(self, hand_id: int) -> list[dict]:
         """The disputes the floor recorded on a hand, oldest first: ``{"when", "staff"}`` each, as
         :meth:`checked`. The floor's: a table's role cannot read them."""
-        return [{"when": _iso_utc(r["opened"]), "staff": r["staff"]}
-                for r in self._q("SELECT opened, staff FROM disputes WHERE hand_id = %s ORDER BY opened, id",
+        return [{"when": _iso_utc(r["opened"]), "staff": r["staff"], "signed": r["staff_id"] is not None}
+                for r in self._q("SELECT opened, staff, staff_id FROM disputes WHERE hand_id = %s ORDER BY opened, id",
                                  (hand_id,))]
 
     def load_snapshot(self, hand: dict, snapshot_id: int) -> bytes:

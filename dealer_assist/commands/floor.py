@@ -4,6 +4,10 @@ Serves the page of :mod:`dealer_assist.central.floor` (every table of the event,
 interrupted. Every request needs the access token: ``--token`` (or ``DEALER_ASSIST_FLOOR_TOKEN``),
 else a new random one, printed with the address to open. Listens on 127.0.0.1 unless ``--host``
 says otherwise. Needs the ``floor`` and ``central`` extras.
+
+``dealer-assist floor-staff --central URL add NAME | revoke NAME | list``: each person on the floor
+gets an address of their own (:mod:`dealer_assist.central.staff`); their checks and disputes are
+then recorded in their name, and the event's shared token only views.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import argparse
 import os
 import secrets
 import sys
+from datetime import timezone
 
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
@@ -34,6 +39,60 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8700, help="port (default 8700)")
     p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the terminal lines")
     p.set_defaults(func=run)
+
+    s = sub.add_parser(
+        "floor-staff",
+        help="give each person on the floor an address of their own, so that their checks and "
+             "disputes are recorded in their name",
+        description="Floor staff accounts in the central log: 'add NAME' makes a person's own token "
+                    "and prints their address (shown once, kept nowhere); 'revoke NAME' ends it; "
+                    "'list' shows every account. Once the event has one, the shared token only views.",
+    )
+    s.add_argument("--central", metavar="URL", required=True, type=_arg_check("check_url"),
+                   help="the central log (postgresql://..., the owner's role)")
+    s.add_argument("--address", default="http://127.0.0.1:8700",
+                   help="the floor view's address, to print each person's link (default http://127.0.0.1:8700)")
+    s.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the terminal lines")
+    s.add_argument("action", choices=("add", "revoke", "list"))
+    s.add_argument("name", nargs="?", help="the person's name (add, revoke)")
+    s.set_defaults(func=run_staff)
+
+
+def run_staff(args) -> int:
+    from dealer_assist.central.floor import ready_schema
+    from dealer_assist.central.schema import connect, describe_error
+    from dealer_assist.central.staff import add_staff, list_staff, revoke_staff
+
+    if args.action != "list" and args.name is None:
+        raise UserError(f"floor-staff {args.action} wants the person's name")
+    ready_schema(args.central)                # a log from an older release: upgraded, or one line why not
+    try:
+        with connect(args.central) as con:
+            if args.action == "add":
+                token = add_staff(con, args.name)
+                con.commit()
+                said = _("{staff}'s own floor address (shown once; give it to them alone; "
+                         "'floor-staff revoke' ends it): {address}/?token={token}",
+                         staff=args.name.strip(), address=args.address.rstrip("/"), token=token)
+            elif args.action == "revoke":
+                if not revoke_staff(con, args.name):
+                    raise UserError(f"no floor address for {args.name.strip()} (dealer-assist floor-staff list)")
+                con.commit()
+                said = _("{staff}'s floor address no longer opens the floor view", staff=args.name.strip())
+            else:
+                utc = lambda t: t.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")  # noqa: E731
+                lines = [_("{staff}: since {created}{revoked}", staff=r["name"], created=utc(r["created"]),
+                           revoked=_(", revoked {when}", when=utc(r["revoked"])) if r["revoked"] else "").render(args.lang)
+                         for r in list_staff(con)]
+                print("\n".join(lines) if lines else _("no floor addresses: every check and dispute takes "
+                                                       "the name typed on the page").render(args.lang))
+                return 0
+    except UserError:
+        raise
+    except Exception as exc:      # psycopg's errors: the log out of reach, a role without the grant
+        raise UserError(f"cannot reach the floor's accounts in the central log: {describe_error(exc)}") from None
+    print(said.render(args.lang), flush=True)
+    return 0
 
 
 def run(args) -> int:

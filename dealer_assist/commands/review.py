@@ -10,6 +10,7 @@ the hand's JSON to a file and ``--snapshots DIR`` writes its JPEG snapshots (the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -18,7 +19,7 @@ from typing import Any, Callable, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
-from dealer_assist.i18n import _, _n, _p, join, render, seat, seat_list
+from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list
 from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, offer_note, pays_text,
                                      placed_cards)
 
@@ -124,6 +125,14 @@ def format_list(hands: list[dict], lang: str = "en") -> str:
     return "\n".join(lines + [note])
 
 
+def _floor_record(rec: dict, signed: Msg, typed: Msg, nameless: Msg) -> Msg:
+    """A floor record's words (its time in UTC): made from that person's own floor address
+    (``signed``), with a name typed on the page (``typed``), or before names were kept."""
+    chosen = nameless if not rec.get("staff") else signed if rec.get("signed") else typed
+    return dataclasses.replace(chosen, fields=(("staff", rec.get("staff") or ""),
+                                               ("when", _when(rec.get("when")) + " UTC")))
+
+
 def format_hand(hand: dict, lang: str = "en") -> str:
     """One hand told for a dispute: header, events in time order, corrections, the ruling."""
     ja = lang == "ja"
@@ -210,13 +219,13 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         out.append(_("The floor:").render(lang))
         check = floor.get("checked")
         if check:
-            when = _when(check.get("when")) + " UTC"
-            out.append("  " + (_("cards checked by {staff} ({when})", staff=check["staff"], when=when)
-                               if check.get("staff") else _("cards checked by the floor ({when})", when=when)).render(lang))
+            out.append("  " + _floor_record(check, _("cards checked by {staff}, signed in ({when})"),
+                                            _("cards checked by {staff} ({when})"),
+                                            _("cards checked by the floor ({when})")).render(lang))
         for d in floor.get("disputes") or []:
-            when = _when(d.get("when")) + " UTC"
-            out.append("  " + (_("dispute recorded by {staff} ({when})", staff=d["staff"], when=when)
-                               if d.get("staff") else _("dispute recorded ({when})", when=when)).render(lang))
+            out.append("  " + _floor_record(d, _("dispute recorded by {staff}, signed in ({when})"),
+                                            _("dispute recorded by {staff} ({when})"),
+                                            _("dispute recorded ({when})")).render(lang))
         if not check and not floor.get("disputes"):
             out.append(_("  no check of the cards, no dispute").render(lang))
     snaps = hand.get("snapshots") or []
