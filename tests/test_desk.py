@@ -615,7 +615,7 @@ def test_a_camera_that_drops_out_is_on_the_banner_until_it_is_back(qtbot, tmp_pa
     from dealer_assist.live.tracker import LiveTable
 
     cal = load_calibration(CLIP / "table.yaml")
-    img = np.zeros((720, 1280, 3), np.uint8)
+    img = np.full((720, 1280, 3), 128, np.uint8)     # a picture, neither dark nor washed out
     items = [Frame(i, i / 15, img) for i in range(3)]
     items.append(SourceAlert("camera_lost", "camera 0 stopped sending frames; reconnecting",
                              "カメラ0の映像が止まりました。再接続中", 0.3))

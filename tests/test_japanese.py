@@ -308,7 +308,7 @@ def test_refused_dealer_actions_and_corrections_speak_japanese(tmp_path):
     events: list = []
     pipe = Pipeline(detector=Detector(), calibration=cal, table=LiveTable(seats=cal.seats),
                     sink=events.append, log=None, actions=[dict(a) for a in BAD_ACTIONS])
-    img = np.zeros((720, 1280, 3), np.uint8)
+    img = np.full((720, 1280, 3), 128, np.uint8)     # a picture, neither dark nor washed out
     pipe.run([Frame(i, i / 15.0, img) for i in range(8)])
     bad = [e for e in events if isinstance(e, Alert) and e.code == "bad_action"]
     assert len(bad) == len(BAD_ACTIONS) - 1          # all but the one fold that is fine

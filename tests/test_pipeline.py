@@ -46,7 +46,7 @@ def backs_in(cal, *zones):
 
 
 def frames(n, start=0, size=(720, 1280)):
-    img = np.zeros((*size, 3), np.uint8)
+    img = np.full((*size, 3), 128, np.uint8)     # a picture, neither dark nor washed out (live.picture)
     return [Frame(i, i / 15.0, img) for i in range(start, start + n)]
 
 
@@ -126,11 +126,11 @@ def test_a_dealer_correction_teaches_the_reader_that_card_from_the_frame_it_was_
                             "polygon": poly}], "backs": dealt["backs"]}
     det = LearningDetector([dealt] * 6 + [with_card])
     pipe, events, log = make(tmp_path, det)
-    marked = [Frame(i, i / 15.0, np.full((720, 1280, 3), i, np.uint8)) for i in range(14)]
+    marked = [Frame(i, i / 15.0, np.full((720, 1280, 3), 100 + i, np.uint8)) for i in range(14)]
     pipe.run(marked)
     pipe.apply({"type": "correct", "zone": "board1", "card": "2c", "to": "2s"}, 14, 1.0)
-    # learned from the last frame the tracks were updated from (its pixels say 13), at the card's outline
-    assert det.learned == [(13, tuple(map(tuple, poly)), "2s")]
+    # learned from the last frame the tracks were updated from (its pixels say 113), at the card's outline
+    assert det.learned == [(113, tuple(map(tuple, poly)), "2s")]
     assert pipe.stats.learned == 2 and pipe.stats.summary()["learned_corners"] == 2
     # a correction that removes a card teaches nothing
     pipe.apply({"type": "correct", "zone": "board1", "card": "2s", "to": None}, 14, 1.0)

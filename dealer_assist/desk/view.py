@@ -36,6 +36,7 @@ from dealer_assist.desk.texts import SEVERITY, alert_title, card_label, seats_te
 from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, Showdown, TableEvent, Up,
                                        event_from_json)
 from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, read_offered, ruling_or_none
+from dealer_assist.live.picture import PICTURE_CODES
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -220,7 +221,7 @@ class DeskState:
             if not isinstance(ev, Alert) or ev.cleared:
                 continue
             code = ev.code
-            if code in (SOURCE_LOST, SOURCE_BACK) or (code, ev.message) in active:
+            if code in (SOURCE_LOST, SOURCE_BACK) or code in PICTURE_CODES or (code, ev.message) in active:
                 continue
             # an alert the table does not keep (a refused input, a hand closed without a showdown,
             # the recording's end): the dealer acknowledges it
@@ -259,6 +260,11 @@ class DeskState:
                 self.source_alerts[SOURCE_LOST] = ev.to_json()     # shown as the banner's alert
             elif ev.code == SOURCE_BACK:
                 self.source_alerts.pop(SOURCE_LOST, None)
+            elif ev.code in PICTURE_CODES:                         # the camera's picture: while it lasts
+                if ev.cleared:
+                    self.source_alerts.pop(ev.code, None)
+                else:
+                    self.source_alerts[ev.code] = ev.to_json()
             return
         if isinstance(ev, HandStart):
             self.finished = None

@@ -377,6 +377,12 @@ class LiveTable:
         self.tracker.update(frame, t, observations)
         return self._keep_pace(frame) + self._evaluate()
 
+    def unseen(self) -> None:
+        """A frame came whose picture shows nothing of the table (dark, washed out: the pipeline
+        does not give it to :meth:`step`). Its cards are not gone, and the frames it stood for were
+        not skipped for want of time: the pace is measured afresh from the next frame read."""
+        self._pace.clear()
+
     def pace(self) -> tuple[Optional[float], Optional[float]]:
         """Frames read a second of source time and the share of the source's frames skipped, over
         the last ``pace_s`` seconds (None until that much time has passed)."""

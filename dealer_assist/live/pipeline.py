@@ -29,6 +29,7 @@ from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
 from dealer_assist.live.events import Alert, TableEvent
+from dealer_assist.live.picture import PictureWatch
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
 SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "confirm", "hand_end"})
@@ -133,6 +134,8 @@ class Pipeline:
         self.last_found: dict = {"cards": [], "backs": []}
         self._tracked_image: Optional[np.ndarray] = None   # the frame the tracks were last updated from
         self._checked_size = False
+        #: the camera's picture watched for a stuck, dark or washed-out picture (:mod:`picture`)
+        self.picture = PictureWatch()
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -191,10 +194,12 @@ class Pipeline:
             if track.missing == 0 and len(track.polygon) == 4:
                 self.stats.learned += learn(self._tracked_image, track.polygon, to)
 
-    def alert(self, code: str, message: str, message_ja: str, frame: int, t: float) -> Alert:
-        """Raise a one-off alert (a refused dealer input, the source's news): to the sink and the
+    def alert(self, code: str, message: str, message_ja: str, frame: int, t: float, cleared: bool = False) -> Alert:
+        """Raise a one-off alert (a refused dealer input, the source's news), or clear one the
+        pipeline raised (``cleared``: the camera's picture is right again): to the sink and the
         hand log.  :meth:`alert_msg` takes a catalogue message instead of its two languages."""
-        ev = Alert(round(float(t), 3), frame, self.table.hand, code=code, message=message, message_ja=message_ja)
+        ev = Alert(round(float(t), 3), frame, self.table.hand, code=code, message=message, message_ja=message_ja,
+                   cleared=cleared)
         self._emit([ev], None)
         return ev
 
@@ -222,7 +227,16 @@ class Pipeline:
         t0 = time.perf_counter()
         self._check_size(frame.image)
         self.last_frame = frame
-        caused: list[TableEvent] = []
+        caused: list[TableEvent] = [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
+                                    for code, raised, words in self.picture.look(frame.image, frame.t)]
+        if self.picture.blind:
+            # a picture that shows nothing (the lens covered, the light off, glare) says nothing of
+            # the table: not read, and not given to the table, whose cards would seem gone (folds,
+            # a hand won without a showdown). The dealer's actions wait for a frame that is read.
+            self.table.unseen()
+            self.stats.frames += 1
+            self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
+            return caused
         while self.pending and self.pending[0]["frame"] <= frame.index:
             act = dict(self.pending.pop(0))
             act.pop("frame", None)
