@@ -709,3 +709,34 @@ def test_a_doubtful_card_says_what_else_it_may_be_and_one_click_makes_it_that(qt
     sure_card = CardPicker("seat4", "Kc", "en", doubtful=False, other="Ks")
     qtbot.addWidget(sure_card)
     assert not sure_card.other_button.isVisible()
+
+
+def test_a_dealer_change_on_the_desk_names_the_next_hand(qtbot, tmp_path):
+    """Key D asks who takes the table; the name goes to the table, shows in the status line and is
+    named in the next hand's start in the hand log. A blank name is refused aloud."""
+    import json
+    import sqlite3
+
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "40")
+    play_to(qtbot, w, 40)
+    qtbot.keyClick(w, Qt.Key.Key_D)
+    dialog = w.dealer_dialog
+    assert dialog.isVisible() and dialog.textValue() == ""
+    assert "交代で入るディーラー" in dialog.labelText()
+    dialog.setTextValue("  ")
+    dialog.accept()
+    qtbot.waitUntil(lambda: "bad_action" in w.banner.codes(), timeout=5000)
+    assert "ディーラーの名前" in w.banner.text()
+    w.open_dealer().setTextValue("鈴木 一郎")
+    w.dealer_dialog.accept()
+    qtbot.waitUntil(lambda: "ディーラー 鈴木 一郎" in w.status.text(), timeout=5000)
+    assert w.open_dealer().textValue() == "鈴木 一郎"      # the dialog starts from the dealer now
+    w.dealer_dialog.reject()
+    resume_to(qtbot, w, 120)                              # hand 2 starts at frame 99
+    w.shutdown()
+    con = sqlite3.connect(db)
+    starts = [json.loads(j) for (j,) in con.execute("SELECT json FROM events WHERE type = 'hand_start'")]
+    changes = [json.loads(j)["name"] for (j,) in con.execute("SELECT json FROM events WHERE type = 'dealer'")]
+    con.close()
+    assert [s.get("dealer") for s in starts] == [None, "鈴木 一郎"] and changes == ["鈴木 一郎"]

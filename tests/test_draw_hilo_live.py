@@ -108,7 +108,7 @@ def test_bad_draws_are_refused_with_the_reason():
     with pytest.raises(UserError, match="unknown field"):
         table.apply({"type": "draw", "seat": 1, "cards": 1, "discard": ["As"]}, 30, 2.0)
     with pytest.raises(UserError, match="known: button, committed, ante, antes, fold, last_aggressor, "
-                                        "correct, confirm, draw"):
+                                        "correct, confirm, dealer, draw"):
         table.apply({"type": "shuffle"}, 30, 2.0)
     # a hold'em table knows no draw
     with pytest.raises(UserError, match="unknown dealer action 'draw'"):

@@ -266,7 +266,7 @@ def test_the_floor_pages_words_are_japanese_by_default_and_english_on_the_switch
     texts = page_texts()
     assert set(texts["ja"]) == set(texts["en"])
     sample = {"table": "12", "ref": "2:3", "seat": "4", "amount": "450", "when": "2026/11/29 21:14",
-              "staff": "田中", "status": "404"}   # the page fills these in
+              "staff": "田中", "status": "404", "name": "佐藤"}   # the page fills these in
     assert_japanese([(f"floor {k}", re.sub(r"\{(\w+)\}", lambda m: sample[m.group(1)], v))
                      for k, v in texts["ja"].items()])
     assert texts["en"]["title"] == "Floor: every table" and texts["ja"]["title"] == "フロア: 全テーブル"
@@ -365,7 +365,8 @@ def test_a_person_with_their_own_floor_address_records_in_their_own_name(tmp_pat
             "confirmed": []}
     db = tmp_path / "t5.sqlite"
     log = HandLog(db, source="camera", game="joker-holdem")
-    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2,
+                "dealer": "佐藤 花子"})
     log.record({"t": 9.0, "frame": 135, "type": "hand_end", "hand": 1, "ruling": left, "board": table["board"],
                 "provisional": True, "confirmed": []})
     log.close()
@@ -406,10 +407,13 @@ def test_a_person_with_their_own_floor_address_records_in_their_own_name(tmp_pat
         assert post_to(f"{base}/api/hand/{paid}/dispute", None, own) == 200
         page = json.loads(get(f"{base}/api/hand/{paid}", own)[1])
         assert (page["checked"]["staff"], page["checked"]["signed"]) == ("田中 一郎", True)
+        assert page["dealer"] == "佐藤 花子"          # who dealt it, as its start named them
+        assert t5()["dealer"] == "佐藤 花子"          # and who deals at the table now
         assert [(d["staff"], d["signed"]) for d in page["disputes"]] == [("田中 一郎", True)]
         assert t5()["unconfirmed"] == 0
         texts = json.loads(re.search(r"const TEXTS = (.*);", get(base + "/")[1].decode()).group(1))
         assert texts["ja"]["checked_signed"] == "{staff}（本人のアドレス）がカードを確認済み（{when}）"
+        assert texts["ja"]["dealt_by"] == "ディーラー {name}"
 
         assert main(["floor-staff", "--central", url, "--lang", "en", "revoke", "田中 一郎"]) == 0
         assert "no longer opens the floor view" in capsys.readouterr().out

@@ -16,7 +16,8 @@ from dealer_assist.cards import DECK_52
 from dealer_assist.errors import UserError
 from dealer_assist.live.events import Showdown
 from dealer_assist.live.handflow import LiveTable
-from dealer_assist.live.words import line
+from dealer_assist.i18n import both, message_of
+from dealer_assist.live.words import describe, line
 from dealer_assist.live.tracker import Observation, TrackerSettings
 
 BASE = {f"board{i}": (400.0 + 70 * (i - 1), 300.0) for i in range(1, 6)}
@@ -828,3 +829,27 @@ def test_a_confirmation_of_a_card_not_there_is_refused_and_changes_nothing(actio
     assert table.confirmed == [] and table.ruling.provisional is True
     with pytest.raises(UserError, match="no hand is in progress"):
         LiveTable().apply({"type": "confirm"}, 0, 0.0)
+
+
+def test_the_dealer_at_the_table_is_named_in_each_hand_from_the_next_one():
+    """Dealers rotate: the name given (the ``dealer`` action, ``run --dealer``, the desk's D key)
+    is said at once and named in every hand_start after it; a change mid-hand names the next hand,
+    the hand under way keeps its own; a name that is none is refused in both languages."""
+    two_hands = FULL_HAND + FULL_HAND[1:]
+    events, table = play(two_hands, {0: [{"type": "dealer", "name": " 佐藤 花子 "}],
+                                     30: [{"type": "dealer", "name": "Tanaka"}],
+                                     40: [{"type": "dealer", "name": "Tanaka"}]})
+    starts = of(events, "hand_start")
+    assert [s.dealer for s in starts] == ["佐藤 花子", "Tanaka"]
+    assert [(e.name, e.frame) for e in of(events, "dealer")] == [("佐藤 花子", 0), ("Tanaka", 30)]
+    assert starts[0].to_json()["dealer"] == "佐藤 花子" and table.state()["dealer"] == "Tanaka"
+    assert describe(of(events, "dealer")[0].to_json(), "ja") == "ディーラー交代: 佐藤 花子"
+    assert describe(starts[1].to_json(), "en").endswith(", dealer Tanaka")
+    # without a name given, hand_start says nothing of it
+    events, _ = play(FULL_HAND)
+    assert "dealer" not in of(events, "hand_start")[0].to_json()
+    for bad in ("", "  ", 7, None, "a\u0000b", "x" * 41):
+        with pytest.raises(UserError) as err:
+            LiveTable(seats=6).apply({"type": "dealer", "name": bad}, 0, 0.0)
+        assert "dealer's name, 1 to 40 characters" in str(err.value)
+        assert "ディーラーの名前" in both(message_of(err.value))[1]

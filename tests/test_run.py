@@ -303,3 +303,22 @@ def test_a_rehearsed_doubt_holds_the_showdown_until_the_dealer_confirms(tmp_path
     assert showdowns[2]["provisional"] is True
     assert {(u["zone"], u["card"], u.get("or")) for u in showdowns[2]["unsure"]} == {
         ("seat2", "Qs", "Qc"), ("seat4", "Kc", "Ks")}     # each with the name the reader offered
+
+
+@needs_clip
+def test_the_dealer_named_at_the_start_is_in_every_hand_and_its_review(tmp_path, capsys):
+    events, db = tmp_path / "events.jsonl", tmp_path / "hands.sqlite"
+    assert main(["run", "--headless", "--dealer", "佐藤 花子", "--events", str(events), "--db", str(db),
+                 "--max-frames", "120"]) == 0
+    lines = [json.loads(x) for x in events.read_text().splitlines() if x.strip()]
+    assert [e["name"] for e in lines if e["type"] == "dealer"] == ["佐藤 花子"]
+    starts = [e for e in lines if e["type"] == "hand_start"]
+    assert len(starts) == 2 and {e["dealer"] for e in starts} == {"佐藤 花子"}
+    capsys.readouterr()
+    assert main(["review", "--db", str(db), "--lang", "en", "1:1"]) == 0
+    assert "  dealt by 佐藤 花子\n" in capsys.readouterr().out
+    assert main(["review", "--db", str(db), "1:2"]) == 0
+    assert "  ディーラー 佐藤 花子\n" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["run", "--headless", "--no-db", "--dealer", " "])
+    assert "the dealer's name: 1 to 40 characters" in capsys.readouterr().err

@@ -28,6 +28,7 @@ from typing import Any, Optional
 from dealer_assist.central.schema import connect, describe_error
 from dealer_assist.central.staff import STAFF_MAX, staff_name  # noqa: F401  (the floor's API)
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
+from dealer_assist.commands.review import hand_dealer
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import LANGS, _, render, street
@@ -72,6 +73,7 @@ FLOOR_TEXTS = {
     "hand_title": _("table {table}, hand {ref}"),
     "board": _("board"),
     "seats": _("seats"),
+    "dealt_by": _("dealt by {name}"),
     "seat": _("seat {seat}"),
     "button": _("button"),
     "payout": _("wins {amount}"),
@@ -131,6 +133,9 @@ SELECT ls.id AS session_id, ls.table_name, ls.game, ls.number, ls.ended, lh.id A
        (SELECT COUNT(*) FROM disputes d JOIN hands h2 ON h2.id = d.hand_id JOIN sessions s ON s.id = h2.session_id
          WHERE s.table_name = ls.table_name) AS disputes,
        (SELECT MAX(seq) FROM events e WHERE e.session_id = ls.id) AS last_seq,
+       -- who deals now: the latest dealer change, or the dealer the latest hand started with
+       (SELECT e.json FROM events e WHERE e.session_id = ls.id AND e.type IN ('dealer', 'hand_start')
+          ORDER BY e.seq DESC LIMIT 1) AS dealer_line,
        (SELECT MAX(wall) FROM events e WHERE e.session_id = ls.id) AS last_wall,
        u.unconfirmed, u.unconfirmed_hand
 FROM last_s ls
@@ -148,6 +153,22 @@ LEFT JOIN LATERAL (
 """
 
 _RANK = {"stop": 0, "warn": 1}
+
+
+def _dealer_now(line: Any) -> Optional[str]:
+    """The dealer a table's latest ``dealer`` or ``hand_start`` event line names, or None.
+
+    >>> _dealer_now('{"type": "dealer", "name": "佐藤"}'), _dealer_now('{"type": "hand_start"}'), _dealer_now("x")
+    ('佐藤', None, None)
+    """
+    try:
+        ev = json.loads(line) if isinstance(line, str) else None
+    except ValueError:
+        return None
+    if not isinstance(ev, dict):
+        return None
+    name = ev.get("name") if ev.get("type") == "dealer" else ev.get("dealer")
+    return name if isinstance(name, str) and name else None
 
 
 def overview(con) -> list[dict]:
@@ -220,6 +241,7 @@ def overview(con) -> list[dict]:
                         "message": {"en": str(a.get("message") or ""), "ja": str(a.get("message_ja") or a.get("message") or "")}}
                        for a in shown],
             "level": level or "", "corrections": r["corrections"], "disputes": r["disputes"],
+            "dealer": _dealer_now(r["dealer_line"]),
             "unconfirmed": r["unconfirmed"] or 0, "unconfirmed_hand": r["unconfirmed_hand"],
             "last_seq": r["last_seq"], "last_wall": r["last_wall"],
         })
@@ -310,7 +332,7 @@ def hand_view(log, hand_id: int) -> dict:
         "prev_id": order[at - 1] if at > 0 else None,
         "next_id": order[at + 1] if 0 <= at < len(order) - 1 else None,
         "table": hand["table"], "ref": hand["ref"], "central_id": hand["central_id"], "status": hand["status"],
-        "board": hand["board"], "button": hand.get("button"), "seats": seats,
+        "board": hand["board"], "button": hand.get("button"), "seats": seats, "dealer": hand_dealer(hand),
         "explanation": {"en": list(ruling.get("explanation") or []), "ja": list(ruling.get("explanation_ja") or [])},
         "doubt": _doubt(ruling, hand["status"], hand["ref"]),
         "checked": log.checked(hand["central_id"]),

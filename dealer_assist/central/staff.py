@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import unicodedata
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
+from dealer_assist.people import NAME_MAX, person_name
 
 __all__ = ["STAFF_MAX", "staff_name", "token_digest", "add_staff", "revoke_staff", "list_staff", "accounts", "who"]
 
 #: The most characters a floor manager's name may have (``staff_name``).
-STAFF_MAX = 40
+STAFF_MAX = NAME_MAX
 
 
 def staff_name(value: Any) -> str:
@@ -37,9 +37,8 @@ def staff_name(value: Any) -> str:
     ...
     dealer_assist.errors.UserError: say who records it: a name of 1 to 40 characters
     """
-    name = value.strip() if isinstance(value, str) else ""
-    if not 0 < len(name) <= STAFF_MAX or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                                             for c in name):
+    name = person_name(value)
+    if name is None:
         raise UserError(f"say who records it: a name of 1 to {STAFF_MAX} characters")
     return name
 

@@ -133,6 +133,16 @@ def _floor_record(rec: dict, signed: Msg, typed: Msg, nameless: Msg) -> Msg:
                                                ("when", _when(rec.get("when")) + " UTC")))
 
 
+def hand_dealer(hand: dict) -> Optional[str]:
+    """Who dealt the hand, as its ``hand_start`` names them (``--dealer``, the desk's D key), or
+    None."""
+    events = hand.get("events")
+    for e in events if isinstance(events, list) else ():
+        if isinstance(e, dict) and e.get("type") == "hand_start":
+            return str(e["dealer"]) if e.get("dealer") else None
+    return None
+
+
 def format_hand(hand: dict, lang: str = "en") -> str:
     """One hand told for a dispute: header, events in time order, corrections, the ruling."""
     ja = lang == "ja"
@@ -158,6 +168,9 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     if hand.get("seats"):
         lines.append(_("  seats dealt {seats} (button seat {button})", seats=", ".join(map(str, hand["seats"])),
                        button=hand.get("button")))
+    dealer = hand_dealer(hand)
+    if dealer:
+        lines.append(_("  dealt by {name}", name=dealer))
     lines.append(_("  board {cards}", cards=cards_text(hand["board"])))
     winners = hand["winners"]
     win = seat_list(winners) if winners else "-"

@@ -1,7 +1,7 @@
 """``dealer-assist run``: the live table pipeline, from a camera (or a recording) to rulings.
 
 ``dealer-assist run [--source SRC] [--calibration FILE] [--game joker-holdem] [--headless]
-[--events FILE|-] [--overwrite] [--db FILE] [--actions FILE] [--give-up-after SECONDS]``
+[--events FILE|-] [--overwrite] [--db FILE] [--actions FILE] [--dealer NAME] [--give-up-after SECONDS]``
 
 With no ``--source`` it plays the game's bundled sample clip (the registry's ``clip``, e.g.
 ``sample_frames/clip/`` for Joker NLH) with its calibration and its dealer inputs;
@@ -62,6 +62,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def dealer_arg(text: str) -> str:
+    """``--dealer``: a name of 1 to 40 characters (:func:`dealer_assist.people.person_name`)."""
+    from dealer_assist.people import NAME_MAX, person_name
+
+    name = person_name(text)
+    if name is None:
+        raise argparse.ArgumentTypeError(f"the dealer's name: 1 to {NAME_MAX} characters, no control characters")
+    return name
+
+
 def add_live_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments that open a live table, shared by ``run`` and ``desk``."""
     p.add_argument("--source", metavar="SRC",
@@ -74,6 +84,9 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-db", action="store_true", help="keep no hand log")
     p.add_argument("--actions", metavar="FILE",
                    help="dealer inputs (chips, folds, corrections) as JSON lines keyed by frame")
+    p.add_argument("--dealer", metavar="NAME", default=None, type=dealer_arg,
+                   help="who deals at this table, named in every hand the log keeps (the desk's D key "
+                        "names the next dealer when dealers rotate)")
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of frames (default 15)")
     p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: the shipped models/)")
     p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
@@ -270,6 +283,8 @@ class LiveParts:
         flow = find_game(args.game).live_flow()
         self.calibration = load_calibration(self.calibration_path, board=flow.board_slots)
         actions = read_actions(actions_path) if actions_path else []
+        if getattr(args, "dealer", None) is not None:      # the dealer at the start, before any frame
+            actions.insert(0, {"frame": 0, "type": "dealer", "name": args.dealer})
         settings = switched(bool(getattr(args, "search", True)), bool(getattr(args, "look", True)),
                             bool(getattr(args, "rescue", True)), bool(getattr(args, "zoom", True)))
         detector = CardDetector(model_dir(args.models), deck=args.deck,

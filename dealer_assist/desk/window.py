@@ -12,7 +12,7 @@ from typing import Any, Mapping, Optional
 
 from PySide6.QtCore import QObject, QThread, QTimer, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QGridLayout, QLabel, QMainWindow, QSplitter, QToolBar,
+from PySide6.QtWidgets import (QGridLayout, QInputDialog, QLabel, QMainWindow, QSplitter, QToolBar,
                                QVBoxLayout, QWidget)
 
 from dealer_assist.desk.session import LiveSession, Tick
@@ -265,12 +265,16 @@ class DeskWindow(QMainWindow):
         self.act_full.triggered.connect(self.toggle_fullscreen)
         self.act_confirm = QAction(self)
         self.act_confirm.triggered.connect(self.confirm_all)
-        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_log, self.act_lang, self.act_full):
+        self.act_dealer = QAction(self)
+        self.act_dealer.triggered.connect(self.open_dealer)
+        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_log, self.act_dealer, self.act_lang,
+                  self.act_full):
             bar.addAction(a)
         for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
                         (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
                         (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices),
-                        (Qt.Key.Key_A, self.open_antes), (Qt.Key.Key_Return, self.confirm_all),
+                        (Qt.Key.Key_A, self.open_antes), (Qt.Key.Key_D, self.open_dealer),
+                        (Qt.Key.Key_Return, self.confirm_all),
                         (Qt.Key.Key_Enter, self.confirm_all), (Qt.Key.Key_C, self.confirm_all)):
             QShortcut(QKeySequence(key), self, activated=fn)
         for slot in range(1, 6):
@@ -282,6 +286,7 @@ class DeskWindow(QMainWindow):
         self.setWindowTitle(t("title", lang) + (f" — {self.source_name}" if self.source_name else ""))
         self.act_pause.setText(t("resume" if self.is_paused else "pause", lang))
         self.act_step.setText(t("step", lang))
+        self.act_dealer.setText(t("dealer_title", lang))
         self.act_lang.setText(t("lang", lang))
         self.act_log.setText(t("handlog", lang))
         self.act_full.setText(t("fullscreen", lang))
@@ -384,6 +389,8 @@ class DeskWindow(QMainWindow):
         antes = antes_text((self.desk.state or {}).get("antes"), self.lang)
         if antes:
             bits.append(antes)
+        if (self.desk.state or {}).get("dealer"):
+            bits.append(t("dealer_now", self.lang, name=self.desk.state["dealer"]))
         bits.append(t("log_to", self.lang, path=self.db) if self.db else t("no_log", self.lang))
         if self.source_name:
             bits.append(self.source_name)
@@ -475,6 +482,20 @@ class DeskWindow(QMainWindow):
         dialog.setModal(True)
         dialog.open()
         self.ante_dialog = dialog
+        return dialog
+
+    def open_dealer(self) -> QInputDialog:
+        """A dealer takes the table (key D: dealers rotate): their name goes to the table as a
+        dealer action, and every hand from the next one names them. A name the table refuses is
+        said on the banner."""
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(t("dealer_title", self.lang))
+        dialog.setLabelText(t("dealer_label", self.lang))
+        dialog.setTextValue(str((self.desk.state or {}).get("dealer") or ""))
+        dialog.textValueSelected.connect(lambda name: self.requestAct.emit({"type": "dealer", "name": name}))
+        dialog.setModal(True)
+        dialog.open()
+        self.dealer_dialog = dialog
         return dialog
 
     def _notify(self, code: str, text: str, **fields: Any) -> None:

@@ -37,7 +37,8 @@ from dealer_assist.cards import card_or_none
 from dealer_assist.live.ruling import GamePayout, TableRuling, read_placed, ruling_or_none
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
-           "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "EVENT_TYPES", "event_from_json"]
+           "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "DealerChange", "EVENT_TYPES",
+           "event_from_json"]
 
 #: the fields every event line opens with
 HEAD = ("t", "frame", "type", "hand")
@@ -102,12 +103,27 @@ class HandStart(TableEvent):
     #: Daifugo: the seats' cards left as the dealer gave them at the start (seat -> cards), when
     #: the referee joins a game under way; None: every seat holds its full hand
     cards_left: Optional[Mapping[int, int]] = None
+    #: who deals the hand, as the dealer gave their name (``dealer`` action); None: not given
+    dealer: Optional[str] = None
     seat_keyed: ClassVar[Mapping[str, Any]] = {"cards_left": int}
 
     def body(self) -> list[tuple[str, Any]]:
         out = [("seats", list(self.seats)), ("button", self.button)]
         out += [("antes", dict(self.antes))] if self.antes else []
-        return out + ([("cards_left", {str(s): n for s, n in self.cards_left.items()})] if self.cards_left else [])
+        out += [("cards_left", {str(s): n for s, n in self.cards_left.items()})] if self.cards_left else []
+        return out + ([("dealer", self.dealer)] if self.dealer else [])
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChange(TableEvent):
+    """A dealer took the table (the ``dealer`` action: dealers rotate between tables): from now on
+    each hand's ``hand_start`` names them."""
+
+    type: ClassVar[str] = "dealer"
+    name: str = ""
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("name", self.name)]
 
 
 
@@ -363,7 +379,7 @@ class Leaving(TableEvent):
 #: event type -> its class
 EVENT_TYPES: dict[str, type] = {c.type: c for c in (HandStart, Board, Hole, Up, Draw, Confirm, Showdown,
                                                       HandEnd, Alert, Raise, Change, Ledger, CardsLeft,
-                                                      Leaving)}
+                                                      Leaving, DealerChange)}
 
 
 def event_from_json(line: Mapping[str, Any]) -> Optional[TableEvent]:

@@ -53,6 +53,7 @@ from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
 from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import (BACK, UNREADABLE, Observation, Tracker, TrackerSettings,
                                         canonical_card)
+from dealer_assist.people import NAME_MAX, person_name
 from dealer_assist.rules.holdem import BURN_SWAP_MSG
 from dealer_assist.rules.errors import MAX_CHIPS
 from dealer_assist.rules.pots import clockwise_from
@@ -327,6 +328,9 @@ class LiveTable:
         #: dealt in antes N) or ``{"big_blind": N, "blind": B}`` (the big blind antes N for the
         #: table, after its blind B: TDA 2024 "big blind first"); None: no antes
         self.ante_structure: Optional[dict] = None
+        #: who deals at this table now, as they gave their name (``dealer`` action); kept from hand
+        #: to hand, named in each ``hand_start``; None: not given
+        self.dealer: Optional[str] = None
         self._new_hand_state()
         self.hand: Optional[int] = None
 
@@ -436,7 +440,7 @@ class LiveTable:
         >>> LiveTable().apply({"type": "shuffle"}, 0, 0.0)
         Traceback (most recent call last):
         ...
-        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm
+        dealer_assist.errors.UserError: unknown dealer action 'shuffle'; known: button, committed, ante, antes, fold, last_aggressor, correct, confirm, dealer
 
         A game's table with dealer inputs of its own overrides it (Daifugo's referee).
         """
@@ -447,11 +451,11 @@ class LiveTable:
         handlers = {"button": self._act_button, "committed": self._act_committed, "ante": self._act_ante,
                     "antes": self._act_antes, "fold": self._act_fold,
                     "last_aggressor": self._act_last_aggressor, "correct": self._act_correct,
-                    "confirm": self._act_confirm}
+                    "confirm": self._act_confirm, "dealer": self._act_dealer}
         fields = {"button": {"seat"}, "committed": {"seat", "amount"}, "ante": {"seat", "amount"},
                   "antes": {"each", "big_blind", "blind"}, "fold": {"seat"},
                   "last_aggressor": {"seat"}, "correct": {"zone", "card", "to"},
-                  "confirm": {"zone", "card"}}
+                  "confirm": {"zone", "card"}, "dealer": {"name"}}
         for name, (act, names) in self.rules.actions().items():
             handlers[name] = functools.partial(act, self)
             fields[name] = set(names)
@@ -496,7 +500,7 @@ class LiveTable:
         else:
             street = self.rules.street_name(self)
         out = {
-            "hand": self.hand, "street": street, "button": self.button, "board": board,
+            "hand": self.hand, "street": street, "button": self.button, "board": board, "dealer": self.dealer,
             "antes": dict(self.ante_structure) if self.ante_structure else None,
             "board_slots": slots, "seats": seats,
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
@@ -821,6 +825,18 @@ class LiveTable:
             raise UserError(_("confirm: no {card} is read in {zone}", card=card, zone=zone_word(zone)))
         return [(zone, card)]
 
+    def _act_dealer(self, action: Mapping[str, Any]) -> None:
+        """A dealer takes the table (dealers rotate): ``{"type": "dealer", "name": "佐藤"}``. Said
+        at once (a ``dealer`` event) and named in every ``hand_start`` from then on; a hand under
+        way keeps the dealer it started with."""
+        name = person_name(action.get("name"))
+        if name is None:
+            raise UserError(_("dealer: \"name\" must be the dealer's name, 1 to {n} characters, got {got}",
+                              n=NAME_MAX, got=repr(action.get("name"))[:60]))
+        if name != self.dealer:
+            self.dealer = name
+            self._pending.append(self._event("dealer", name=name))
+
     def _act_confirm(self, action: Mapping[str, Any]) -> None:
         cards = self.verify_confirm(action)
         # what the reader offered instead, before the confirmation ends the doubt
@@ -1008,7 +1024,8 @@ class LiveTable:
         self._next_button = None
         self._started = tr.now
         extra = {"antes": dict(self.ante_structure)} if self.ante_structure else {}
-        out.append(self._event("hand_start", seats=tuple(self.dealt), button=self.button, **extra))
+        out.append(self._event("hand_start", seats=tuple(self.dealt), button=self.button, dealer=self.dealer,
+                               **extra))
 
     def _live(self) -> list[int]:
         return [s for s in self.dealt if s not in self.folded]

@@ -209,6 +209,8 @@ def _describe(ev: dict, lang: str) -> Any:
     if kind == "hand_start":
         text = _("hand starts: dealt to seats {seats} (button seat {button})",
                  seats=", ".join(str(s) for s in ev.get("seats") or []), button=ev.get("button"))
+        if ev.get("dealer"):
+            text = _("{start}, dealer {name}", start=text, name=str(ev.get("dealer")))
         counts = ev.get("cards_left")       # Daifugo: the counts the dealer gave at the start
         if isinstance(counts, dict) and counts:
             given = [_n("seat {seat} {n} card", "seat {seat} {n} cards", n if isinstance(n, int) else 0,
@@ -221,6 +223,8 @@ def _describe(ev: dict, lang: str) -> Any:
             return _("the dealer set seat {seat}'s cards left to {n}", seat=ev.get("seat"), n=ev.get("cards"))
         return _("the dealer set seat {seat}'s cards left to {n} (was {was})", seat=ev.get("seat"),
                  n=ev.get("cards"), was=ev.get("was"))
+    if kind == "dealer":
+        return _("dealer {name} takes the table", name=str(ev.get("name") or ""))
     if kind == "leaving":       # Daifugo: a seat leaves after this game
         return _("seat {seat} leaves the table after this game", seat=ev.get("seat"))
     if kind == "board":
