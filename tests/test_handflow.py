@@ -853,3 +853,34 @@ def test_the_dealer_at_the_table_is_named_in_each_hand_from_the_next_one():
             LiveTable(seats=6).apply({"type": "dealer", "name": bad}, 0, 0.0)
         assert "dealer's name, 1 to 40 characters" in str(err.value)
         assert "ディーラーの名前" in both(message_of(err.value))[1]
+
+
+@pytest.mark.parametrize("seats", [3, 2])
+def test_cards_covered_by_a_players_hand_for_a_second_are_not_a_fold(seats):
+    """A player's hand over their cards for a second (15 frames): the table first takes the seat
+    for folded, but the cards lie there again before the showdown, so the seat is in the hand
+    again (heads-up, the win without a showdown is undone), the dealer is told, and the seat's
+    aces win at the showdown. Before, the seat stayed folded and the pot went to the queens."""
+    live = {"seat1": B2, "seat2": B2, "seat3": B2}
+    if seats == 2:
+        del live["seat3"]
+    covered = {z: v for z, v in live.items() if z != f"seat{seats}"}
+    shown = {"seat1": "Qh Qd", "seat2": "3h 2h", "seat3": "As Ah"}
+    if seats == 2:
+        shown = {"seat1": "Qh Qd", "seat2": "As Ah"}
+    script = [seg(10, **live), seg(10, board=FLOP, **live), seg(15, board=FLOP, **covered),
+              seg(10, board=FLOP, **live), seg(10, board=BOARD, **live), seg(12, board=BOARD, **shown), seg(10)]
+    events, table = play(script)
+    undone = [e for e in of(events, "alert") if e.code == "fold_undone"]
+    assert len(undone) == 1 and undone[0].get("seats") == [seats]
+    assert f"seat {seats}: the cards are back in the zone" in undone[0].message
+    assert "フォールドではありません" in undone[0].message_ja
+    assert [e.seat for e in of(events, "hole")] == list(range(1, seats + 1))
+    final = of(events, "hand_end")[-1]
+    assert final.won_without_showdown is None
+    assert {s: v for s, v in final.ruling.payouts.items() if v} == {seats: seats}
+    if seats == 3:
+        # a fold the dealer entered stays, its cards in the zone or not: seat 1's shown queens are
+        # not a live seat's
+        events, _ = play(script, {25: [{"type": "fold", "seat": 1}]})
+        assert [e.seat for e in of(events, "hole")] == [2, 3]

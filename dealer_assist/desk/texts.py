@@ -172,7 +172,7 @@ SEVERITY: dict[str, str] = {
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
     "provisional_ruling": "warn", "ruling_unconfirmed": "warn",
     "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
-    "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop",
+    "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop", "fold_undone": "info",
 }
 
 #: event type -> its name, for the dispute timeline

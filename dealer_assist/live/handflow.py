@@ -339,6 +339,8 @@ class LiveTable:
         self.dealt: list[int] = []
         self.button: Optional[int] = None
         self.folded: set[int] = set()
+        #: the folded seats the camera saw fold (their cards left the zone), not the dealer's input
+        self._seen_folds: set[int] = set()
         self.committed: dict[int, int] = {}
         self.antes: dict[int, int] = {}       # a seat's ante entered for this hand (overrides the level's)
         self.last_aggressor: Optional[int] = None
@@ -1050,8 +1052,9 @@ class LiveTable:
         return new if len({t.zone for t in new}) >= 2 else []
 
     def _flow(self, out: list) -> None:
-        decided = self.won is not None or self.showdown_done
         has = {s: self._seat_has_cards(s) for s in range(1, self.seats + 1)}
+        self._unfold_covered(out, has)
+        decided = self.won is not None or self.showdown_done
         new_deal = self._new_deal(has)
         if new_deal:
             # the next hand is dealt before this one's cards were cleared: it ends here, and what
@@ -1080,6 +1083,7 @@ class LiveTable:
                 others = board_on_table or any(has[s] for s in self.dealt if s not in lost)
                 if others and len(live) > len(lost):
                     self.folded.update(lost)
+                    self._seen_folds.update(lost)
         live = self._live()
         # streets
         if self.won is None:
@@ -1108,6 +1112,24 @@ class LiveTable:
         # the table cleared: the hand is over
         if self._table_empty():
             self._end(out)
+
+    def _unfold_covered(self, out: list, has: Mapping[int, bool]) -> None:
+        """A seat taken for folded because its cards left its zone, whose cards lie there again
+        before the showdown: they were covered (a player's hand over them), not folded. The seat is
+        in the hand again, a win without a showdown that its fold made is undone, and the dealer
+        is told. A fold the dealer entered stays."""
+        back = sorted(s for s in self._seen_folds if has.get(s) and not self.showdown_done)
+        if not back:
+            return
+        for s in back:
+            self.folded.discard(s)
+            self._seen_folds.discard(s)
+        if self.won is not None:
+            self.won, self.ruling, self._settle_input = None, None, None
+        self._raise(out, ("fold_undone", tuple(back)), "fold_undone",
+                    _("{seats}: the cards are back in the zone, so they were covered, not folded; "
+                      "the hand goes on with them", seats=seat_list(back)),
+                    keep=False, seats=back)
 
     def _hole_event(self, s: int) -> TableEvent:
         cards = tuple(self.hole_rec[s])

@@ -46,6 +46,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "bad_action": _("INPUT REFUSED"),
     "correction_refused": _("CORRECTION REFUSED"),
     "correction_stands": _("CORRECTED BY THE DEALER"),
+    "fold_undone": _("NOT A FOLD: CARDS BACK"),
     "font_missing": _("NO JAPANESE FONT"),
     "falling_behind": _("FALLING BEHIND: RULING WAITS"),
     "provisional_ruling": _("PROVISIONAL RULING: CONFIRM THE MARKED CARDS"),
