@@ -884,3 +884,7 @@ def test_cards_covered_by_a_players_hand_for_a_second_are_not_a_fold(seats):
         # not a live seat's
         events, _ = play(script, {25: [{"type": "fold", "seat": 1}]})
         assert [e.seat for e in of(events, "hole")] == [2, 3]
+        # ... and so does one the camera saw that the dealer then entered too
+        events, _ = play(script, {30: [{"type": "fold", "seat": 3}]})
+        assert not [e for e in of(events, "alert") if e.code == "fold_undone"]
+        assert [e.seat for e in of(events, "hole")] == [1, 2]

@@ -584,6 +584,7 @@ class LiveTable:
     def _act_fold(self, action: Mapping[str, Any]) -> None:
         seat = self._dealt_seat(action, "fold")
         if seat in self.folded:
+            self._seen_folds.discard(seat)       # the dealer says so too: it stays, cards or not
             return
         live = [s for s in self.dealt if s not in self.folded]
         if live == [seat]:
