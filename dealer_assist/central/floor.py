@@ -28,7 +28,7 @@ from typing import Any, Optional
 from dealer_assist.central.schema import connect, describe_error
 from dealer_assist.central.staff import STAFF_MAX, staff_name  # noqa: F401  (the floor's API)
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
-from dealer_assist.commands.review import hand_dealer
+from dealer_assist.commands.review import dealer_named, hand_dealer
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import LANGS, _, render, street
@@ -156,19 +156,16 @@ _RANK = {"stop": 0, "warn": 1}
 
 
 def _dealer_now(line: Any) -> Optional[str]:
-    """The dealer a table's latest ``dealer`` or ``hand_start`` event line names, or None.
+    """The dealer a table's latest ``dealer`` or ``hand_start`` event line (stored JSON) names
+    (:func:`~dealer_assist.commands.review.dealer_named`), or None.
 
     >>> _dealer_now('{"type": "dealer", "name": "佐藤"}'), _dealer_now('{"type": "hand_start"}'), _dealer_now("x")
     ('佐藤', None, None)
     """
     try:
-        ev = json.loads(line) if isinstance(line, str) else None
+        return dealer_named(json.loads(line) if isinstance(line, str) else None)
     except ValueError:
         return None
-    if not isinstance(ev, dict):
-        return None
-    name = ev.get("name") if ev.get("type") == "dealer" else ev.get("dealer")
-    return name if isinstance(name, str) and name else None
 
 
 def overview(con) -> list[dict]:

@@ -133,13 +133,25 @@ def _floor_record(rec: dict, signed: Msg, typed: Msg, nameless: Msg) -> Msg:
                                                ("when", _when(rec.get("when")) + " UTC")))
 
 
+def dealer_named(line: Any) -> Optional[str]:
+    """The dealer an event line names: a ``dealer`` event's ``name``, a ``hand_start``'s
+    ``dealer`` (``--dealer``, the desk's D key); None for any other line or none given.
+
+    >>> dealer_named({"type": "dealer", "name": "佐藤"}), dealer_named({"type": "hand_start"})
+    ('佐藤', None)
+    """
+    if not isinstance(line, dict):
+        return None
+    name = {"dealer": line.get("name"), "hand_start": line.get("dealer")}.get(line.get("type"))
+    return name if isinstance(name, str) and name else None
+
+
 def hand_dealer(hand: dict) -> Optional[str]:
-    """Who dealt the hand, as its ``hand_start`` names them (``--dealer``, the desk's D key), or
-    None."""
+    """Who dealt the hand, as its ``hand_start`` names them (:func:`dealer_named`), or None."""
     events = hand.get("events")
     for e in events if isinstance(events, list) else ():
         if isinstance(e, dict) and e.get("type") == "hand_start":
-            return str(e["dealer"]) if e.get("dealer") else None
+            return dealer_named(e)
     return None
 
 

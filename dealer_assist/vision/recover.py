@@ -48,7 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from dealer_assist.errors import UserError
-from dealer_assist.vision.classifier import session_options
+from dealer_assist.vision.classifier import load_session
 
 
 def _load_graph(onnx_path: Path):
@@ -173,11 +173,9 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
 
 def check_against_onnx(model, onnx_path: Path, frame: np.ndarray) -> float:
     """Largest absolute difference between the rebuilt model and ONNX Runtime on one frame."""
-    import onnxruntime as ort
     import torch
 
-    sess = ort.InferenceSession(str(onnx_path), sess_options=session_options(ort),
-                                providers=["CPUExecutionProvider"])
+    sess = load_session(onnx_path, "card detector")
     ref = sess.run(None, {sess.get_inputs()[0].name: frame[None]})[0]
     model.eval()
     with torch.no_grad():
@@ -219,11 +217,9 @@ def rebuild_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: t
 def check_cnn_against_onnx(net, onnx_path: Path, crops: np.ndarray) -> float:
     """Largest absolute difference of the output probabilities, rebuilt network against ONNX
     Runtime, on ``crops``."""
-    import onnxruntime as ort
     import torch
 
-    sess = ort.InferenceSession(str(onnx_path), sess_options=session_options(ort),
-                                providers=["CPUExecutionProvider"])
+    sess = load_session(onnx_path, "network")
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
     ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
     net.eval()
