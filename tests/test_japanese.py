@@ -51,7 +51,7 @@ ALLOWED_TOKENS = [
     # ID: a hand's row id in the hand log, as Japanese writes an identifier (ユーザーID)
     "ID",
     # key caps: the desk names the key to press as it is printed on the keyboard
-    "Esc", "Enter", "Del", "F11", "L", "H", "C", "D",
+    "Esc", "Enter", "Del", "F11", "L", "H", "C", "D", "Z",
 ]
 ALLOWED_PATTERNS = [
     # a TDA rule number (TDA 17A, TDA 20A): the rule's own name

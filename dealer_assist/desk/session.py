@@ -47,6 +47,11 @@ class Tick:
     state: Optional[dict] = None          # LiveTable.state() after the step
     ended: bool = False                   # the source has no more frames
     refused: Optional[str] = None         # why an action was refused
+    #: the zones (image px) when they moved (the dealer let them follow the camera); None: unchanged
+    zones: Optional[dict] = None
+    #: where the zones would go if they followed a camera that moved ({}: no such proposal any
+    #: more); None: unchanged
+    proposed: Optional[dict] = None
 
 
 class LiveSession:
@@ -70,6 +75,8 @@ class LiveSession:
             self._collected.append(ev)
 
         pipeline.sink = collect
+        self._calibration = pipeline.calibration
+        self._proposed_from: Optional[object] = None     # the motion the proposal shown was made from
 
     @property
     def table(self):
@@ -100,7 +107,22 @@ class LiveSession:
             self.pipeline.source_alert(item)
             return Tick(events=self._take(), state=self._state())
         self.pipeline.process(item)
-        return Tick(frame=item, found=self.pipeline.last_found, events=self._take(), state=self._state())
+        return self._placed(Tick(frame=item, found=self.pipeline.last_found, events=self._take(),
+                                 state=self._state()))
+
+    def _placed(self, tick: Tick) -> Tick:
+        """The tick with the zones where they moved, and where they would go while the camera
+        stands moved (:class:`~dealer_assist.live.placement.PlaceWatch`)."""
+        cal = self.pipeline.calibration
+        if cal is not self._calibration:
+            self._calibration = cal
+            tick.zones = cal.zones_image()
+        place = getattr(self.pipeline, "place", None)
+        motion = place.motion if place is not None and place.moved else None
+        if motion is not self._proposed_from:
+            self._proposed_from = motion
+            tick.proposed = {} if motion is None else place.proposed().zones_image()
+        return tick
 
     def _state(self) -> dict:
         """The table's state, with the corrections standing in this hand (for the marks on the tiles)."""
@@ -145,7 +167,7 @@ class LiveSession:
             code = "correction_refused" if action.get("type") == "correct" else "bad_action"
             self.pipeline.alert(code, *_not_applied(exc), index, t)
             return Tick(events=self._take(), state=self._state(), refused=str(exc))
-        return Tick(events=self._take(), state=self._state())
+        return self._placed(Tick(events=self._take(), state=self._state()))
 
     def stop(self, why) -> Tick:
         """The pipeline cannot go on (a frame the calibration does not fit, a broken source): end

@@ -62,6 +62,7 @@ TEXTS: dict[str, str] = {
     "antes_bb_blind": N_("big-blind ante {n} (blind {blind}: blind first)"),
     "antes_title": N_("Antes for this level"),
     "dealer_title": N_("Dealer change (D)"),
+    "follow_camera": N_("Follow camera (Z)"),
     "dealer_label": N_("The dealer taking the table (named in every hand the log keeps):"),
     "dealer_now": N_("dealer {name}"),
     "antes_hint": N_("Antes are dead money in the main pot; every seat still in the hand contests them."),
@@ -173,6 +174,7 @@ SEVERITY: dict[str, str] = {
     "provisional_ruling": "warn", "ruling_unconfirmed": "warn",
     "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
     "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop", "fold_undone": "info",
+    "camera_moved": "stop",
 }
 
 #: event type -> its name, for the dispute timeline

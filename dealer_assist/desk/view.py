@@ -37,12 +37,16 @@ from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, S
                                        event_from_json)
 from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, read_offered, ruling_or_none
 from dealer_assist.live.picture import PICTURE_CODES
+from dealer_assist.live.placement import PLACE_CODES
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
 
 #: alert codes that come from the source or the desk, not from the table's cards
 SOURCE_LOST, SOURCE_BACK = "camera_lost", "camera_back"
+
+#: alerts about the camera that stand on the banner while they last (raised, then cleared)
+STANDING_CODES = PICTURE_CODES + PLACE_CODES
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +225,7 @@ class DeskState:
             if not isinstance(ev, Alert) or ev.cleared:
                 continue
             code = ev.code
-            if code in (SOURCE_LOST, SOURCE_BACK) or code in PICTURE_CODES or (code, ev.message) in active:
+            if code in (SOURCE_LOST, SOURCE_BACK) or code in STANDING_CODES or (code, ev.message) in active:
                 continue
             # an alert the table does not keep (a refused input, a hand closed without a showdown,
             # the recording's end): the dealer acknowledges it
@@ -260,7 +264,7 @@ class DeskState:
                 self.source_alerts[SOURCE_LOST] = ev.to_json()     # shown as the banner's alert
             elif ev.code == SOURCE_BACK:
                 self.source_alerts.pop(SOURCE_LOST, None)
-            elif ev.code in PICTURE_CODES:                         # the camera's picture: while it lasts
+            elif ev.code in STANDING_CODES:               # the camera's picture or place: while it lasts
                 if ev.cleared:
                     self.source_alerts.pop(ev.code, None)
                 else:

@@ -330,6 +330,7 @@ class VideoView(QWidget):
         super().__init__(parent)
         self._image: Optional[QImage] = None
         self._zones: dict[str, np.ndarray] = {}
+        self._proposed: dict[str, np.ndarray] = {}
         self._tracks: tuple = ()
         self._alert_zones: set[str] = set()
         self._lang = "ja"
@@ -345,6 +346,13 @@ class VideoView(QWidget):
 
     def set_zones(self, zones: Mapping[str, np.ndarray]) -> None:
         self._zones = {k: np.asarray(v, np.float64) for k, v in zones.items()}
+        self._zone_layer = None
+        self.update()
+
+    def set_proposed(self, zones: Mapping[str, np.ndarray]) -> None:
+        """Where the zones would go if they followed a camera that moved (drawn dashed in amber
+        over the frame; empty: none)."""
+        self._proposed = {k: np.asarray(v, np.float64) for k, v in zones.items()}
         self._zone_layer = None
         self.update()
 
@@ -436,6 +444,12 @@ class VideoView(QWidget):
             p.setFont(font(max(7.0, 9.0 * min(1.0, fit[0] * 1.6))))
             p.drawText(QRectF(b.left() + 3, b.top() + 1, b.width(), 16), Qt.AlignmentFlag.AlignLeft,
                        zone_text(name, self._lang))
+        dashed = QPen(QColor(255, 176, 32), 2, Qt.PenStyle.DashLine)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for pts in self._proposed.values():
+            if np.isfinite(pts).all():
+                p.setPen(dashed)
+                p.drawPolygon(self._poly(pts))
         p.end()
         self._zone_layer, self._zone_key = layer, key
         return layer

@@ -267,13 +267,17 @@ class DeskWindow(QMainWindow):
         self.act_confirm.triggered.connect(self.confirm_all)
         self.act_dealer = QAction(self)
         self.act_dealer.triggered.connect(self.open_dealer)
-        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_log, self.act_dealer, self.act_lang,
-                  self.act_full):
+        self.act_follow = QAction(self)               # shown only while the camera stands moved
+        self.act_follow.triggered.connect(self.follow_camera)
+        self.act_follow.setVisible(False)
+        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_follow, self.act_log, self.act_dealer,
+                  self.act_lang, self.act_full):
             bar.addAction(a)
         for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
                         (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
                         (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices),
                         (Qt.Key.Key_A, self.open_antes), (Qt.Key.Key_D, self.open_dealer),
+                        (Qt.Key.Key_Z, self.follow_camera),
                         (Qt.Key.Key_Return, self.confirm_all),
                         (Qt.Key.Key_Enter, self.confirm_all), (Qt.Key.Key_C, self.confirm_all)):
             QShortcut(QKeySequence(key), self, activated=fn)
@@ -287,6 +291,8 @@ class DeskWindow(QMainWindow):
         self.act_pause.setText(t("resume" if self.is_paused else "pause", lang))
         self.act_step.setText(t("step", lang))
         self.act_dealer.setText(t("dealer_title", lang))
+        self.act_follow.setText(t("follow_camera", lang))
+        self.act_follow.setVisible(self.camera_moved)
         self.act_lang.setText(t("lang", lang))
         self.act_log.setText(t("handlog", lang))
         self.act_full.setText(t("fullscreen", lang))
@@ -350,6 +356,10 @@ class DeskWindow(QMainWindow):
             self.frames_seen += 1
             self._last_frame_index = tick.frame.index
             self.video.set_frame(tick.frame.image)
+        if tick.zones is not None:
+            self.video.set_zones(tick.zones)
+        if tick.proposed is not None:
+            self.video.set_proposed(tick.proposed)
         self.desk.feed(tick.events, tick.state)
         if tick.ended:
             self.ended = True
@@ -382,7 +392,9 @@ class DeskWindow(QMainWindow):
         if getattr(self, "ledger_panel", None) is not None:       # Half Texas: points, not chips
             self.ledger_panel.label_seats(self.seats, self.desk.state, self.lang)
         alert_zones = {a.zone for a in snap.alerts if a.zone and a.severity == "stop"}
-        self.video.set_overlay(snap.tracks if snap.live or snap.hand is None else (), alert_zones, self.lang)
+        # the table's cards as last tracked lie elsewhere in a picture whose camera moved: not drawn
+        shown = snap.live or snap.hand is None
+        self.video.set_overlay(snap.tracks if shown and not self.camera_moved else (), alert_zones, self.lang)
         bits = [t("ended" if self.ended else "paused" if self.is_paused else "playing", self.lang)]
         if self._last_frame_index is not None:
             bits.append(t("frame", self.lang, n=self._last_frame_index))
@@ -483,6 +495,16 @@ class DeskWindow(QMainWindow):
         dialog.open()
         self.ante_dialog = dialog
         return dialog
+
+    @property
+    def camera_moved(self) -> bool:
+        """The camera stands moved off its calibration (the table waits; the zones may follow it)."""
+        return "camera_moved" in self.desk.source_alerts
+
+    def follow_camera(self) -> None:
+        """The camera moved and the dealer saw on the picture where the zones would go (key Z): they
+        follow it. The table says if no move stands."""
+        self.requestAct.emit({"type": "follow_camera"})
 
     def open_dealer(self) -> QInputDialog:
         """A dealer takes the table (key D: dealers rotate): their name goes to the table as a

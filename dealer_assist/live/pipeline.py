@@ -30,6 +30,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, message_of
 from dealer_assist.live.events import Alert, TableEvent
 from dealer_assist.live.picture import PictureWatch
+from dealer_assist.live.placement import PlaceWatch
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
 SNAPSHOT_TYPES = frozenset({"hand_start", "board", "hole", "alert", "showdown", "confirm", "hand_end"})
@@ -117,6 +118,11 @@ class RunStats:
                 "frame_ms_median": med(self.frame_ms), "dropped": self.dropped}
 
 
+def _outlines(found: dict) -> list:
+    """The outlines (image px) of every card and back the reader found."""
+    return [c["polygon"] for key in ("cards", "backs") for c in found.get(key, ()) if c.get("polygon") is not None]
+
+
 class Pipeline:
     """Frames in, events out. ``sink(event)`` gets every event (a :class:`TableEvent`) in order."""
 
@@ -136,6 +142,8 @@ class Pipeline:
         self._checked_size = False
         #: the camera's picture watched for a stuck, dark or washed-out picture (:mod:`picture`)
         self.picture = PictureWatch()
+        #: the camera's place watched: a camera bumped off its calibration (:mod:`placement`)
+        self.place = PlaceWatch(calibration)
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -158,6 +166,8 @@ class Pipeline:
         (``"or"``, :meth:`LiveTable.other_of`) where it had one: whether the dealer took the
         reader's own second guess or a name no reader saw.
         """
+        if action.get("type") == "follow_camera":
+            return self._follow_camera(frame, t)
         hand = self.table.hand
         offered = self._offered(action)
         events = self.table.apply(action, frame, t)
@@ -167,6 +177,19 @@ class Pipeline:
             self._learn(action)
         self._emit(events, self.last_frame.image if self.last_frame is not None else None)
         return events
+
+    def _follow_camera(self, frame: int, t: float) -> list[TableEvent]:
+        """The dealer lets the zones follow a camera that moved (``{"type": "follow_camera"}``):
+        the calibration is moved by the motion measured (:meth:`PlaceWatch.follow`), the
+        ``camera_moved`` alert is cleared with how far the zones moved, and the table is given the
+        frames again. Refused when no move stands."""
+        if not self.place.moved:
+            raise UserError(_("the camera has not been seen to move: the zones stay where they are"))
+        before = self.place.off_mm
+        self.calibration = self.place.follow()
+        return [self.alert("camera_moved", *both(_(
+            "the zones follow the camera: moved by about {mm} mm on the table. Check on the picture that they "
+            "sit under the cards; calibrate again at the next break", mm=int(round(before)))), frame, t, cleared=True)]
 
     def _offered(self, action: dict) -> Optional[str]:
         """For a correction, the other name the reader offered for the corrected card before it
@@ -249,6 +272,16 @@ class Pipeline:
         found = self.detector.detect(frame.image)
         self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)
         self.last_found = found
+        caused += [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
+                   for code, raised, words in self.place.look(frame.image, frame.t, _outlines(found))]
+        if self.place.moved:
+            # the zones no longer lie under the cards: a card would be taken for one in another
+            # zone, a seat's cards for gone. The table waits for the camera, or for the dealer to
+            # let the zones follow it.
+            self.table.unseen()
+            self.stats.frames += 1
+            self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
+            return caused
         obs = observations_from(found, self.calibration)
         events = self.table.step(frame.index, frame.t, obs)
         self._tracked_image = frame.image

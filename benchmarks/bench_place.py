@@ -1,0 +1,200 @@
+"""The camera's place watch (``dealer_assist/live/placement.py``): how well it measures a camera
+bumped off its calibration, how far it is from a false alarm, and what a look costs.
+
+    .venv/bin/python benchmarks/bench_place.py [--real DIR] [--photos N]
+
+* the sample clips (six tables as rendered, cards masked by their labels): the largest zone
+  offset measured with the camera still, against the 20 mm at which ``camera_moved`` is raised
+  (a ratio under 1 is a margin);
+* bumps of the Joker NLH clip (a shift and a turn from frame 100 on): the offset measured against
+  the true one, and the frames until ``camera_moved`` is raised;
+* the real photos (``../shared/real/edje-train``: carpet, wood, a suitcase, a plate; their labelled
+  cards masked), each taken as a table's picture at 1280 px across: with the camera still (sensor
+  noise and JPEG again) the largest offset measured; bumped by 40 px and 1.5 degrees, the share
+  of photos whose bump is measured within 5 px, and the share where a look decides nothing (too
+  few of the surface's corners found again: a bare surface the watch cannot hold);
+* the time of one look (1280x720, median of the clip's frames).
+
+The real photos are measured, never tuned on: the watch's settings are its defaults.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import statistics
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dealer_assist.live.calibration import BOARD_ZONES, Calibration, load_calibration  # noqa: E402
+from dealer_assist.live.placement import PlaceSettings, PlaceWatch  # noqa: E402
+from dealer_assist.live.sources import Frame, open_source  # noqa: E402
+
+CLIPS = [ROOT / "sample_frames" / "clip"] + sorted(p for p in (ROOT / "sample_frames" / "clips").iterdir() if p.is_dir())
+
+
+def frames_of(video: Path) -> list[np.ndarray]:
+    return [f.image for f in open_source(str(video)) if isinstance(f, Frame)]
+
+
+def joker_clip() -> tuple:
+    """The Joker NLH clip: its calibration, frames and labelled card outlines."""
+    clip = CLIPS[0]
+    return load_calibration(clip / "table.yaml"), frames_of(clip / "joker-nlh.mp4"), outlines(clip)
+
+
+def outlines(clip: Path) -> list[list]:
+    rows = [json.loads(x) for x in (clip / "labels.jsonl").read_text().splitlines() if x.strip()]
+    return [[c["polygon"] for c in r.get("cards", ())] + [b["polygon"] for b in r.get("backs", ())] for r in rows]
+
+
+def bump(dx: float, dy: float, deg: float, centre: tuple[float, float]) -> np.ndarray:
+    m = cv2.getRotationMatrix2D(centre, deg, 1.0)
+    m[:, 2] += (dx, dy)
+    return m
+
+
+def moved_polys(polys: list, m: np.ndarray) -> list:
+    return [(np.hstack([np.asarray(p, float).reshape(-1, 2), np.ones((len(p), 1))]) @ m.T).tolist() for p in polys]
+
+
+def true_off_mm(cal, m: np.ndarray) -> float:
+    c = np.array([p.mean(axis=0) for p in cal.zones_image().values()])
+    return float(np.linalg.norm(cal.to_table(c @ m[:, :2].T + m[:, 2]) - cal.to_table(c), axis=1).max())
+
+
+def watch_clip(cal, frames, polys, m=None, start=100):
+    """Run a watch over a clip (bumped by ``m`` from ``start``); (largest offset seen, frame of the
+    alert or None, last offset)."""
+    watch, worst, raised = PlaceWatch(cal), 0.0, None
+    for k, f in enumerate(frames):
+        p = polys[k] if k < len(polys) else []
+        if m is not None and k >= start:
+            f = cv2.warpAffine(f, m, (f.shape[1], f.shape[0]), borderMode=cv2.BORDER_REFLECT)
+            p = moved_polys(p, m)
+        for code, up, _w in watch.look(f, k / 15, p):
+            if code == "camera_moved" and up and raised is None:
+                raised = k
+        worst = max(worst, watch.off_mm)
+    return worst, raised, watch.off_mm
+
+
+def clips_still() -> None:
+    limit = PlaceSettings().moved_mm
+    print(f"-- the sample clips, camera still (camera_moved at {limit:.0f} mm)")
+    for clip in CLIPS:
+        video = next(clip.glob("*.mp4"))
+        board = BOARD_ZONES if "board1" in (clip / "table.yaml").read_text() else ()
+        cal = load_calibration(clip / "table.yaml", board=board)
+        worst, raised, _ = watch_clip(cal, frames_of(video), outlines(clip))
+        print(f"{clip.name:11s} largest offset measured {worst:5.1f} mm (ratio {worst / limit:.2f}); "
+              f"{'RAISED at frame ' + str(raised) if raised is not None else 'nothing raised'}")
+
+
+def clip_bumps() -> None:
+    cal, frames, polys = joker_clip()
+    print("-- the Joker NLH clip bumped at frame 100 (15 fps)")
+    for dx, dy, deg in ((20, 10, 0), (-30, 15, 2), (40, 0, 0), (70, -30, 4), (-120, 60, 8)):
+        m = bump(dx, dy, deg, (640.0, 360.0))
+        truth = true_off_mm(cal, m)
+        _worst, raised, last = watch_clip(cal, frames, polys, m)
+        when = f"raised at frame {raised} ({(raised - 100) / 15:.2f} s)" if raised is not None else "not raised"
+        print(f"shift ({dx:+4d},{dy:+4d}) px, turn {deg:+d} deg: zones off {truth:5.1f} mm, measured {last:5.1f} mm, "
+              f"{when}")
+
+
+def real_photos(folder: Path, limit: int) -> None:
+    paths = sorted(glob.glob(str(folder / "*.JPG")) + glob.glob(str(folder / "*.jpg")))[:limit]
+    rng = np.random.default_rng(0)
+    still, right, undecided, wrong, n = [], 0, 0, 0, 0
+    for path in paths:
+        img = cv2.imread(path)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        s = 1280.0 / w
+        img = cv2.resize(img, (1280, round(h * s)), interpolation=cv2.INTER_CUBIC)
+        H, W = img.shape[:2]
+        polys = []
+        xml = Path(path).with_suffix(".xml")
+        if xml.is_file():
+            for box in ET.parse(xml).getroot().iter("bndbox"):
+                x0, y0, x1, y1 = (float(box.find(k).text) * s for k in ("xmin", "ymin", "xmax", "ymax"))
+                polys.append([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+        # a table of the photo's size, 1 px = 1 mm, nine zones on a 3x3 grid
+        zones = {f"seat{i + 1}": np.array([[x, y], [x + W / 4, y], [x + W / 4, y + H / 4], [x, y + H / 4]])
+                 for i, (x, y) in enumerate((W * a / 3 + W / 24, H * b / 3 + H / 24) for b in range(3) for a in range(3))}
+        cal = Calibration(name="photo", image_size=(W, H), seats=9, zones=zones, homography=np.eye(3))
+
+        def seen(image):
+            noisy = np.clip(image.astype(np.int16) + rng.normal(0, 3, image.shape).astype(np.int16), 0, 255).astype(np.uint8)
+            ok, buf = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+        watch = PlaceWatch(cal)
+        watch.look(img, 0.0, polys)
+        if not watch.working:
+            undecided += 1
+            n += 1
+            continue
+        watch.look(seen(img), 1.0, polys)
+        still.append(watch.off_mm if watch.motion is not None else float("nan"))
+        m = bump(40.0, 0.0, 1.5, (W / 2, H / 2))
+        before = watch.motion
+        watch.look(cv2.warpAffine(seen(img), m, (W, H), borderMode=cv2.BORDER_REFLECT), 2.0, moved_polys(polys, m))
+        n += 1
+        if watch.motion is None or watch.motion is before:
+            undecided += 1
+            continue
+        truth = true_off_mm(cal, m)
+        if abs(watch.off_mm - truth) <= 5.0:
+            right += 1
+        else:
+            wrong += 1
+    decided = [x for x in still if np.isfinite(x)]
+    print(f"-- real photos ({n} of {folder}), each as a 1280 px table picture, 1 px = 1 mm")
+    if decided:
+        print(f"camera still: largest offset measured {max(decided):.1f} px, median {statistics.median(decided):.2f}, "
+              f"over {len(decided)} photos")
+    print(f"bumped 40 px and 1.5 deg: measured within 5 px {right} ({right / max(n, 1):.3f}), "
+          f"off by more {wrong} ({wrong / max(n, 1):.3f}), no decision {undecided} ({undecided / max(n, 1):.3f})")
+
+
+def look_time() -> None:
+    cal, frames, polys = joker_clip()
+    watch = PlaceWatch(cal)
+    watch.look(frames[0], 0.0, polys[0])
+    ts = []
+    for k, f in enumerate(frames[1:], 1):
+        t0 = time.perf_counter()
+        watch.look(f, 10.0 * k, polys[k])            # every frame a look
+        ts.append((time.perf_counter() - t0) * 1000.0)
+    every = PlaceSettings().every_s
+    print(f"-- one look: median {statistics.median(ts):.1f} ms, p90 {np.percentile(ts, 90):.1f} ms at 1280x720; "
+          f"one look every {every} s is {statistics.median(ts) / (every * 15):.2f} ms a frame at 15 fps")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--real", default=str(ROOT.parent / "shared" / "real" / "edje-train"))
+    ap.add_argument("--photos", type=int, default=296)
+    args = ap.parse_args()
+    clips_still()
+    clip_bumps()
+    if Path(args.real).is_dir():
+        real_photos(Path(args.real), args.photos)
+    else:
+        print(f"-- no real photos at {args.real}")
+    look_time()
+
+
+if __name__ == "__main__":
+    main()

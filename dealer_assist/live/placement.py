@@ -1,0 +1,232 @@
+"""The camera's place, watched: a camera bumped or turned after its calibration puts every zone
+beside the cards it should hold, and the table would then rule on cards in the wrong zones.
+
+A calibration ties the camera's picture to the table (:mod:`calibration`); it holds only while the
+camera stays where it was. :class:`PlaceWatch` keeps the look of the table as the run began (ORB
+corners of the cloth's printing, the rail, the chip trays: never of the cards, which are masked
+out) and, every :attr:`PlaceSettings.every_s` seconds, finds the same corners in the frame. The
+motion that carries most of them (a rotation, a shift and a zoom, fitted with RANSAC: chips and
+hands that moved are outvoted) says where the table now lies in the picture. Carried through the
+calibration, it says how far each zone's centre now lies from where the table thinks it is, in
+the table's own millimetres:
+
+- ``camera_moved`` is raised when a zone lies :attr:`PlaceSettings.moved_mm` or more off in
+  :attr:`PlaceSettings.agree` looks in a row (a hand over the table, a card put down, do not move
+  the table's corners). While it stands the frames are not given to the table (:attr:`moved`): a
+  card would be taken for one in another zone, a seat's cards for gone.
+- It is cleared when the camera is back where it was (every zone within
+  :attr:`PlaceSettings.back_mm`, the same number of looks), or when the dealer lets the zones
+  follow the camera (:meth:`follow`: the calibration moved by the motion measured, the table's
+  look kept as it was).
+
+A look that finds too few of the table's corners again (a table mostly covered, a picture
+blurred by the bump itself) decides nothing. The watch knows nothing of cards or games: it sees
+the frame and where the reader found cards, and maps points through the calibration.
+
+>>> import numpy as np
+>>> from dealer_assist.live.calibration import Calibration
+>>> rng = np.random.default_rng(1)
+>>> table = cv2.GaussianBlur(rng.integers(0, 255, (360, 640, 3), dtype=np.uint8), (0, 0), 2)
+>>> cal = Calibration(name="t", image_size=(640, 360), seats=1, homography=np.eye(3),
+...                   zones={"seat1": np.array([[100., 100], [300, 100], [300, 250], [100, 250]])})
+>>> watch = PlaceWatch(cal)
+>>> [watch.look(table, k / 2, ()) for k in range(3)]
+[[], [], []]
+>>> shifted = np.roll(table, 40, axis=1)          # the camera turned: the table 40 px to the right
+>>> [[(code, raised) for code, raised, _m in watch.look(shifted, 2 + k / 2, ())] for k in range(2)]
+[[], [('camera_moved', True)]]
+>>> watch.moved, round(watch.off_mm)
+(True, 40)
+>>> moved = watch.follow()
+>>> moved.zone_at((240.0, 150.0)), cal.zone_at((240.0, 150.0))      # a card at x 240 px is...
+('seat1', 'seat1')
+>>> moved.zone_at((120.0, 150.0)), cal.zone_at((120.0, 150.0))      # ...one at 120 px no longer
+(None, 'seat1')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Optional
+
+import cv2
+import numpy as np
+
+from dealer_assist.i18n import Msg, _
+
+__all__ = ["PLACE_CODES", "PlaceSettings", "PlaceWatch"]
+
+#: The alert of the camera's place, raised and cleared by :class:`PlaceWatch`.
+PLACE_CODES = ("camera_moved",)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceSettings:
+    #: seconds between two looks (a look takes about 12 ms on a 1280x720 frame)
+    every_s: float = 0.5
+    #: millimetres on the table a zone lies off before the camera is called moved (a board slot's
+    #: card leaves its slot at about half a card's width, 30 mm)
+    moved_mm: float = 20.0
+    #: millimetres under which every zone lies again for the camera to be back
+    back_mm: float = 8.0
+    #: looks in a row that must agree before the camera is called moved, or back
+    agree: int = 2
+    #: the table's corners found again in a look for it to decide anything
+    min_inliers: int = 40
+    #: ... and their share of the corners matched
+    min_share: float = 0.25
+    #: the table's look must hold this many corners for the watch to work at all
+    min_corners: int = 80
+    #: the picture is looked at this much smaller (0.5: a 1280x720 frame as 640x360)
+    scale: float = 0.5
+
+
+def _grey(image: np.ndarray, scale: float) -> np.ndarray:
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else image
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
+def _as3(a: np.ndarray) -> np.ndarray:
+    return np.vstack([np.asarray(a, np.float64), [0.0, 0.0, 1.0]])
+
+
+class PlaceWatch:
+    """Looks at a frame now and then (:meth:`look`) and says when the camera has moved off its
+    calibration, and when it is back; :meth:`follow` moves the calibration with it."""
+
+    def __init__(self, calibration, settings: PlaceSettings = PlaceSettings()):
+        self.settings = settings
+        #: the calibration as it was when the table's look was taken
+        self.calibration = calibration
+        zones = calibration.zones_image()
+        self._centres = np.array([np.asarray(p, np.float64).mean(axis=0) for p in zones.values()]) \
+            if zones else np.zeros((0, 2))
+        self._table_xy = calibration.to_table(self._centres) if len(self._centres) else np.zeros((0, 2))
+        self._orb = cv2.ORB_create(nfeatures=1500, fastThreshold=10)
+        self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        self._ref: Optional[tuple[np.ndarray, np.ndarray]] = None   # (points px, descriptors)
+        #: the motion the zones follow now (image px of the table's look -> image px now)
+        self.followed = np.eye(3)
+        #: the latest motion measured (None: no look decided yet)
+        self.motion: Optional[np.ndarray] = None
+        #: how far (mm) the farthest zone lay off in the latest look that decided
+        self.off_mm = 0.0
+        self.moved = False
+        #: False when the table's look holds too few corners to watch (a bare cloth)
+        self.working = True
+        self._last_t: Optional[float] = None
+        self._streak = 0
+
+    # -- looking ----------------------------------------------------------------------------
+    def _features(self, image: np.ndarray, cards: Iterable[Any]) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        s = self.settings.scale
+        grey = _grey(image, s)
+        mask = np.full(grey.shape, 255, np.uint8)
+        for poly in cards:
+            pts = np.asarray(poly, np.float64).reshape(-1, 2) * s
+            if len(pts) >= 3 and np.all(np.isfinite(pts)):
+                cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 0)
+        mask = cv2.erode(mask, np.ones((9, 9), np.uint8))        # the card's edge and shadow too
+        kps, des = self._orb.detectAndCompute(grey, mask)
+        pts = np.array([k.pt for k in kps], np.float64).reshape(-1, 2) / s
+        return pts, des
+
+    def _measure(self, image: np.ndarray, cards: Iterable[Any]) -> Optional[np.ndarray]:
+        """The motion (3x3) from the table's look to this frame, or None when the look decides
+        nothing (too few of the table's corners found again)."""
+        st = self.settings
+        ref_pts, ref_des = self._ref
+        pts, des = self._features(image, cards)
+        if des is None or len(pts) < 8:
+            return None
+        pairs = self._matcher.knnMatch(ref_des, des, k=2)
+        good = [m for m, n in (p for p in pairs if len(p) == 2) if m.distance < 0.8 * n.distance]
+        if len(good) < st.min_inliers:
+            return None
+        a = np.float32([ref_pts[m.queryIdx] for m in good])
+        b = np.float32([pts[m.trainIdx] for m in good])
+        motion, inliers = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC, ransacReprojThreshold=3.0 / st.scale)
+        if motion is None or inliers is None:
+            return None
+        n = int(inliers.sum())
+        if n < st.min_inliers or n < st.min_share * len(good):
+            return None
+        return _as3(motion)
+
+    def _off_mm(self, motion: np.ndarray) -> float:
+        """How far (mm) the farthest zone lies off: a table point the table's look saw at image
+        point ``c`` is now at ``motion c``; the zones, moved by :attr:`followed`, take it for the
+        table point of ``followed⁻¹ motion c``."""
+        if not len(self._centres):
+            return 0.0
+        m = np.linalg.inv(self.followed) @ motion
+        seen = self._centres @ m[:2, :2].T + m[:2, 2]
+        taken = self.calibration.to_table(seen)
+        off = np.linalg.norm(taken - self._table_xy, axis=1)
+        off = off[np.isfinite(off)]
+        return float(off.max()) if len(off) else float("inf")
+
+    def look(self, image: np.ndarray, t: float, cards: Iterable[Any] = ()) -> list[tuple[str, bool, Msg]]:
+        """The frame at time ``t`` (seconds) and the outlines of the cards the reader found in it
+        (image px; masked out): ``(code, raised, words)`` for an alert raised or cleared."""
+        st = self.settings
+        if not self.working:
+            return []
+        if self._ref is None:
+            pts, des = self._features(image, cards)
+            if des is None or len(pts) < st.min_corners:
+                self.working = False               # a bare cloth: nothing to hold the table by
+                return []
+            self._ref, self._last_t = (pts, des), t
+            return []
+        if self._streak == 0 and self._last_t is not None and t - self._last_t < st.every_s:
+            return []                      # (a look that saw a change is checked at the next frame)
+        self._last_t = t
+        motion = self._measure(image, cards)
+        if motion is None:
+            return []
+        self.motion = motion
+        self.off_mm = self._off_mm(motion)
+        if not self.moved:
+            self._streak = self._streak + 1 if self.off_mm >= st.moved_mm else 0
+            if self._streak >= st.agree:
+                self.moved, self._streak = True, 0
+                return [("camera_moved", True, _(
+                    "the camera has moved: the table lies about {mm} mm from where its calibration puts it, "
+                    "so the zones no longer sit under the cards and the table waits. Put the camera back, or "
+                    "let the zones follow the camera (desk: key Z, once the dashed outlines on the picture sit "
+                    "on the table)",
+                    mm=int(round(self.off_mm))))]
+            return []
+        self._streak = self._streak + 1 if self.off_mm < st.back_mm else 0
+        if self._streak >= st.agree:
+            self.moved, self._streak = False, 0
+            return [("camera_moved", False, _("the camera is back where it was calibrated"))]
+        return []
+
+    # -- following ------------------------------------------------------------------------------
+    def follow(self):
+        """The zones follow the camera: the calibration moved by the motion measured last (the
+        table's look is kept, so a later bump is measured against it too). Returns the new
+        calibration; :attr:`moved` is cleared."""
+        if self.motion is None:
+            raise ValueError("no motion of the camera has been measured")
+        self.followed = self.motion.copy()
+        self.moved, self._streak, self.off_mm = False, 0, self._off_mm(self.motion)
+        return self.current()
+
+    def current(self):
+        """The calibration as the zones lie now (the first one moved by :attr:`followed`)."""
+        return self._moved_by(self.followed)
+
+    def proposed(self):
+        """The calibration as :meth:`follow` would make it now (None: no motion measured), for the
+        dealer to see where the zones would go before letting them follow."""
+        return None if self.motion is None else self._moved_by(self.motion)
+
+    def _moved_by(self, motion: np.ndarray):
+        if np.allclose(motion, np.eye(3)):
+            return self.calibration
+        hom = self.calibration.homography @ np.linalg.inv(motion)
+        points = np.asarray(self.calibration.image_points, np.float64).reshape(-1, 2)
+        points = points @ motion[:2, :2].T + motion[:2, 2]
+        return replace(self.calibration, homography=hom / hom[2, 2], image_points=points)

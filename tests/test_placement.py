@@ -1,0 +1,235 @@
+"""The camera's place watched (dealer_assist.live.placement): a camera bumped off its calibration
+is said to the dealer and the table waits, instead of taking cards for ones in other zones; the
+zones follow the camera when the dealer says so (the desk shows where they would go first), and a
+camera put back is said too. The sample clip as it is raises nothing."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer_assist.cli import main
+from dealer_assist.live.calibration import load_calibration
+from dealer_assist.live.placement import PlaceSettings, PlaceWatch
+from dealer_assist.live.sources import Frame, open_source
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIP = ROOT / "sample_frames" / "clip"
+pytestmark = pytest.mark.skipif(not (CLIP / "joker-nlh.mp4").is_file(), reason="no sample clip")
+
+#: the bump of these tests: the picture turned 4 degrees and shifted 70 px right, 30 px up (the
+#: table's zones then lie about 64 mm off: board cards fall into their neighbours' slots)
+BUMP = (70.0, -30.0, 4.0)
+
+
+def bump_matrix(dx: float, dy: float, deg: float) -> np.ndarray:
+    m = cv2.getRotationMatrix2D((640.0, 360.0), deg, 1.0)
+    m[:, 2] += (dx, dy)
+    return m
+
+
+def bumped(frame: np.ndarray, m: np.ndarray) -> np.ndarray:
+    return cv2.warpAffine(frame, m, (frame.shape[1], frame.shape[0]), borderMode=cv2.BORDER_REFLECT)
+
+
+def labelled_outlines() -> list[list]:
+    """Every frame's card and back outlines as the clip's labels give them (the reader's stand-in)."""
+    rows = [json.loads(x) for x in (CLIP / "labels.jsonl").read_text().splitlines() if x.strip()]
+    return [[c["polygon"] for c in r["cards"]] + [b["polygon"] for b in r["backs"]] for r in rows]
+
+
+def zone_shift_mm(cal, m: np.ndarray) -> float:
+    """How far (mm) the farthest zone's centre lies off after the picture moved by ``m``."""
+    centres = np.array([p.mean(axis=0) for p in cal.zones_image().values()])
+    moved = centres @ m[:, :2].T + m[:, 2]
+    return float(np.linalg.norm(cal.to_table(moved) - cal.to_table(centres), axis=1).max())
+
+
+@pytest.fixture(scope="module")
+def frames():
+    out = [f.image for f in open_source(str(CLIP / "joker-nlh.mp4")) if isinstance(f, Frame)]
+    assert len(out) == 227
+    return out
+
+
+def test_the_watch_says_nothing_on_the_clip_and_measures_a_bump_within_a_second(frames):
+    cal = load_calibration(CLIP / "table.yaml")
+    outlines = labelled_outlines()
+    watch = PlaceWatch(cal)
+    offs = []
+    for k, f in enumerate(frames):
+        assert watch.look(f, k / 15, outlines[k]) == []
+        offs.append(watch.off_mm)
+    assert not watch.moved and max(offs) < 8.0          # chips and cards come and go; the table stays
+    for dx, dy, deg in (BUMP, (-30.0, 15.0, 2.0)):
+        m = bump_matrix(dx, dy, deg)
+        truth = zone_shift_mm(cal, m)
+        assert truth > PlaceSettings().moved_mm
+        watch = PlaceWatch(cal)
+        said = []
+        for k, f in enumerate(frames[:140]):
+            polys = outlines[k]
+            if k >= 100:
+                f = bumped(f, m)
+                polys = [(np.hstack([np.asarray(p, float), np.ones((len(p), 1))]) @ m.T).tolist() for p in polys]
+            said += [(k, code, raised) for code, raised, _w in watch.look(f, k / 15, polys)]
+        assert said == [(said[0][0], "camera_moved", True)] and 100 <= said[0][0] <= 115
+        assert watch.moved and watch.off_mm == pytest.approx(truth, abs=6.0)
+    # a smaller nudge (13 mm: every card still in its zone) is no alert
+    watch = PlaceWatch(cal)
+    m = bump_matrix(20.0, 10.0, 0.0)
+    assert zone_shift_mm(cal, m) < PlaceSettings().moved_mm
+    assert not any(watch.look(bumped(f, m) if k >= 100 else f, k / 15, outlines[k]) for k, f in enumerate(frames[:140]))
+
+
+def test_a_bare_cloth_gives_the_watch_nothing_to_hold_and_it_says_nothing():
+    cal = load_calibration(CLIP / "table.yaml")
+    watch = PlaceWatch(cal)
+    grey = np.full((720, 1280, 3), 120, np.uint8)
+    assert [watch.look(grey + np.uint8(k % 3), k / 15) for k in range(30)] == [[]] * 30
+    assert not watch.working and not watch.moved
+
+
+def _run(tmp_path: Path, name: str, seq: list[np.ndarray], *extra: str, actions: list[dict] = ()) -> list[dict]:
+    src = tmp_path / name
+    src.mkdir()
+    for k, f in enumerate(seq):
+        cv2.imwrite(str(src / f"{k:03d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    acts = tmp_path / f"{name}-actions.jsonl"
+    acts.write_text((CLIP / "dealer.jsonl").read_text() + "".join(json.dumps(a) + "\n" for a in actions))
+    out = tmp_path / f"{name}.jsonl"
+    assert main(["run", "--headless", "--source", str(src), "--fps", "15", "--calibration", str(CLIP / "table.yaml"),
+                 "--actions", str(acts), "--events", str(out), "--lang", "en", *extra]) == 0
+    return [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+
+
+def _told(lines: list[dict]) -> list:
+    """What the table said of the hands: boards, cards shown, showdowns and their rulings."""
+    return [(e["type"], e.get("hand"), e.get("cards"), e.get("seat"), json.dumps(e.get("ruling"), sort_keys=True))
+            for e in lines if e["type"] in ("board", "hole", "showdown", "hand_end")]
+
+
+def _paid(lines: list[dict]) -> list[dict]:
+    """Each showdown's payouts (seats paid nothing left out)."""
+    return [{s: n for s, n in e["ruling"]["payouts"].items() if n} for e in lines if e["type"] == "showdown"]
+
+
+def _moved(lines: list[dict]) -> list:
+    return [(e["frame"], e["cleared"]) for e in lines if e.get("code") == "camera_moved"]
+
+
+def test_a_bumped_camera_stops_the_table_aloud_and_the_zones_follow_it_when_the_dealer_says(
+        frames, tmp_path, monkeypatch):
+    """Hands 1 and 2 of the clip with the camera bumped at frame 100 (hand 2, before its flop).
+    Unwatched, the board's cards land in their neighbours' slots and the hand is lost (no showdown
+    seen). Watched, the table waits from the bump on, with the alert standing, until the dealer
+    lets the zones follow (frame 120): then hand 2 is ruled exactly as the clip rules it, and the
+    hand log keeps the alert and how far the zones moved."""
+    m = bump_matrix(*BUMP)
+    seq = frames[:100] + [bumped(f, m) for f in frames[100:180]]
+    plain = _run(tmp_path, "plain", frames[:180], "--no-db")
+    db = tmp_path / "hands.sqlite"
+    followed = _run(tmp_path, "followed", seq, "--db", str(db), actions=[{"frame": 120, "type": "follow_camera"}])
+    assert _paid(plain) == [{"5": 450}, {"2": 320, "4": 400}]
+    assert _told(followed) == _told(plain)
+    said = _moved(followed)
+    assert [c for _f, c in said] == [False, True] and 100 <= said[0][0] <= 110 and said[1][0] == 120
+    raised, cleared = (e for e in followed if e.get("code") == "camera_moved")
+    assert "camera has moved" in raised["message"] and "カメラが動きました" in raised["message_ja"]
+    mm = int(raised["message"].split("about ")[1].split(" mm")[0])
+    assert abs(mm - zone_shift_mm(load_calibration(CLIP / "table.yaml"), m)) <= 6
+    assert "the zones follow the camera" in cleared["message"] and "ゾーンをカメラに合わせました" in cleared["message_ja"]
+    # nothing of hand 2 was said between the bump and the zones following
+    assert not [e for e in followed if e["type"] in ("board", "hole") and said[0][0] < e["frame"] < 120]
+    con = sqlite3.connect(db)
+    logged = [json.loads(r[0]) for r in con.execute("SELECT json FROM events")]
+    con.close()
+    assert [(e["frame"], e["cleared"]) for e in logged if e.get("code") == "camera_moved"] == said
+
+    import dealer_assist.live.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "PlaceWatch", lambda cal: PlaceWatch(cal, PlaceSettings(moved_mm=1e9)))
+    unwatched = _run(tmp_path, "unwatched", seq, "--no-db")
+    assert _moved(unwatched) == []
+    assert _paid(unwatched) == [{"5": 450}]                 # hand 2 lost
+    assert any(e.get("code") == "no_showdown_seen" for e in unwatched)
+
+
+def test_a_camera_put_back_is_said_and_the_hand_goes_on(frames, tmp_path):
+    m = bump_matrix(*BUMP)
+    seq = frames[:100] + [bumped(f, m) for f in frames[100:108]] + frames[108:180]
+    plain = _run(tmp_path, "plain", frames[:180], "--no-db")
+    back = _run(tmp_path, "back", seq, "--no-db")
+    said = _moved(back)
+    assert [c for _f, c in said] == [False, True] and 108 <= said[1][0] <= 118
+    cleared = [e for e in back if e.get("code") == "camera_moved"][1]
+    assert cleared["message"] == "the camera is back where it was calibrated"
+    assert cleared["message_ja"] == "カメラがキャリブレーションの位置に戻りました"
+    assert _told(back) == _told(plain)
+
+
+def test_following_a_camera_that_did_not_move_is_refused_aloud(frames, tmp_path):
+    lines = _run(tmp_path, "still", frames[:40], "--no-db", actions=[{"frame": 20, "type": "follow_camera"}])
+    refused = [e for e in lines if e.get("code") == "bad_action"]
+    assert len(refused) == 1 and "has not been seen to move" in refused[0]["message"]
+    assert "カメラが動いたことは確認されていません" in refused[0]["message_ja"]
+    assert _moved(lines) == []
+
+
+def test_the_desk_shows_where_the_zones_would_go_and_key_z_lets_them_follow(frames, tmp_path, qtbot):
+    """The desk on the bumped hand 2, paused after the bump: the red banner stands, the picture
+    shows the zones where they would go (dashed) and not the cards as last tracked, and the
+    toolbar offers 'ゾーン合わせ (Z)'. Key Z: the banner clears, the zones drawn are the followed
+    ones, and the hand goes on to the clip's own showdown."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.cli import build_parser
+    from dealer_assist.commands.desk import pick_font
+    from dealer_assist.commands.run import LiveParts
+    from dealer_assist.desk.session import LiveSession
+    from dealer_assist.desk.window import DeskWindow
+
+    m = bump_matrix(*BUMP)
+    src = tmp_path / "bumped"
+    src.mkdir()
+    for k, f in enumerate(frames[:100] + [bumped(f, m) for f in frames[100:175]]):
+        cv2.imwrite(str(src / f"{k:03d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    pick_font(QApplication.instance())
+    args = build_parser().parse_args(["desk", "--fast", "--no-db", "--source", str(src), "--fps", "15",
+                                      "--calibration", str(CLIP / "table.yaml"),
+                                      "--actions", str(CLIP / "dealer.jsonl"), "--stop-at", "112"])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    w = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=112), calibration=parts.calibration,
+                   lang="ja", source_name="bumped")
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    w.start()
+    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= 112, timeout=120_000)
+    assert w.banner.codes() == ["camera_moved"] and w.banner.alerts[0].severity == "stop"
+    assert "カメラが動いた" in w.banner.text() and "Zキー" in w.banner.text()
+    assert w.act_follow.isVisible() and w.act_follow.text() == "ゾーン合わせ (Z)"
+    assert w.video._tracks == ()                                  # the cards as last tracked: not drawn
+    proposed = parts.pipeline.place.proposed().zones_image()
+    assert set(w.video._proposed) == set(proposed)
+    board3 = w.video._proposed["board3"].mean(axis=0)
+    assert np.allclose(board3, m[:, :2] @ parts.calibration.zones_image()["board3"].mean(axis=0) + m[:, 2], atol=8)
+    qtbot.keyClick(w, Qt.Key.Key_Z)
+    qtbot.waitUntil(lambda: "camera_moved" not in w.banner.codes(), timeout=10_000)
+    assert not w.act_follow.isVisible() and w.video._proposed == {}
+    assert np.allclose(w.video._zones["board3"], proposed["board3"])
+    w.session.stop_at = 170
+    w.toggle_pause()
+    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= 170, timeout=120_000)
+    shown = w.desk.finished or w.desk.record
+    assert shown is not None and shown.board == ["Qd", "Jc", "Th", "5s", "5h"]
+    assert {k: v for k, v in w.snapshot.payouts.items() if v} == {2: 320, 4: 400}
+    w.shutdown()
