@@ -233,3 +233,121 @@ def test_the_desk_shows_where_the_zones_would_go_and_key_z_lets_them_follow(fram
     assert shown is not None and shown.board == ["Qd", "Jc", "Th", "5s", "5h"]
     assert {k: v for k, v in w.snapshot.payouts.items() if v} == {2: 320, 4: 400}
     w.shutdown()
+
+
+def _with_look(tmp_path: Path, frame: np.ndarray) -> Path:
+    """The clip's calibration kept with the picture it was made on (``look:``), as ``calibrate``
+    writes it."""
+    cv2.imwrite(str(tmp_path / "table.look.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    out = tmp_path / "table.yaml"
+    out.write_text((CLIP / "table.yaml").read_text() + "look: table.look.jpg\n")
+    return out
+
+
+def test_a_camera_moved_before_the_run_is_said_at_its_first_frames_against_the_calibrations_picture(
+        frames, tmp_path, capsys):
+    """The camera was bumped between the calibration and the run: without the calibration's own
+    picture the run takes its first (moved) frame for the table's look and says nothing; with it,
+    camera_moved is raised at once. `calibrate --check --image` says so too (exit code 1), and says
+    the camera is in place on a frame of the unmoved camera."""
+    cal_file = _with_look(tmp_path, frames[0])
+    m = bump_matrix(*BUMP)
+    moved_frame, still_frame = tmp_path / "moved.jpg", tmp_path / "still.jpg"
+    cv2.imwrite(str(moved_frame), bumped(frames[60], m))
+    cv2.imwrite(str(still_frame), frames[60])
+    assert main(["calibrate", "--check", str(cal_file), "--image", str(moved_frame)]) == 1
+    out = capsys.readouterr().out
+    assert "THE CAMERA HAS MOVED since the calibration" in out
+    off = int(out.split("lie about ")[1].split(" mm")[0])
+    assert abs(off - zone_shift_mm(load_calibration(CLIP / "table.yaml"), m)) <= 6
+    assert main(["calibrate", "--check", str(cal_file), "--image", str(still_frame)]) == 0
+    assert "the camera is where it was calibrated" in capsys.readouterr().out
+
+    src = tmp_path / "moved-run"
+    src.mkdir()
+    for k, f in enumerate(frames[:30]):
+        cv2.imwrite(str(src / f"{k:03d}.jpg"), bumped(f, m), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    for cal, name in ((cal_file, "look"), (CLIP / "table.yaml", "nolook")):
+        events = tmp_path / f"{name}.jsonl"
+        assert main(["run", "--headless", "--source", str(src), "--fps", "15", "--calibration", str(cal),
+                     "--events", str(events), "--no-db", "--lang", "en"]) == 0
+        lines = [json.loads(x) for x in events.read_text().splitlines() if x.strip()]
+        said = _moved(lines)
+        if name == "look":
+            assert said and said[0][0] <= 2 and said[0][1] is False
+        else:
+            assert said == []          # the gap the picture closes
+
+
+def test_a_calibration_whose_picture_is_missing_is_refused_with_the_reason(frames, tmp_path):
+    from dealer_assist.errors import UserError
+
+    cal_file = _with_look(tmp_path, frames[0])
+    (tmp_path / "table.look.jpg").unlink()
+    with pytest.raises(UserError, match="look table.look.jpg: no picture there"):
+        load_calibration(cal_file)
+    cv2.imwrite(str(tmp_path / "table.look.jpg"), cv2.resize(frames[0], (640, 360)))
+    with pytest.raises(UserError, match="is 640x360, not the calibration's 1280x720"):
+        load_calibration(cal_file)
+
+
+def test_calibrate_keeps_the_picture_it_was_made_on_beside_the_calibration(frames, tmp_path, capsys):
+    """A calibration made from the clip's first frame (its own calibration as the layout, its four
+    zone corners as the points) keeps that frame beside it as its look, and a check on the clip's
+    next frames finds the camera in place."""
+    frame = tmp_path / "frame.jpg"
+    cv2.imwrite(str(frame), frames[0])
+    cal = load_calibration(CLIP / "table.yaml")
+    inside = [[150.0, 80.0], [650.0, 80.0], [650.0, 400.0], [150.0, 400.0]]      # table mm, in view
+    px = cal.to_image(inside)
+    layout = yaml_layout(tmp_path, cal, inside)
+    out = tmp_path / "cal" / "table-3.yaml"
+    assert main(["calibrate", "--layout", str(layout), "--image", str(frame), "--points",
+                 " ".join(f"{x:.2f},{y:.2f}" for x, y in px), "--out", str(out)]) == 0
+    assert "table-3.look.jpg, the picture it was made on" in capsys.readouterr().out
+    made = load_calibration(out)
+    assert made.look == str(out.parent / "table-3.look.jpg")
+    assert "look: table-3.look.jpg" in out.read_text()
+    assert main(["calibrate", "--check", str(out), "--image", str(frame)]) == 0
+    assert "the camera is where it was calibrated" in capsys.readouterr().out
+
+
+def yaml_layout(tmp_path: Path, cal, reference_points) -> Path:
+    """A layout with the clip calibration's zones and the given reference points (table mm)."""
+    import yaml
+
+    layout = {"units": "mm", "seats": cal.seats, "reference_points": reference_points,
+              "zones": {n: p.tolist() for n, p in cal.zones.items()}}
+    path = tmp_path / "layout.yaml"
+    path.write_text(yaml.safe_dump(layout))
+    return path
+
+
+def test_calibrate_follow_moves_the_calibration_with_the_camera_without_markers(frames, tmp_path, capsys):
+    """After a bump, `calibrate --follow` measures the camera's motion against the calibration's
+    picture and writes the calibration moved with it (the new frame its new picture): the zones sit
+    where the bump put the table, and a check on a later frame finds the camera in place."""
+    cal_file = _with_look(tmp_path, frames[0])
+    m = bump_matrix(*BUMP)
+    now, later = tmp_path / "now.jpg", tmp_path / "later.jpg"
+    cv2.imwrite(str(now), bumped(frames[60], m))
+    cv2.imwrite(str(later), bumped(frames[140], m))
+    still = tmp_path / "still.jpg"
+    cv2.imwrite(str(still), frames[60])
+    out = tmp_path / "moved" / "table.yaml"
+    assert main(["calibrate", "--follow", str(cal_file), "--image", str(still), "--out", str(out)]) == 0
+    assert "nothing to follow" in capsys.readouterr().out and not out.exists()
+    assert main(["calibrate", "--follow", str(cal_file), "--image", str(now), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "the camera moved: the zones lay about" in said and "table.look.jpg" in said
+    old, new = load_calibration(CLIP / "table.yaml"), load_calibration(out)
+    for zone in ("board1", "board3", "board5", "seat1", "seat4"):
+        was = old.zones_image()[zone].mean(axis=0)
+        assert np.linalg.norm(new.zones_image()[zone].mean(axis=0) - (m[:, :2] @ was + m[:, 2])) < 6.0, zone
+    assert new.look == str(out.parent / "table.look.jpg")
+    assert main(["calibrate", "--check", str(out), "--image", str(later)]) == 0
+    assert "the camera is where it was calibrated" in capsys.readouterr().out
+    # a calibration without its picture cannot be followed: said, nothing written
+    assert main(["calibrate", "--follow", str(CLIP / "table.yaml"), "--image", str(now), "--out",
+                 str(tmp_path / "x.yaml")]) == 2
+    assert "keeps no picture of its own" in capsys.readouterr().err and not (tmp_path / "x.yaml").exists()

@@ -1,6 +1,6 @@
 """``dealer-assist calibrate``: map a camera's view of the table to the table layout.
 
-Three uses::
+Four uses::
 
     # a calibration from a frame of the camera and the image positions of the layout's four
     # reference points (or the four printed ArUco markers, ids 0-3, lying on those points)
@@ -11,8 +11,12 @@ Three uses::
     # a printable A4 sheet of the four markers
     dealer-assist calibrate --print-markers calibration/markers/aruco-0-3.png
 
-    # check a calibration file, list its zones, draw it over a frame
+    # check a calibration file, list its zones, draw it over a frame (and with --image, say
+    # whether the camera has moved since: exit code 1)
     dealer-assist calibrate --check calibration/my-table.yaml [--image FRAME.jpg] [--preview out.png]
+
+    # the camera moved: the calibration moved with it, measured against the picture it was made on
+    dealer-assist calibrate --follow calibration/my-table.yaml --image FRAME.jpg --out calibration/my-table.yaml
 
 See docs/calibration.md.
 """
@@ -37,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--layout", metavar="FILE", help="table layout (calibration/layouts/*.yaml)")
     mode.add_argument("--check", metavar="FILE", help="check a calibration file and list its zones")
+    mode.add_argument("--follow", metavar="FILE",
+                      help="move a calibration with its camera: the motion is measured in --image against the "
+                           "picture the calibration was made on (no markers or points needed); writes --out")
     mode.add_argument("--print-markers", metavar="OUT.png",
                       help="write a printable A4 sheet (300 dpi) of ArUco markers 0-3")
     p.add_argument("--image", metavar="FRAME", help="a frame from the camera (jpg/png)")
@@ -122,6 +129,62 @@ def _report(cal, image, preview: str | None, hint: str) -> None:
         _write_image(preview, calib.draw_preview(image, cal), "--preview")
         print(f"wrote the preview {preview}{hint}")
 
+def _check_place(cal, image) -> int:
+    """``--check --image``: has the camera moved since the calibration? Compared with the picture
+    the calibration was made on (its ``look``); exit code 1 when it has."""
+    from dealer_assist.live.placement import PlaceSettings, motion_from_look
+
+    if cal.look is None:
+        print("this calibration keeps no picture of its own (calibrated before looks were kept): whether "
+              "the camera moved is seen only on the preview")
+        return 0
+    off, _moved = motion_from_look(cal, image)
+    limit = PlaceSettings().moved_mm
+    if off is None:
+        print("cannot tell whether the camera moved: too little of the calibration's picture is found in this "
+              "frame (another light, or the table covered); look at the preview")
+        return 0
+    if off >= limit:
+        print(f"THE CAMERA HAS MOVED since the calibration: the zones lie about {off:.0f} {cal.units} off. "
+              f"Put the camera back, or calibrate again")
+        return 1
+    print(f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {cal.units})")
+    return 0
+
+
+def _follow(args: argparse.Namespace) -> int:
+    """``--follow FILE --image FRAME --out NEW``: the calibration moved with the camera, measured
+    against its own picture; the new frame becomes the new calibration's picture."""
+    from dealer_assist.live import calibration as calib
+    from dealer_assist.live.placement import PlaceSettings, motion_from_look
+
+    if not args.image or not args.out:
+        raise UserError("--follow needs --image FRAME (a frame from the camera now) and --out FILE")
+    image = _read_image(args.image)
+    cal = calib.load_calibration(args.follow, image_size=(image.shape[1], image.shape[0]))
+    if cal.look is None:
+        raise UserError(f"{args.follow} keeps no picture of its own (look:), so the camera's motion cannot be "
+                        f"measured: calibrate with --layout (markers or points)")
+    off, moved = motion_from_look(cal, image)
+    if moved is None:
+        raise UserError(f"cannot tell how the camera moved: too little of the calibration's picture is found in "
+                        f"{args.image} (another light, the table covered): calibrate with --layout")
+    if off < PlaceSettings().back_mm:
+        print(f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {cal.units}): "
+              f"nothing to follow, {args.out} not written")
+        return 0
+    d = moved.to_dict()
+    look = Path(args.out).with_name(Path(args.out).stem + ".look.jpg")
+    _write_image(str(look), image, "--out")
+    d["look"] = look.name
+    calib.save_calibration(d, args.out)
+    new = calib.load_calibration(args.out, image_size=(image.shape[1], image.shape[0]))
+    print(f"the camera moved: the zones lay about {off:.0f} {cal.units} off. Wrote {args.out}, the zones moved "
+          f"with the camera, and {look.name}, the picture it now belongs to")
+    _report(new, image, args.preview, ": check every zone lies where it should")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.live import calibration as calib
 
@@ -134,6 +197,9 @@ def run(args: argparse.Namespace) -> int:
               f"A4 at 300 dpi; print at 100 % and check the 100 mm bar")
         return 0
 
+    if args.follow:
+        return _follow(args)
+
     if args.check:
         if args.preview and not args.image:
             raise UserError("--preview needs --image (a frame from this camera)")
@@ -143,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         _report(cal, image, args.preview, "")
         if not args.preview and args.image:
             print(f"{args.image} matches the calibration's frame size")
-        return 0
+        return _check_place(cal, image) if image is not None else 0
 
     # a new calibration from a layout
     if not args.image:
@@ -164,10 +230,15 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"--points: point {', '.join(map(str, outside))} lies outside the "
                             f"{w}x{h} image")
     d = calib.calibration_dict(layout, points, (w, h), seats=args.seats, name=args.name)
+    # the picture it is made on, kept beside it: a run checks the camera's place against it
+    look = Path(args.out).with_name(Path(args.out).stem + ".look.jpg")
+    _write_image(str(look), image, "--out")
+    d["look"] = look.name
     calib.save_calibration(d, args.out)
     cal = calib.load_calibration(args.out, image_size=(w, h))
     how = "ArUco markers 0-3" if args.aruco else "the given points"
-    print(f"wrote {args.out} (from {how})")
+    print(f"wrote {args.out} (from {how}) and {look.name}, the picture it was made on (a run checks that "
+          f"the camera has not moved against it; keep it beside the calibration)")
     _report(cal, image, args.preview, ": check every zone lies where it should")
     out_of_view = [n for n, v in cal.visible_zones().items() if v == 0.0]
     if out_of_view:

@@ -202,6 +202,9 @@ class Calibration:
     image_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     table_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     extra: dict = field(default_factory=dict)
+    #: the picture the calibration was made on (a file beside it, named by its ``look:``), as the
+    #: camera's place is checked against it (:mod:`dealer_assist.live.placement`); None: none kept
+    look: str | None = None
 
     def __post_init__(self) -> None:
         inv = np.linalg.inv(self.homography)
@@ -360,8 +363,32 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
         raise UserError(f"{where}some zones lie beyond the camera's horizon: the table points are wrong")
     extra = {k: v for k, v in d.items()
              if k not in ("version", "name", "image_size", "units", "table_points", "seats", "zones")}
+    look = _look(d.get("look"), source, size_t, where)
     return Calibration(name=str(name), image_size=size_t, seats=seats, zones=zones, homography=hom,
-                       units=units, image_points=img, table_points=tab, extra=extra)
+                       units=units, image_points=img, table_points=tab, extra=extra, look=look)
+
+
+def _look(value: Any, source: str | None, size: tuple[int, int], where: str) -> str | None:
+    """The calibration's ``look:`` (the picture it was made on, a file name beside it): its path,
+    checked to be a picture of the calibration's frame size; None when there is none."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        raise UserError(f"{where}look must be the file name of the picture the calibration was made on, "
+                        f"got {value!r}")
+    import cv2
+
+    path = Path(value)
+    if not path.is_absolute() and source:
+        path = Path(source).parent / path
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    if image is None:
+        raise UserError(f"{where}look {value}: no picture there (the frame the calibration was made on, "
+                        f"kept beside it): calibrate again, or take the look line out")
+    if (image.shape[1], image.shape[0]) != size:
+        raise UserError(f"{where}look {value} is {image.shape[1]}x{image.shape[0]}, not the calibration's "
+                        f"{size[0]}x{size[1]}: calibrate again")
+    return str(path)
 
 
 def _read_yaml(path: str | os.PathLike, what: str) -> Any:
@@ -407,7 +434,13 @@ def dump_calibration(cal_dict: Mapping) -> str:
     """The YAML text of a calibration dict (checked first; see :func:`save_calibration`)."""
     import yaml
 
-    cal = calibration_from_dict(cal_dict)
+    # the look (a picture file beside the calibration) is checked when the file is read back
+    look = cal_dict.get("look") if isinstance(cal_dict, Mapping) else None
+    if look is not None and (not isinstance(look, str) or not look.strip()):
+        raise UserError(f"look must be the file name of the picture the calibration was made on, got {look!r}")
+    cal = calibration_from_dict({k: v for k, v in cal_dict.items() if k != "look"}
+                                if isinstance(cal_dict, Mapping) else cal_dict)
+    extra = dict(cal.extra, **({"look": look} if look is not None else {}))
 
     def q(s: str) -> str:
         return yaml.safe_dump(s, allow_unicode=True, default_style='"').strip().removesuffix("...").strip()
@@ -424,9 +457,11 @@ def dump_calibration(cal_dict: Mapping) -> str:
              "zones:"]
     for zname, poly in cal.zones.items():
         lines.append(f"  {zname}: {_pts_text(poly)}")
-    if cal.extra:
-        lines.append(yaml.safe_dump(cal.extra, allow_unicode=True, sort_keys=False,
-                                    default_flow_style=None).rstrip())
+    for key, value in extra.items():
+        # a list in flow style ([play]); a plain value as a plain line (look: table-3.look.jpg)
+        flow = None if isinstance(value, (list, dict)) else False
+        lines.append(yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False,
+                                    default_flow_style=flow).rstrip())
     return "\n".join(lines) + "\n"
 
 

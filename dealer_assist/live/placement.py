@@ -19,6 +19,11 @@ the table's own millimetres:
   follow the camera (:meth:`follow`: the calibration moved by the motion measured, the table's
   look kept as it was).
 
+Where the calibration keeps the picture it was made on (its ``look:``, written by ``dealer-assist
+calibrate``), the table's look is that picture: a camera moved between the calibration and the run
+is said at the run's first frames. When that picture cannot be found in the camera's (another
+light, a table dressed otherwise) for :data:`LOOK_TRIES` looks, the run's own frame is the look.
+
 A look that finds too few of the table's corners again (a table mostly covered, a picture
 blurred by the bump itself) decides nothing. The watch knows nothing of cards or games: it sees
 the frame and where the reader found cards, and maps points through the calibration.
@@ -53,10 +58,13 @@ import numpy as np
 
 from dealer_assist.i18n import Msg, _
 
-__all__ = ["PLACE_CODES", "PlaceSettings", "PlaceWatch"]
+__all__ = ["PLACE_CODES", "PlaceSettings", "PlaceWatch", "motion_from_look"]
 
 #: The alert of the camera's place, raised and cleared by :class:`PlaceWatch`.
 PLACE_CODES = ("camera_moved",)
+
+#: looks that find nothing of the calibration's picture before the run's own frame is the look
+LOOK_TRIES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +123,22 @@ class PlaceWatch:
         self.working = True
         self._last_t: Optional[float] = None
         self._streak = 0
+        #: the table's look is the picture the calibration was made on (its ``look:``), not the
+        #: run's first frame: a camera moved between the calibration and the run is said at once
+        self.from_look = False
+        self._undecided = 0
 
     # -- looking ----------------------------------------------------------------------------
+    def _look_features(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """The corners of the picture the calibration was made on, if it keeps one (and it holds
+        enough of them)."""
+        path = getattr(self.calibration, "look", None)
+        image = cv2.imread(path, cv2.IMREAD_COLOR) if path else None
+        if image is None:
+            return None
+        pts, des = self._features(image, ())
+        return (pts, des) if des is not None and len(pts) >= self.settings.min_corners else None
+
     def _features(self, image: np.ndarray, cards: Iterable[Any]) -> tuple[np.ndarray, Optional[np.ndarray]]:
         s = self.settings.scale
         grey = _grey(image, s)
@@ -171,6 +193,9 @@ class PlaceWatch:
         st = self.settings
         if not self.working:
             return []
+        if self._ref is None and not self.from_look:
+            self._ref = self._look_features()
+            self.from_look = self._ref is not None
         if self._ref is None:
             pts, des = self._features(image, cards)
             if des is None or len(pts) < st.min_corners:
@@ -183,6 +208,14 @@ class PlaceWatch:
         self._last_t = t
         motion = self._measure(image, cards)
         if motion is None:
+            if self.from_look and self.motion is None:
+                # the calibration's picture is not found in the camera's (another light, a table
+                # dressed otherwise): after LOOK_TRIES looks the run's own frame is the look
+                self._undecided += 1
+                if self._undecided >= LOOK_TRIES:
+                    pts, des = self._features(image, cards)
+                    self._ref = (pts, des) if des is not None and len(pts) >= st.min_corners else self._ref
+                    self.from_look = False
             return []
         self.motion = motion
         self.off_mm = self._off_mm(motion)
@@ -230,3 +263,18 @@ class PlaceWatch:
         points = np.asarray(self.calibration.image_points, np.float64).reshape(-1, 2)
         points = points @ motion[:2, :2].T + motion[:2, 2]
         return replace(self.calibration, homography=hom / hom[2, 2], image_points=points)
+
+
+def motion_from_look(calibration, image: np.ndarray, cards: Iterable[Any] = (),
+                     settings: PlaceSettings = PlaceSettings()) -> tuple[Optional[float], Optional[Any]]:
+    """The camera's motion since the calibration, measured in ``image`` against the picture the
+    calibration was made on (its ``look``): ``(mm, moved)``, how far (mm) the farthest zone lies
+    off and the calibration moved with the camera; ``(None, None)`` when the calibration keeps no
+    picture or ``image`` gives too few of its corners to tell (``calibrate --check`` and
+    ``--follow``)."""
+    watch = PlaceWatch(calibration, settings)
+    watch._ref = watch._look_features()
+    motion = None if watch._ref is None else watch._measure(image, cards)
+    if motion is None:
+        return None, None
+    return watch._off_mm(motion), watch._moved_by(motion)
