@@ -79,6 +79,15 @@ def test_the_watch_says_nothing_on_the_clip_and_measures_a_bump_within_a_second(
             said += [(k, code, raised) for code, raised, _w in watch.look(f, k / 15, polys)]
         assert said == [(said[0][0], "camera_moved", True)] and 100 <= said[0][0] <= 115
         assert watch.moved and watch.off_mm == pytest.approx(truth, abs=6.0)
+    # one look that sees the zones off holds the table until the next look, at the next frame:
+    # a frame moved alone (a shake) holds one frame and says nothing
+    watch = PlaceWatch(cal)
+    m = bump_matrix(*BUMP)
+    for k in range(24):
+        assert watch.look(frames[k], k / 15, outlines[k]) == [] and not watch.holding
+    # (looks at 0, 0.53, 1.07 s: frame 24, at 1.6 s, is looked at)
+    assert watch.look(bumped(frames[24], m), 24 / 15, outlines[24]) == [] and watch.holding and not watch.moved
+    assert watch.look(frames[25], 25 / 15, outlines[25]) == [] and not watch.holding
     # a smaller nudge (13 mm: every card still in its zone) is no alert
     watch = PlaceWatch(cal)
     m = bump_matrix(20.0, 10.0, 0.0)

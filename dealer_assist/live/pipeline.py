@@ -274,8 +274,8 @@ class Pipeline:
         self.last_found = found
         caused += [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
                    for code, raised, words in self.place.look(frame.image, frame.t, _outlines(found))]
-        if self.place.moved:
-            # the zones no longer lie under the cards: a card would be taken for one in another
+        if self.place.holding:
+            # the zones no longer lie under the cards (or a look just saw them off): a card would be taken for one in another
             # zone, a seat's cards for gone. The table waits for the camera, or for the dealer to
             # let the zones follow it.
             self.table.unseen()

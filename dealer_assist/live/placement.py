@@ -12,8 +12,9 @@ the table's own millimetres:
 
 - ``camera_moved`` is raised when a zone lies :attr:`PlaceSettings.moved_mm` or more off in
   :attr:`PlaceSettings.agree` looks in a row (a hand over the table, a card put down, do not move
-  the table's corners). While it stands the frames are not given to the table (:attr:`moved`): a
-  card would be taken for one in another zone, a seat's cards for gone.
+  the table's corners). While it stands the frames are not given to the table (:attr:`holding`):
+  a card would be taken for one in another zone, a seat's cards for gone. Nor is the frame of a
+  look that saw the zones off, nor those up to the next look, which says whether the camera moved.
 - It is cleared when the camera is back where it was (every zone within
   :attr:`PlaceSettings.back_mm`, the same number of looks), or when the dealer lets the zones
   follow the camera (:meth:`follow`: the calibration moved by the motion measured, the table's
@@ -208,6 +209,8 @@ class PlaceWatch:
         self._last_t = t
         motion = self._measure(image, cards)
         if motion is None:
+            if not self.moved:
+                self._streak = 0           # a move is two decided looks in a row: the table goes on
             if self.from_look and self.motion is None:
                 # the calibration's picture is not found in the camera's (another light, a table
                 # dressed otherwise): after LOOK_TRIES looks the run's own frame is the look
@@ -235,6 +238,12 @@ class PlaceWatch:
             self.moved, self._streak = False, 0
             return [("camera_moved", False, _("the camera is back where it was calibrated"))]
         return []
+
+    @property
+    def holding(self) -> bool:
+        """The table should not be given this frame: the camera stands moved, or the last look saw
+        the zones off and the next one (at the next frame) is to say whether it moved."""
+        return self.moved or self._streak > 0
 
     # -- following ------------------------------------------------------------------------------
     def follow(self):
