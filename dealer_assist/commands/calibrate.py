@@ -148,8 +148,12 @@ def _check_place(cal, image) -> int:
         print(f"THE CAMERA HAS MOVED since the calibration: the zones lie about {off:.0f} {cal.units} off. "
               f"Put the camera back, or calibrate again")
         return 1
-    print(f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {cal.units})")
+    print(_in_place(off, cal.units))
     return 0
+
+
+def _in_place(off: float, units: str) -> str:
+    return f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {units})"
 
 
 def _follow(args: argparse.Namespace) -> int:
@@ -170,8 +174,7 @@ def _follow(args: argparse.Namespace) -> int:
         raise UserError(f"cannot tell how the camera moved: too little of the calibration's picture is found in "
                         f"{args.image} (another light, the table covered): calibrate with --layout")
     if off < PlaceSettings().back_mm:
-        print(f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {cal.units}): "
-              f"nothing to follow, {args.out} not written")
+        print(f"{_in_place(off, cal.units)}: nothing to follow, {args.out} not written")
         return 0
     d = moved.to_dict()
     look = Path(args.out).with_name(Path(args.out).stem + ".look.jpg")
