@@ -349,6 +349,34 @@ def test_a_joker_not_read_surely_asks_on_the_floor_too(tmp_path, pg_server):
     log.close()
 
 
+def test_a_camera_moved_off_its_calibration_is_a_stop_on_the_floor_until_it_is_cleared(tmp_path, pg_server):
+    """The table whose camera was bumped waits (docs/live.md, "A camera that moved"): the floor's
+    row says so in red, in the desk's words, and not once the zones follow the camera."""
+    from dealer_assist.central.floor import overview
+    from dealer_assist.central.schema import connect
+
+    url = new_database(pg_server)
+    db = tmp_path / "t5.sqlite"
+    log = HandLog(db, source="camera", game="joker-holdem")
+    log.record({"t": 0.0, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4], "button": 2})
+    log.record({"t": 7.0, "frame": 105, "type": "alert", "hand": 1, "code": "camera_moved",
+                "message": "the camera has moved: ... about 64 mm ...", "message_ja": "カメラが動きました：…約64 mm…",
+                "cleared": False})
+    sync_log(str(db), url, "t5")
+    with connect(url) as con:
+        (row,) = overview(con)
+    assert row["level"] == "stop"
+    assert [(a["code"], a["severity"], a["title"]) for a in row["alerts"]] == [
+        ("camera_moved", "stop", {"en": "CAMERA MOVED: ZONES OFF THE CARDS", "ja": "カメラが動いた：ゾーンがカードからずれている"})]
+    log.record({"t": 8.0, "frame": 120, "type": "alert", "hand": 1, "code": "camera_moved",
+                "message": "the zones follow the camera", "message_ja": "ゾーンをカメラに合わせました", "cleared": True})
+    sync_log(str(db), url, "t5")
+    with connect(url) as con:
+        (row,) = overview(con)
+    assert row["alerts"] == [] and row["level"] == ""
+    log.close()
+
+
 def test_a_person_with_their_own_floor_address_records_in_their_own_name(tmp_path, pg_server, capsys):
     """floor-staff add gives 田中 一郎 an address of their own: a check or a dispute made from it
     is recorded in that name (whatever the page sends) and marked signed in; the event's shared
