@@ -129,6 +129,15 @@ def _report(cal, image, preview: str | None, hint: str) -> None:
         _write_image(preview, calib.draw_preview(image, cal), "--preview")
         print(f"wrote the preview {preview}{hint}")
 
+def _keep_look(d: dict, out: str, image) -> Path:
+    """The picture a calibration is made on, written beside it (``OUT.look.jpg``) and named in its
+    dict: a run checks the camera's place against it."""
+    look = Path(out).with_name(Path(out).stem + ".look.jpg")
+    _write_image(str(look), image, "--out")
+    d["look"] = look.name
+    return look
+
+
 def _check_place(cal, image) -> int:
     """``--check --image``: has the camera moved since the calibration? Compared with the picture
     the calibration was made on (its ``look``); exit code 1 when it has."""
@@ -177,9 +186,7 @@ def _follow(args: argparse.Namespace) -> int:
         print(f"{_in_place(off, cal.units)}: nothing to follow, {args.out} not written")
         return 0
     d = moved.to_dict()
-    look = Path(args.out).with_name(Path(args.out).stem + ".look.jpg")
-    _write_image(str(look), image, "--out")
-    d["look"] = look.name
+    look = _keep_look(d, args.out, image)
     calib.save_calibration(d, args.out)
     new = calib.load_calibration(args.out, image_size=(image.shape[1], image.shape[0]))
     print(f"the camera moved: the zones lay about {off:.0f} {cal.units} off. Wrote {args.out}, the zones moved "
@@ -233,10 +240,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"--points: point {', '.join(map(str, outside))} lies outside the "
                             f"{w}x{h} image")
     d = calib.calibration_dict(layout, points, (w, h), seats=args.seats, name=args.name)
-    # the picture it is made on, kept beside it: a run checks the camera's place against it
-    look = Path(args.out).with_name(Path(args.out).stem + ".look.jpg")
-    _write_image(str(look), image, "--out")
-    d["look"] = look.name
+    look = _keep_look(d, args.out, image)
     calib.save_calibration(d, args.out)
     cal = calib.load_calibration(args.out, image_size=(w, h))
     how = "ArUco markers 0-3" if args.aruco else "the given points"

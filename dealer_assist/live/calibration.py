@@ -430,17 +430,12 @@ def _pts_text(pts: Iterable) -> str:
     return "[" + ", ".join(f"[{_num(p[0])}, {_num(p[1])}]" for p in pts) + "]"
 
 
-def dump_calibration(cal_dict: Mapping) -> str:
-    """The YAML text of a calibration dict (checked first; see :func:`save_calibration`)."""
+def dump_calibration(cal_dict: Mapping, source: str | None = None) -> str:
+    """The YAML text of a calibration dict (checked first; see :func:`save_calibration`).
+    ``source``: the file it is for, beside which its ``look`` picture must lie."""
     import yaml
 
-    # the look (a picture file beside the calibration) is checked when the file is read back
-    look = cal_dict.get("look") if isinstance(cal_dict, Mapping) else None
-    if look is not None and (not isinstance(look, str) or not look.strip()):
-        raise UserError(f"look must be the file name of the picture the calibration was made on, got {look!r}")
-    cal = calibration_from_dict({k: v for k, v in cal_dict.items() if k != "look"}
-                                if isinstance(cal_dict, Mapping) else cal_dict)
-    extra = dict(cal.extra, **({"look": look} if look is not None else {}))
+    cal = calibration_from_dict(cal_dict, source=source)
 
     def q(s: str) -> str:
         return yaml.safe_dump(s, allow_unicode=True, default_style='"').strip().removesuffix("...").strip()
@@ -457,7 +452,7 @@ def dump_calibration(cal_dict: Mapping) -> str:
              "zones:"]
     for zname, poly in cal.zones.items():
         lines.append(f"  {zname}: {_pts_text(poly)}")
-    for key, value in extra.items():
+    for key, value in cal.extra.items():
         # a list in flow style ([play]); a plain value as a plain line (look: table-3.look.jpg)
         flow = None if isinstance(value, (list, dict)) else False
         lines.append(yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False,
@@ -466,8 +461,9 @@ def dump_calibration(cal_dict: Mapping) -> str:
 
 
 def save_calibration(cal_dict: Mapping, path: str | os.PathLike) -> Path:
-    """Check ``cal_dict`` and write it as a calibration file (atomically: all or nothing)."""
-    text = dump_calibration(cal_dict)
+    """Check ``cal_dict`` and write it as a calibration file (atomically: all or nothing); its
+    ``look`` picture, if it names one, must already lie beside ``path``."""
+    text = dump_calibration(cal_dict, source=str(path))
     p = Path(path)
     tmp = p.with_name(p.name + ".tmp")
     try:

@@ -250,16 +250,12 @@ class Pipeline:
         t0 = time.perf_counter()
         self._check_size(frame.image)
         self.last_frame = frame
-        caused: list[TableEvent] = [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
-                                    for code, raised, words in self.picture.look(frame.image, frame.t)]
+        caused: list[TableEvent] = self._watched(self.picture.look(frame.image, frame.t), frame)
         if self.picture.blind:
             # a picture that shows nothing (the lens covered, the light off, glare) says nothing of
             # the table: not read, and not given to the table, whose cards would seem gone (folds,
             # a hand won without a showdown). The dealer's actions wait for a frame that is read.
-            self.table.unseen()
-            self.stats.frames += 1
-            self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
-            return caused
+            return self._unseen(caused, t0)
         while self.pending and self.pending[0]["frame"] <= frame.index:
             act = dict(self.pending.pop(0))
             act.pop("frame", None)
@@ -272,16 +268,12 @@ class Pipeline:
         found = self.detector.detect(frame.image)
         self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)
         self.last_found = found
-        caused += [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
-                   for code, raised, words in self.place.look(frame.image, frame.t, _outlines(found))]
+        caused += self._watched(self.place.look(frame.image, frame.t, _outlines(found)), frame)
         if self.place.holding:
-            # the zones no longer lie under the cards (or a look just saw them off): a card would be taken for one in another
-            # zone, a seat's cards for gone. The table waits for the camera, or for the dealer to
-            # let the zones follow it.
-            self.table.unseen()
-            self.stats.frames += 1
-            self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
-            return caused
+            # the zones no longer lie under the cards (or a look just saw them off): a card would
+            # be taken for one in another zone, a seat's cards for gone. The table waits for the
+            # camera, or for the dealer to let the zones follow it.
+            return self._unseen(caused, t0)
         obs = observations_from(found, self.calibration)
         events = self.table.step(frame.index, frame.t, obs)
         self._tracked_image = frame.image
@@ -289,6 +281,19 @@ class Pipeline:
         self.stats.frames += 1
         self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
         return caused + events
+
+    def _watched(self, said, frame) -> list[TableEvent]:
+        """The alerts a watch of the camera raised or cleared on ``frame`` (``(code, raised,
+        words)``), sent and logged."""
+        return [self.alert(code, *both(words), frame.index, frame.t, cleared=not raised)
+                for code, raised, words in said]
+
+    def _unseen(self, caused: list[TableEvent], t0: float) -> list[TableEvent]:
+        """A frame not given to the table (:meth:`LiveTable.unseen`), counted; returns ``caused``."""
+        self.table.unseen()
+        self.stats.frames += 1
+        self.stats.frame_ms.append((time.perf_counter() - t0) * 1000.0)
+        return caused
 
     def run(self, source, on_frame: Optional[Callable[[Any, list], None]] = None,
             max_frames: Optional[int] = None) -> RunStats:

@@ -30,8 +30,9 @@ blurred by the bump itself) decides nothing. Nor does one whose corners lie in f
 :attr:`PlaceSettings.min_cells` ninths of the picture, and where
 :attr:`PlaceSettings.held_share` of them still lie where the zones' placement puts them, the
 picture did not move: over a bare cloth the corners of cards pushed about (a card the reader
-missed, card edges) can outnumber the cloth's, and their motion is not the camera's. The watch knows nothing of cards or games: it sees
-the frame and where the reader found cards, and maps points through the calibration.
+missed, card edges) can outnumber the cloth's, and their motion is not the camera's. The watch
+knows nothing of cards or games: it sees the frame and where the reader found cards, and maps
+points through the calibration.
 
 >>> import numpy as np
 >>> from dealer_assist.live.calibration import Calibration
@@ -177,7 +178,8 @@ class PlaceWatch:
             return None
         a = np.float32([ref_pts[m.queryIdx] for m in good])
         b = np.float32([pts[m.trainIdx] for m in good])
-        motion, inliers = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC, ransacReprojThreshold=3.0 / st.scale)
+        tol = 3.0 / st.scale                                   # px: a corner found again, where put
+        motion, inliers = cv2.estimateAffinePartial2D(a, b, method=cv2.RANSAC, ransacReprojThreshold=tol)
         if motion is None or inliers is None:
             return None
         n = int(inliers.sum())
@@ -193,7 +195,7 @@ class PlaceWatch:
         # slid over a bare cloth, whose own corners outnumber the cloth's). A camera that moved
         # leaves almost none in place: at most 0.5 % in every bump of bench_place.py.
         now = self.followed
-        held = int((np.linalg.norm(a @ now[:2, :2].T + now[:2, 2] - b, axis=1) < 3.0 / st.scale).sum())
+        held = int((np.linalg.norm(a @ now[:2, :2].T + now[:2, 2] - b, axis=1) < tol).sum())
         if held >= st.min_inliers // 2 and held >= st.held_share * n:
             return now.copy()
         return _as3(motion)
