@@ -23,10 +23,12 @@ dealer_assist.cards.CardError: '1s' is not a card: '1' is not a rank. A card is 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from dealer_assist.errors import one_line
+from dealer_assist.errors import Worded
+from dealer_assist.i18n import _, _n, _p, join, seat
 
 __all__ = [
     "Rank", "Suit", "Card", "CardError", "JOKER", "HIDDEN", "DECK_52", "DECK_53",
@@ -35,21 +37,22 @@ __all__ = [
 
 HIDDEN = "??"
 
-_FORMAT_HELP = (
+_FORMAT_HELP = _(
     "A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit "
     "(s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK"
 )
 
 
-class CardError(ValueError):
+class CardError(Worded, ValueError):
     """A token that is not a card, or a set of cards that cannot be on one table.
 
-    The message names the offending token and says what a card looks like.
+    The message names the offending token and says what a card looks like; a message of the
+    catalogues (:mod:`dealer_assist.i18n`) says it in both languages (:meth:`says`).
     ``token`` holds the offending text (or card) for programs.
     """
 
-    def __init__(self, message: str, token: object = None):
-        super().__init__(one_line(message))
+    def __init__(self, message: object, token: object = None):
+        super().__init__(self._words(message))
         self.token = token
 
 
@@ -82,7 +85,7 @@ class Rank(enum.IntEnum):
             return _RANK_BY_SYMBOL[text.upper()]
         except (KeyError, AttributeError):
             raise CardError(
-                f"{text!r} is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)", text
+                _("{text} is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)", text=repr(text)), text
             ) from None
 
 
@@ -114,7 +117,8 @@ class Suit(enum.IntEnum):
         try:
             return _SUIT_BY_SYMBOL[text.lower()]
         except (KeyError, AttributeError):
-            raise CardError(f"{text!r} is not a suit: suits are s h d c (or ♠ ♥ ♦ ♣)", text) from None
+            raise CardError(_("{text} is not a suit: suits are s h d c (or ♠ ♥ ♦ ♣)", text=repr(text)),
+                            text) from None
 
 
 _RANK_SYMBOLS = {r: s for r, s in zip(Rank, "23456789TJQKA")}
@@ -147,7 +151,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if (self.rank is None) != (self.suit is None):
-            raise CardError("a card has both a rank and a suit, or neither (the joker)", self)
+            raise CardError(_("a card has both a rank and a suit, or neither (the joker)"), self)
         if self.rank is not None:
             object.__setattr__(self, "rank", Rank(self.rank))
             object.__setattr__(self, "suit", Suit(self.suit))
@@ -166,7 +170,7 @@ class Card:
     def from_index(cls, index: int) -> "Card":
         """The card numbered ``index`` (0..52)."""
         if not 0 <= index <= 52:
-            raise CardError(f"card index {index} is out of range 0..52", index)
+            raise CardError(_("card index {index} is out of range 0..52", index=index), index)
         return _ALL_CARDS[index]
 
     @classmethod
@@ -222,7 +226,8 @@ def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Option
     if isinstance(token, Card):
         return token
     if not isinstance(token, str):
-        raise CardError(f"{token!r} is not a card: expected text such as 'As'. {_FORMAT_HELP}", token)
+        raise CardError(_("{token} is not a card: expected text such as 'As'. {help}",
+                          token=repr(token), help=_FORMAT_HELP), token)
     cached = _CARD_BY_TOKEN.get(token)
     if cached is not None:
         return cached
@@ -230,7 +235,7 @@ def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Option
     if text == HIDDEN:
         if allow_hidden:
             return None
-        raise CardError(f"'??' (a hidden card) is not allowed here: this place needs a known card", token)
+        raise CardError(_("'??' (a hidden card) is not allowed here: this place needs a known card"), token)
     if text.upper() in _JOKER_TOKENS or text == "🃏":
         card = JOKER
     else:
@@ -241,19 +246,26 @@ def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Option
 
 def _parse_rank_suit(token: str, text: str) -> Card:
     if not text:
-        raise CardError(f"{token!r} is not a card: it is empty. {_FORMAT_HELP}", token)
+        raise CardError(_("{token} is not a card: it is empty. {help}", token=repr(token), help=_FORMAT_HELP),
+                        token)
     if len(text) == 1:
-        reason = "it has no suit" if text.upper() in _RANK_BY_SYMBOL else "it is too short"
-        raise CardError(f"{token!r} is not a card: {reason}. {_FORMAT_HELP}", token)
+        if text.upper() in _RANK_BY_SYMBOL:
+            said = _("{token} is not a card: it has no suit. {help}", token=repr(token), help=_FORMAT_HELP)
+        else:
+            said = _("{token} is not a card: it is too short. {help}", token=repr(token), help=_FORMAT_HELP)
+        raise CardError(said, token)
     rank_text, suit_text = text[:-1], text[-1]
     if rank_text.upper() not in _RANK_BY_SYMBOL:
         if len(text) > 3 or (len(rank_text) > 1 and rank_text != "10"):
-            reason = "it is too long (one card per token)"
+            said = _("{token} is not a card: it is too long (one card per token). {help}",
+                     token=repr(token), help=_FORMAT_HELP)
         else:
-            reason = f"{rank_text!r} is not a rank"
-        raise CardError(f"{token!r} is not a card: {reason}. {_FORMAT_HELP}", token)
+            said = _("{token} is not a card: {rank} is not a rank. {help}",
+                     token=repr(token), rank=repr(rank_text), help=_FORMAT_HELP)
+        raise CardError(said, token)
     if suit_text.lower() not in _SUIT_BY_SYMBOL:
-        raise CardError(f"{token!r} is not a card: {suit_text!r} is not a suit. {_FORMAT_HELP}", token)
+        raise CardError(_("{token} is not a card: {suit} is not a suit. {help}",
+                          token=repr(token), suit=repr(suit_text), help=_FORMAT_HELP), token)
     rank = _RANK_BY_SYMBOL[rank_text.upper()]
     suit = _SUIT_BY_SYMBOL[suit_text.lower()]
     return _ALL_CARDS[4 * (rank - 2) + suit]
@@ -315,12 +327,31 @@ def check_unique(groups: dict, *, jokers_allowed: int = 1) -> None:
             if card.is_joker:
                 jokers.append(place)
                 if len(jokers) > jokers_allowed:
-                    where = " and ".join(jokers)
-                    limit = "no joker" if jokers_allowed == 0 else f"{jokers_allowed} joker"
-                    raise CardError(f"too many jokers: the deck has {limit}, seen in {where}", card)
+                    where = join([place_words(p) for p in jokers], _p("seat list", " and "))
+                    if jokers_allowed == 0:
+                        said = _("too many jokers: the deck has no joker, seen in {where}", where=where)
+                    else:
+                        said = _n("too many jokers: the deck has {n} joker, seen in {where}",
+                                  "too many jokers: the deck has {n} jokers, seen in {where}",
+                                  jokers_allowed, n=jokers_allowed, where=where)
+                    raise CardError(said, card)
                 continue
             if card in seen:
                 other = seen[card]
-                where = f"twice in {place}" if other == place else f"both in {other} and in {place}"
-                raise CardError(f"duplicate card {card}: it is {where}", card)
+                if other == place:
+                    said = _("duplicate card {card}: it is twice in {place}", card=str(card),
+                             place=place_words(place))
+                else:
+                    said = _("duplicate card {card}: it is both in {other} and in {place}",
+                             card=str(card), other=place_words(other), place=place_words(place))
+                raise CardError(said, card)
             seen[card] = place
+
+
+def place_words(place: Any) -> Any:
+    """A place name of :func:`check_unique` in words: ``'board'`` and ``'seat 3'`` in each
+    language; anything else (a message, a name) as it is."""
+    if place == "board":
+        return _("board")
+    m = re.fullmatch(r"seat (\d+)", place) if isinstance(place, str) else None
+    return seat(int(m.group(1))) if m else place

@@ -1,7 +1,9 @@
 """The ``dealer-assist`` command: one sub-command per module in ``dealer_assist.commands``.
 
 Each command module defines ``register(subparsers)``, which adds its parser and
-sets ``func`` (``args -> int exit code``).  Command modules import heavy
+sets ``func`` (``args -> int exit code``).  Every command takes ``--lang ja|en`` (Japanese unless
+told): its words, its errors, which :func:`main` prints as one line in that language, and its help
+page (``help=h(_("..."))``, :func:`dealer_assist.commands.h`).  Command modules import heavy
 libraries (OpenCV, ONNX Runtime, Qt) inside their handlers, so that
 ``dealer-assist settle`` starts fast on a machine without them.
 """
@@ -9,11 +11,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from typing import Optional, Sequence
 
+from dealer_assist import commands
 from dealer_assist.cards import CardError
-from dealer_assist.errors import UserError
+from dealer_assist.commands import h
+from dealer_assist.errors import UserError, says
+from dealer_assist.i18n import _
 
 # Sub-command modules under dealer_assist/commands/, in the order of --help.
 COMMANDS = [
@@ -32,10 +38,97 @@ COMMANDS = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+#: argparse's own complaints (Python 3.11-3.13), each with its words in the catalogues.
+_ARGPARSE = [
+    (re.compile(r"the following arguments are required: (?P<args>.+)"),
+     lambda m: _("these arguments are needed: {args}", args=m["args"])),
+    (re.compile(r"unrecognized arguments: (?P<args>.+)"),
+     lambda m: _("arguments this command does not know: {args}", args=m["args"])),
+    (re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<got>.+?) \(choose from (?P<choices>.+)\)"),
+     lambda m: _("{arg}: {got} is not one of the choices ({choices})", arg=m["arg"], got=m["got"],
+                 choices=m["choices"])),
+    (re.compile(r"argument (?P<arg>\S+): expected one argument"),
+     lambda m: _("{arg} needs a value", arg=m["arg"])),
+    (re.compile(r"argument (?P<arg>\S+): expected (?:at least )?one argument.*"),
+     lambda m: _("{arg} needs a value", arg=m["arg"])),
+    (re.compile(r"argument (?P<arg>\S+): invalid (?P<kind>int|float) value: (?P<got>.+)"),
+     lambda m: (_("{arg}: {got} is not a whole number", arg=m["arg"], got=m["got"]) if m["kind"] == "int"
+                else _("{arg}: {got} is not a number", arg=m["arg"], got=m["got"]))),
+    (re.compile(r"argument (?P<arg>\S+): not allowed with argument (?P<other>\S+)"),
+     lambda m: _("{arg} cannot be given with {other}", arg=m["arg"], other=m["other"])),
+    (re.compile(r"one of the arguments (?P<args>.+) is required"),
+     lambda m: _("one of {args} is needed", args=m["args"])),
+]
+
+
+def _lang_of(argv: Sequence[str]) -> str:
+    """The ``--lang`` of a command line not parsed yet (an argument error comes before it)."""
+    argv = list(argv)
+    for i, a in enumerate(argv):
+        if a == "--lang" and i + 1 < len(argv) and argv[i + 1] in ("ja", "en"):
+            return argv[i + 1]
+        if a in ("--lang=ja", "--lang=en"):
+            return a.split("=", 1)[1]
+    return "ja"
+
+
+class _Words:
+    """A refused value's words after its argument's name (``--doubt: ...``)."""
+
+    def __init__(self, name: str, why):
+        self.name, self.why = name, why
+
+    def render(self, lang: str) -> str:
+        return self.name + self.why.render(lang)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help page, its "usage:" in the help pages' language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        if prefix is None and commands.HELP_LANG != "en":
+            prefix = _("usage: ").render(commands.HELP_LANG)
+        super().add_usage(usage, actions, groups, prefix)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse in the command's language: its help pages (``--help``, in the language of the
+    command line's ``--lang``, Japanese unless told: :data:`dealer_assist.commands.HELP_LANG`) and
+    its complaints about a command line: the usage, then ``dealer-assist run: error: ...``
+    (argparse's own words with ``--lang en``), exit code 2."""
+
+    argv: Sequence[str] = ()
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        lang = commands.HELP_LANG
+        if lang != "en":
+            self._positionals.title = _("positional arguments").render(lang)
+            self._optionals.title = _("options").render(lang)
+            for action in self._actions:
+                if isinstance(action, argparse._HelpAction):
+                    action.help = _("show this help message and exit").render(lang)
+
+    def error(self, message: str):
+        lang = _lang_of(self.argv)
+        said = next((say(m) for pattern, say in _ARGPARSE if (m := pattern.fullmatch(message))), None)
+        refused = sys.exc_info()[1]         # argparse calls this while it handles the ArgumentError
+        why = getattr(getattr(refused, "__context__", None), "msg", None)   # a value's own refusal
+        if isinstance(refused, argparse.ArgumentError) and hasattr(why, "render"):
+            said = _Words(f"{refused.argument_name}: ", why)
+        text = said.render(lang) if said is not None and lang != "en" else message   # English: argparse's own
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {why}", prog=self.prog, why=text).render(lang) + "\n")
+
+
+def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser of every command; its help pages in the language of ``argv``'s ``--lang``."""
+    _Parser.argv = list(sys.argv[1:] if argv is None else argv)
+    commands.HELP_LANG = _lang_of(_Parser.argv)
+    parser = _Parser(
         prog="dealer-assist",
-        description="Live dealer assistant: card recognition, rulings and the desk display.",
+        description=h(_("Live dealer assistant: card recognition, rulings and the desk display.")),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -45,15 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    lang = getattr(args, "lang", None) or "ja"
     try:
         return int(args.func(args) or 0)
     except (UserError, CardError) as exc:
-        print(f"dealer-assist {args.command}: {exc}", file=sys.stderr)
+        print(f"dealer-assist {args.command}: {says(exc, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"dealer-assist {args.command}: interrupted", file=sys.stderr)
+        print(f"dealer-assist {args.command}: {_('interrupted').render(lang)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

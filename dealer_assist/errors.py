@@ -25,7 +25,45 @@ def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     return text[:limit - tail - len(cut)] + cut + text[-tail:]
 
 
-class UserError(Exception):
+class Worded:
+    """What an error of the project says, in each language: raised with a message of the catalogues
+    (:class:`dealer_assist.i18n.Msg`, anything with ``render(lang)``), ``str(exc)`` is its English
+    and :meth:`says` its words in any language; raised with plain text, that text.
+    """
+
+    msg: object = None
+
+    def _words(self, message: object) -> str:
+        render = getattr(message, "render", None)
+        self.msg = message if render is not None else None
+        return one_line(render("en") if render is not None else str(message))
+
+    def says(self, lang: str = "ja") -> str:
+        """The error in ``lang`` ("ja" or "en"), on one line."""
+        if self.msg is not None:
+            return one_line(self.msg.render(lang))
+        if lang == "ja" and self.__dict__.get("_message_ja"):
+            return self.__dict__["_message_ja"]
+        return str(self)
+
+
+def says(exc: BaseException, lang: str = "ja") -> str:
+    """What ``exc`` says in ``lang``: its catalogue message where it has one, else its text.
+
+    >>> class Hello:
+    ...     def render(self, lang): return "hello" if lang == "en" else "こんにちは"
+    >>> says(UserError(Hello())), says(UserError(Hello()), "en"), says(ValueError("plain"))
+    ('こんにちは', 'hello', 'plain')
+    """
+    if isinstance(exc, Worded):
+        return exc.says(lang)
+    msg = getattr(exc, "msg", None)
+    if msg is not None and hasattr(msg, "render"):
+        return one_line(msg.render(lang))
+    return one_line(str(exc))
+
+
+class UserError(Worded, Exception):
     """Bad input from a person or a file: printed as one line, exit code 2.
 
     ``message`` is text, or a message of the catalogues (:class:`dealer_assist.i18n.Msg`, anything
@@ -42,9 +80,7 @@ class UserError(Exception):
     exit_code = 2
 
     def __init__(self, message: object = "", *args: object):
-        render = getattr(message, "render", None)
-        self.msg = message if render is not None else None
-        super().__init__(one_line(render("en") if render is not None else str(message)), *args)
+        super().__init__(self._words(message), *args)
 
     @property
     def message_ja(self):

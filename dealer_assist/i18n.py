@@ -39,7 +39,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 from dealer_assist.zones import board_slot, seat_of_zone
 
 __all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Msg", "Text", "_", "_n", "_p", "N_", "text", "both",
-           "render", "capitalized", "seat", "seat_list", "zone", "street", "join", "lines", "message_of"]
+           "render", "capitalized", "seat", "seat_list", "zone", "street", "join", "lines", "message_of",
+           "Said", "json_reason", "os_reason"]
 
 LANGS = ("en", "ja")
 DOMAIN = "dealer_assist"
@@ -232,6 +233,77 @@ _STREETS = {"preflop": _p("street", "preflop"), "flop": _p("street", "flop"),
 def street(name: str) -> Text:
     """A street in words: ``turn`` -> ``turn`` / ``ターン``."""
     return _STREETS.get(name, name)
+
+
+@dataclass(frozen=True)
+class Said:
+    """Words already said: in English as they were said (a library's message, a ruling's reason), in
+    another language what they mean (a message of the catalogues, or that language's own text).
+
+    >>> both(Said("Expecting value", _("Expecting value")))
+    ('Expecting value', '値がありません')
+    >>> Said("it is seat 1's turn", "1番席の番です").render("ja")
+    '1番席の番です'
+    """
+
+    words: str
+    meaning: Any
+
+    def render(self, lang: str) -> str:
+        return self.words if lang == "en" else render(self.meaning, lang)
+
+    def __str__(self) -> str:
+        return self.words
+
+
+#: What Python's JSON reader says is wrong (``JSONDecodeError.msg``), each in the catalogues; the
+#: English is the reader's own words.
+_JSON_REASONS = {N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
+                 N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"), N_("Extra data"),
+                 N_("Unterminated string starting at"), N_("Invalid control character at"),
+                 N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"),
+                 N_("Illegal trailing comma before end of object"),
+                 N_("Illegal trailing comma before end of array")}
+
+
+def json_reason(msg: str) -> Text:
+    """What Python's JSON reader says is wrong (``JSONDecodeError.msg``), in words of the catalogues
+    where they have it (its own English otherwise).
+
+    >>> both(json_reason("Expecting value")), json_reason("Something new")
+    (('Expecting value', '値がありません'), 'Something new')
+    """
+    return _(msg) if msg in _JSON_REASONS else msg
+
+
+def os_reason(exc: BaseException) -> Text:
+    """Why the system refused a file or a device (an :class:`OSError`), in both languages where it
+    is one a user meets; in English the system's own words (``strerror``), as before.
+
+    >>> both(os_reason(FileNotFoundError(2, "No such file or directory")))
+    ('No such file or directory', 'ファイルまたはフォルダがありません')
+    >>> render(os_reason(OSError("odd")), "ja")
+    'odd'
+    """
+    import errno
+
+    words = {
+        errno.ENOENT: _("No such file or directory"),
+        errno.EACCES: _("Permission denied"),
+        errno.EPERM: _("Operation not permitted"),
+        errno.EISDIR: _("Is a directory"),
+        errno.ENOTDIR: _("Not a directory"),
+        errno.ENOSPC: _("No space left on device"),
+        errno.EROFS: _("Read-only file system"),
+        errno.EEXIST: _("File exists"),
+        errno.EBUSY: _("Device or resource busy"),
+        errno.EIO: _("Input/output error"),
+        errno.ENAMETOOLONG: _("File name too long"),
+    }
+    code = getattr(exc, "errno", None)
+    if code in words and getattr(exc, "strerror", None) == words[code].render("en"):
+        return words[code]
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 def message_of(exc: BaseException) -> Text:

@@ -39,7 +39,7 @@ import sys
 from typing import Any, Iterable, Optional
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, _n
+from dealer_assist.i18n import _, _n, os_reason
 
 __all__ = ["hand_phh", "phh_name", "export_command"]
 
@@ -176,7 +176,7 @@ def export_command(args) -> int:
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot write hand histories to {out}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot write hand histories to {path}: {why}", path=out, why=os_reason(exc))) from None
     hands: list[dict] = []
     if args.central:
         from dealer_assist.central.reader import CentralLog
@@ -214,6 +214,6 @@ def export_command(args) -> int:
             with open(os.path.join(out, phh_name(h, h.get("table") or table)), "w", encoding="utf-8") as fh:
                 fh.write(hand_phh(h, h.get("table") or table))
     except OSError as exc:
-        raise UserError(f"cannot write hand histories to {out}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot write hand histories to {path}: {why}", path=out, why=os_reason(exc))) from None
     print(_("wrote {n} hand histories (PHH) to {path}", n=len(hands), path=out).render(args.lang))
     return 0

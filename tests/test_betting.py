@@ -239,8 +239,10 @@ def test_check_facing_a_bet_says_how_much_to_call():
     with pytest.raises(IllegalAction) as exc:
         r.apply(Action(2, "check"))
     assert exc.value.seat == 2
-    assert "you cannot check: 200 to call" in str(exc.value)
-    assert "チェックできません: コールに200必要です" in str(exc.value)
+    assert str(exc.value) == "seat 2: check: you cannot check: 200 to call"
+    assert "チェックできません: コールに200必要です" in exc.value.says("ja")
+    assert exc.value.why.to_json() == {"en": "you cannot check: 200 to call",
+                                       "ja": "チェックできません: コールに200必要です"}
 
 
 def test_short_stack_call_is_all_in_and_raise_not_possible():
@@ -381,6 +383,7 @@ def test_snapshot_state_and_proposed_action():
     out = bet_from_json(state)
     assert out["actions"][2] == {"action": "raise", "min_to": 20, "max_to": 90}
     assert out["proposed"]["legal"] is False and "too large" in out["proposed"]["why"]["en"]
+    assert "ポット・リミット" in out["proposed"]["why"]["ja"]         # the JSON says both languages
     out = bet_from_json({**state, "propose": {"action": "call"}})
     assert out["proposed"] == {"legal": True, "next_to_act": None, "round_complete": True}
 
@@ -408,8 +411,8 @@ def test_bad_input_names_field_and_seat(patch, message):
     assert str(exc.value).startswith(message), str(exc.value)
 
 
-def run_cli(stdin):
-    return subprocess.run([sys.executable, "-m", "dealer_assist", "bet"], input=stdin,
+def run_cli(stdin, lang="en"):
+    return subprocess.run([sys.executable, "-m", "dealer_assist", "bet", "--lang", lang], input=stdin,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -423,8 +426,10 @@ def test_cli_answers_json_and_refuses_bad_input_with_exit_2():
     assert bad.returncode == 2 and bad.stdout == ""
     lines = bad.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in bad.stderr
-    assert lines[0] == ("dealer-assist bet: seat 1: actions[0]: check: you cannot check: 100 to call"
-                        " / チェックできません: コールに100必要です")
+    assert lines[0] == "dealer-assist bet: seat 1: actions[0]: check: you cannot check: 100 to call"
+    ja = run_cli(json.dumps({**BASE, "actions": [{"seat": 1, "action": "check"}]}), lang="ja")
+    assert ja.returncode == 2 and ja.stdout == "" and ja.stderr.count("\n") == 1
+    assert "チェックできません: コールに100必要です" in ja.stderr and "you cannot check" not in ja.stderr
     assert run_cli("{not json").returncode == 2
 
 

@@ -56,7 +56,7 @@ def camera(layout, tmp_path_factory):
 
 
 def _cli(capsys, *argv) -> tuple[int, str, str]:
-    rc = main(["calibrate", *argv])
+    rc = main(["calibrate", *argv, "--lang", "en"])
     out, err = capsys.readouterr()
     return rc, out, err
 

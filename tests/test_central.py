@@ -275,11 +275,11 @@ def test_an_unreachable_central_log_is_one_line_and_the_table_keeps_everything(t
     assert "out of reach" in lines[0] and "the table plays on" in lines[0]
     assert "5 events of table t1 are not in the central log yet" in lines[-1]
 
-    assert main(["review", "--central", "postgresql://nobody@127.0.0.1:9/none"]) == 2
+    assert main(["review", "--central", "postgresql://nobody@127.0.0.1:9/none", "--lang", "en"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "cannot read the central log" in err and "Traceback" not in err
     with pytest.raises(SystemExit):
-        main(["review", "--central", "mysql://x"])
+        main(["review", "--central", "mysql://x", "--lang", "en"])
     assert "PostgreSQL URL" in capsys.readouterr().err
 
 
@@ -357,7 +357,8 @@ def test_a_row_someone_else_wrote_is_one_line_not_a_traceback(central, tmp_path,
     with psycopg.connect(central) as con:
         con.execute("UPDATE events SET json = '{not json' WHERE seq = 2")
         con.execute("UPDATE hands SET board = '[\"Ks\", ' WHERE hand = 1")
-    for argv in (["review", "--central", central], ["review", "--central", central, "--table", "T1", "1:1"]):
+    for argv in (["review", "--central", central, "--lang", "en"],
+                 ["review", "--central", central, "--table", "T1", "--lang", "en", "1:1"]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and "did not write" in err, err

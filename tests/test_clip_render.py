@@ -174,7 +174,7 @@ def test_synth_clip_command(tmp_path):
     assert n == 3 and len((out / "labels.jsonl").read_text().splitlines()) == 3
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump({**EXAMPLE, "segments": [{"frames": 1, "add": [{"zone": "nowhere", "card": "As"}]}]}))
-    r = subprocess.run(cmd[:5] + [str(bad), "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(cmd[:5] + [str(bad), "--out", str(out), "--lang", "en"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "unknown zone 'nowhere'" in r.stderr and "Traceback" not in r.stderr
 
 

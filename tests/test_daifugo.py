@@ -557,8 +557,10 @@ def test_state_json_round_trips():
 
 def test_illegal_apply_raises_in_both_languages():
     s = game({1: "5s Kd", 2: "6c Qd", 3: "7d 9c"})
-    with pytest.raises(RuleError, match="turn, not seat 2's / 1番席の番"):
+    with pytest.raises(RuleError, match="turn, not seat 2's$") as got:
         s.play(2, "6c")
+    assert str(got.value) == "seat 2: it is seat 1's turn, not seat 2's"
+    assert "1番席の番" in got.value.says("ja") and "turn" not in got.value.says("ja")
 
 
 # =========================================================================== property: cards are conserved
@@ -734,7 +736,7 @@ def test_cli_check_plays_sequence(capsys, monkeypatch):
     ('{"state": {"seats": [1,2,3], "hands": {"1": ["5s"], "2": ["6s"], "3": ["7s"]}, "turn": 1}, "play": {"seat": 9, "cards": ["5s"]}}', "not at this table"),
 ])
 def test_cli_malformed_input_is_exit_2_one_line(text, fragment, capsys, monkeypatch):
-    code, out, err = run_cli(["daifugo", "check"], text, capsys, monkeypatch)
+    code, out, err = run_cli(["daifugo", "check", "--lang", "en"], text, capsys, monkeypatch)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
 
@@ -746,6 +748,6 @@ def test_cli_payout(capsys, monkeypatch):
     # pot 20 + 5 x 14 = 90, rake 8, winner takes 82 (net 77)
     assert code == 0 and ans["payouts"] == {"1": -20, "2": 77, "3": -55, "4": -10}
     assert ans["next_leader"] == 3 and ans["dead_button"] is True
-    code, out, err = run_cli(["daifugo", "payout"], '{"seats": [1,2,3], "winner": 4, "cards_left": {}}',
+    code, out, err = run_cli(["daifugo", "payout", "--lang", "en"], '{"seats": [1,2,3], "winner": 4, "cards_left": {}}',
                              capsys, monkeypatch)
     assert code == 2 and "not in seats" in err

@@ -183,7 +183,7 @@ def test_the_daifugo_layout_calibrates_a_table_with_a_play_zone_and_a_poker_game
     cv2.imwrite(str(frame), np.full((720, 1280, 3), 60, np.uint8))
     out = tmp_path / "table.yaml"
     assert main(["calibrate", "--layout", "calibration/layouts/daifugo-6.yaml", "--image", str(frame),
-                 "--points", "200,100 1080,100 1200,650 80,650", "--out", str(out)]) == 0
+                 "--points", "200,100 1080,100 1200,650 80,650", "--out", str(out), "--lang", "en"]) == 0
     assert "play" in capsys.readouterr().out
     cal = load_calibration(out, board=find_game("daifugo").live_flow().board_slots)
     assert cal.zone_at((640.0, 318.0)) == "play"

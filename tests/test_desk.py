@@ -592,7 +592,7 @@ def test_desk_screenshot_command_saves_the_window_after_the_clip(tmp_path):
 
 def test_desk_refuses_to_start_without_a_display_and_says_how(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
-    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "desk", "--no-db"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "dealer_assist", "desk", "--no-db", "--lang", "en"], capture_output=True,
                           text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 2
     assert "no display" in proc.stderr and "--screenshot" in proc.stderr and "Traceback" not in proc.stderr
@@ -677,7 +677,7 @@ def test_desk_says_which_system_libraries_its_window_lacks(monkeypatch, capsys):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
     monkeypatch.setattr(desk_cmd, "missing_xcb_libraries", lambda: ["libxcb-icccm.so.4"])
-    assert main(["desk", "--no-db"]) == 2
+    assert main(["desk", "--no-db", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "libxcb-icccm.so.4" in err and "apt-get install libxcb-cursor0" in err and "--screenshot" in err
     assert os.environ["DISPLAY"] == ":99"          # nothing was started

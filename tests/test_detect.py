@@ -250,7 +250,12 @@ def test_detect_json_contract_and_unreadable_image(tmp_path, capsys):
     assert code == 2
     assert len(out) == 3
     objs = [json.loads(line) for line in out]
-    assert set(objs[1]) == {"image", "error"} and objs[1]["image"] == str(bad)
+    assert set(objs[1]) == {"image", "error", "error_ja"} and objs[1]["image"] == str(bad)
+    # the error in English and in Japanese (the catalogue's words; English until it has them)
+    from dealer_assist.i18n import _ as msg
+
+    assert objs[1]["error"] == f"{bad}: not a readable image"
+    assert objs[1]["error_ja"] == msg("{path}: not a readable image", path=str(bad)).render("ja")
     for o in (objs[0], objs[2]):
         assert set(o) == {"image", "width", "height", "ms", "cards", "backs"}
         assert (o["width"], o["height"]) == (1280, 720)
@@ -429,7 +434,7 @@ def test_detect_folder_table_and_annotate(tmp_path, capsys):
     folder.mkdir()
     for f in frames:
         shutil.copy(f, folder / f.name)
-    code = main(["detect", "--annotate", str(tmp_path / "ann"), str(folder)])
+    code = main(["detect", "--lang", "en", "--annotate", str(tmp_path / "ann"), str(folder)])
     text = capsys.readouterr().out
     assert code == 0
     assert text.count("card(s)") == len(frames)
@@ -441,13 +446,13 @@ def test_detect_folder_table_and_annotate(tmp_path, capsys):
 def test_missing_or_corrupt_model_is_a_clear_one_line_error(tmp_path, capsys):
     img = tmp_path / "x.png"
     cv2.imwrite(str(img), np.zeros((72, 128, 3), np.uint8))
-    assert main(["detect", "--models", str(tmp_path / "nowhere"), str(img)]) == 2
+    assert main(["detect", "--lang", "en", "--models", str(tmp_path / "nowhere"), str(img)]) == 2
     assert "model folder not found" in capsys.readouterr().err
     models = tmp_path / "models"
     models.mkdir()
     (models / "cards-obb.onnx").write_bytes(b"\x00garbage" * 100)
     (models / "corner-cls.onnx").write_bytes(b"\x00garbage" * 100)
-    assert main(["detect", "--models", str(models), str(img)]) == 2
+    assert main(["detect", "--lang", "en", "--models", str(models), str(img)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert "cards-obb.onnx" in err and "cannot be loaded" in err
@@ -460,12 +465,12 @@ def test_a_corrupt_look_model_is_a_clear_one_line_error(tmp_path, capsys):
     models = tmp_path / "models"
     shutil.copytree(MODELS, models)
     (models / LOOK_FILE).write_bytes(b"\x00garbage" * 100)
-    assert main(["detect", "--models", str(models), str(img)]) == 2
+    assert main(["detect", "--lang", "en", "--models", str(models), str(img)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and LOOK_FILE in err and "cannot be loaded" in err
     # without the file the detector still works, on its corners alone, and says what is off
     (models / LOOK_FILE).unlink()
-    assert main(["detect", "--json", "--models", str(models), str(img)]) == 0
+    assert main(["detect", "--lang", "en", "--json", "--models", str(models), str(img)]) == 0
     out = capsys.readouterr()
     assert json.loads(out.out)["cards"] == []
     [warning] = out.err.strip().splitlines()
@@ -721,7 +726,7 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     img = _suit_row(style, "c", 12)
     short = tmp_path / "clubs-short.png"
     cv2.imwrite(str(short), img)
-    assert main(["enroll-deck", "short", str(short), str(photos[0]), "--root", str(root)]) == 2
+    assert main(["enroll-deck", "--lang", "en", "short", str(short), str(photos[0]), "--root", str(root)]) == 2
     assert "13 cards" in capsys.readouterr().err
     # held-out test frames of that deck: the enrolled deck names at least as many cards right
     generic, enrolled = CardDetector(MODELS), CardDetector(MODELS, deck="triplex", decks_root=root)

@@ -411,11 +411,15 @@ def test_a_ruling_error_is_an_alert_and_no_showdown():
         seg(10, board=BOARD, seat1=B2, seat2=B2),
         seg(12, board=BOARD, seat1="JK Qd", seat2="3h 2h"),
     ]
-    chips = {12: [{"type": "committed", "seat": 1, "amount": 5}, {"type": "committed", "seat": 2, "amount": 5}]}
+    chips = {12: [{"type": "committed", "seat": 1, "amount": 5}, {"type": "committed", "seat": 2, "amount": 5}],
+             # the chips change, the table is ruled again, and the same error stands
+             28: [{"type": "committed", "seat": 1, "amount": 10}, {"type": "committed", "seat": 2, "amount": 10}]}
     events, _ = play(script, chips, table=LiveTable(seats=6, game="holdem"))
     assert not of(events, "showdown")
     err = [e for e in of(events, "alert") if e.code == "ruling_error"]
     assert err and "without a joker" in err[0].message
+    # said once while it stands: not cleared and raised again each time the table is ruled again
+    assert [e.cleared for e in err] == [False]
 
 
 def test_holdem_has_no_joker_swap_and_counts_a_joker_as_a_foreign_card():

@@ -18,6 +18,7 @@ and checks each line word by word against a short allow-list (:data:`ALLOWED`).
 from __future__ import annotations
 
 import json
+import shutil
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -52,6 +53,10 @@ ALLOWED_TOKENS = [
     "ID",
     # key caps: the desk names the key to press as it is printed on the keyboard
     "Esc", "Enter", "Del", "F11", "L", "H", "C", "D", "Z",
+    # the names of file formats, programs and units that Japanese technical writing keeps in
+    # Latin letters (an error about a file says 「JSONとして読めません」, a calibration 「60 mm」)
+    "JSON", "YAML", "ONNX", "ArUco", "RTSP", "URL", "HTTP", "SQLite", "PostgreSQL", "PySide6", "Qt",
+    "OpenCV", "CSV", "PNG", "JPEG", "UTF-8", "A4", "dpi", "mm", "px", "fps", "ms", "MB",
 ]
 ALLOWED_PATTERNS = [
     # a TDA rule number (TDA 17A, TDA 20A): the rule's own name
@@ -61,11 +66,14 @@ ALLOWED_PATTERNS = [
     r"\d+(?:G|BP|RP)(?![A-Za-z])",
     # what a person types letter for letter: the program's commands and flags
     # (dealer-assist review 1:1, --snapshots DIR) and the package to install (fonts-noto-cjk)
-    r"dealer-assist(?: [a-z]+)?", r"--[a-z][a-z-]*(?: [A-Z]+)?", r"fonts-noto-cjk",
+    r"dealer-assist(?: [a-z][a-z-]*){0,2}", r"--[a-z][a-z-]*(?: [A-Z]+)?", r"fonts-noto-cjk",
+    r"pip install \S+", r"python -m [a-z_.]+",
     # a file path (it holds a slash): the user's own file names
     r"\S*/\S*",
-    # the dealer's own input echoed back in quotes (「zz」 is not a card)
-    r"「[!-~]{1,12}」",
+    # the dealer's own input echoed back in quotes (「zz」 is not a card), and a JSON field name
+    # or value to type (「committed」, 「counterclockwise」); the input as a command line's value
+    # shows it ('many' は整数ではありません)
+    r"「[!-~]{1,20}」", r"'[!-&(-~]{1,20}'",
 ]
 _ALLOWED_TOKEN = re.compile("(?:" + "|".join(ALLOWED_TOKENS) + ")")
 _STRIP = re.compile("|".join(ALLOWED_PATTERNS))
@@ -386,3 +394,158 @@ def test_every_command_a_person_reads_speaks_japanese_unless_told():
     assert parser.parse_args(["run"]).lang == "ja"
     assert parser.parse_args(["review"]).lang == "ja"
     assert parser.parse_args(["desk"]).lang == "ja"
+
+
+# ------------------------------------------------------------------------------ (f) errors
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _bad_input_of_every_command(tmp: Path) -> list[tuple[str, list[str], str]]:
+    """(what, argv, stdin): bad input a person gives each command, as it happens at a table."""
+    hostile = tmp / "hostile.json"
+    hostile.write_text('{"game": "holdem", "board": ["As", ', encoding="utf-8")
+    bad_card = tmp / "bad-card.json"
+    bad_card.write_text(json.dumps({"game": "holdem", "button": 1, "board": ["Zz", "Kd", "2c"], "seats": [
+        {"seat": 1, "hole": ["As", "Ad"], "committed": 10}, {"seat": 2, "hole": ["Ks", "Kh"], "committed": 10}]}),
+        encoding="utf-8")
+    twice = tmp / "twice.json"
+    twice.write_text(json.dumps({"game": "holdem", "button": 1, "board": ["As", "Kd", "2c", "7h", "9s"], "seats": [
+        {"seat": 1, "hole": ["As", "Ad"], "committed": 10}, {"seat": 2, "hole": ["Ks", "Kh"], "committed": 10}]}),
+        encoding="utf-8")
+    no_button = tmp / "no-button.json"
+    no_button.write_text(json.dumps({"game": "holdem", "board": ["As", "Kd", "2c", "7h", "9s"], "seats": [
+        {"seat": 1, "hole": ["Qs", "Ad"], "committed": 10}, {"seat": 2, "hole": ["Ks", "Kh"], "committed": 10}]}),
+        encoding="utf-8")
+    check_facing_bet = tmp / "bet.json"
+    check_facing_bet.write_text(json.dumps({
+        "structure": "no-limit", "blinds": [50, 100], "button": 1,
+        "seats": [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000}, {"seat": 3, "stack": 1000}],
+        "actions": [{"seat": 1, "action": "check"}]}), encoding="utf-8")
+    empty = tmp / "no-frames"
+    empty.mkdir()
+    garbage_yaml = tmp / "table.yaml"
+    garbage_yaml.write_text("zones: [unclosed\n", encoding="utf-8")
+    not_an_image = tmp / "frame.png"
+    not_an_image.write_bytes(b"\x89PNG not really")
+    not_a_db = tmp / "hands.sqlite"
+    not_a_db.write_bytes(b"this is not a database " * 200)
+    models = tmp / "models"
+    shutil.copytree(ROOT / "models", models)
+    (models / "cards-obb.onnx").write_bytes(b"garbage" * 100)
+    return [
+        ("a file that is not there", ["settle", str(tmp / "none" / "table.json")], ""),
+        ("JSON cut short", ["settle", str(hostile)], ""),
+        ("JSON cut short, on stdin", ["settle"], '{"game": "holdem", '),
+        ("a card that is no card", ["settle", str(bad_card)], ""),
+        ("a card seen twice", ["settle", str(twice)], ""),
+        ("a field missing", ["settle", str(no_button)], ""),
+        ("a check facing the big blind", ["bet", str(check_facing_bet)], ""),
+        ("a Daifugo play that is no JSON object", ["daifugo", "check"], "[1, 2]"),
+        ("a source without its calibration", ["run", "--source", str(empty)], ""),
+        ("a folder with no frames", ["run", "--source", str(empty), "--calibration",
+                                     str(CLIP / "table.yaml")], ""),
+        ("a calibration that is no YAML", ["run", "--source", str(empty), "--calibration", str(garbage_yaml)], ""),
+        ("a frame that is no picture", ["calibrate", "--check", str(CLIP / "table.yaml"), "--image",
+                                        str(not_an_image)], ""),
+        ("a hand log that is no database", ["review", "--db", str(not_a_db)], ""),
+        ("a corrupt model file", ["detect", "--models", str(models), str(ROOT / "sample_frames" / "test_000000.jpg")], ""),
+        ("a deck name that is a path", ["enroll-deck", "../decks", str(ROOT / "sample_frames" / "test_000000.jpg")], ""),
+        ("the desk on a source without its calibration", ["desk", "--source", str(empty)], ""),
+        ("a clip scenario that is not there", ["synth", "--clip", str(tmp / "none" / "scenario.json"),
+                                               "--out", str(tmp / "clip")], ""),
+        # argparse's own complaints, and a value an option refuses
+        ("an option the command does not know", ["run", "--bogus"], ""),
+        ("an option without its value", ["review", "--db"], ""),
+        ("a count that is no number", ["synth", "--n", "many"], ""),
+        ("a choice that is not one", ["synth", "--recipe", "photos"], ""),
+        ("a time an option refuses", ["run", "--give-up-after", "soon"], ""),
+        ("a hand log address that is no PostgreSQL URL", ["review", "--central", "ftp://floor"], ""),
+    ]
+
+
+def test_every_commands_errors_speak_japanese_unless_told(tmp_path, capsys, monkeypatch):
+    """Each command's error is one line, in Japanese by default and in English with ``--lang en``,
+    with the same exit code: a dealer who gives a command bad input reads why in their language."""
+    import io
+
+    wrong = []
+    for what, argv, stdin in _bad_input_of_every_command(tmp_path):
+        said = {}
+        for lang in ("ja", "en"):
+            monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+            try:
+                code = main(argv + ["--lang", lang] if lang == "en" else argv)
+            except SystemExit as exc:        # argparse's refusal of the command line
+                code = exc.code
+            out = capsys.readouterr()
+            errors = [x for x in out.err.splitlines() if x.startswith("dealer-assist")]
+            said[lang] = (code, errors)
+        (code_ja, ja), (code_en, en) = said["ja"], said["en"]
+        prefix = f"dealer-assist {argv[0]}: "
+        if code_ja == 0 or code_ja != code_en or len(ja) != 1 or len(en) != 1:
+            wrong.append(f"{what}: exit {code_ja}/{code_en}, said {ja} / {en}")
+            continue
+        ja_words = english_words(ja[0].removeprefix(prefix).removeprefix("dealer-assist: "))
+        if ja_words or not _JAPANESE.search(ja[0]):
+            wrong.append(f"{what}: Japanese line {ja[0]!r} <- {' '.join(ja_words)}")
+        if _JAPANESE.search(en[0]):
+            wrong.append(f"{what}: English line {en[0]!r} holds Japanese")
+    assert not wrong, "\n".join(wrong)
+
+
+def _error_classes(files: list[Path]) -> set[str]:
+    """The project's error classes a person meets: UserError, CardError (the Worded errors) and
+    every class that derives from one of them (by name, through the package's class statements)."""
+    import ast
+
+    parents: dict[str, set[str]] = {}
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                parents.setdefault(node.name, set()).update(
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases)
+    known = {"UserError", "CardError", "Worded"}
+    grew = True
+    while grew:
+        grew = False
+        for name, bases in parents.items():
+            if name not in known and bases & known:
+                known.add(name)
+                grew = True
+    return known
+
+
+def test_no_error_a_person_meets_is_raised_in_english_words_alone():
+    """An error a person meets is raised with a catalogue message (``_()``), never with English
+    text alone, and a command prints no English line of its own: what the two tests above check
+    for some inputs, this checks for every ``raise`` and ``print`` in the code."""
+    import ast
+
+    files = sorted((ROOT / "dealer_assist").rglob("*.py"))
+    errors = _error_classes(files)
+
+    def words(text: str) -> bool:         # its own words, less a "dealer-assist detect: " prefix
+        return bool(re.search("[A-Za-z]{2}", re.sub(r"^dealer-assist [a-z-]+: ", "", text)))
+
+    def english(node) -> bool:
+        if isinstance(node, ast.JoinedStr):
+            return words("".join(v.value for v in node.values if isinstance(v, ast.Constant)))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return words(node.value)
+        if isinstance(node, ast.BinOp):
+            return english(node.left) or english(node.right)
+        return False
+
+    found = []
+    for f in files:
+        rel = f.relative_to(ROOT)
+        command = rel.parts[:2] == ("dealer_assist", "commands")
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                name = node.exc.func.id if isinstance(node.exc.func, ast.Name) else getattr(node.exc.func, "attr", "")
+                if name in errors and node.exc.args and english(node.exc.args[0]):
+                    found.append(f"{rel}:{node.lineno}: raise {name}(English text)")
+            elif (command and isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id == "print" and node.args and english(node.args[0])):
+                found.append(f"{rel}:{node.lineno}: print(English text)")
+    assert not found, f"{len(found)} place(s) speak English only:\n" + "\n".join(found[:80])

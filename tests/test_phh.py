@@ -66,7 +66,7 @@ def test_one_hand_and_a_bad_folder(clip_log, tmp_path, capsys):
     assert [f.name for f in out.glob("*.phh")] == ["t7-1-1.phh"]
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert main(["review", "--db", str(clip_log), "--export-phh", str(blocker / "sub")]) == 2
+    assert main(["review", "--db", str(clip_log), "--export-phh", str(blocker / "sub"), "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "cannot write hand histories" in err and len(err.strip().splitlines()) == 1
 

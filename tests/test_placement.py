@@ -264,12 +264,12 @@ def test_a_camera_moved_before_the_run_is_said_at_its_first_frames_against_the_c
     moved_frame, still_frame = tmp_path / "moved.jpg", tmp_path / "still.jpg"
     cv2.imwrite(str(moved_frame), bumped(frames[60], m))
     cv2.imwrite(str(still_frame), frames[60])
-    assert main(["calibrate", "--check", str(cal_file), "--image", str(moved_frame)]) == 1
+    assert main(["calibrate", "--check", str(cal_file), "--image", str(moved_frame), "--lang", "en"]) == 1
     out = capsys.readouterr().out
     assert "THE CAMERA HAS MOVED since the calibration" in out
     off = int(out.split("lie about ")[1].split(" mm")[0])
     assert abs(off - zone_shift_mm(load_calibration(CLIP / "table.yaml"), m)) <= 6
-    assert main(["calibrate", "--check", str(cal_file), "--image", str(still_frame)]) == 0
+    assert main(["calibrate", "--check", str(cal_file), "--image", str(still_frame), "--lang", "en"]) == 0
     assert "the camera is where it was calibrated" in capsys.readouterr().out
 
     src = tmp_path / "moved-run"
@@ -312,12 +312,12 @@ def test_calibrate_keeps_the_picture_it_was_made_on_beside_the_calibration(frame
     layout = yaml_layout(tmp_path, cal, inside)
     out = tmp_path / "cal" / "table-3.yaml"
     assert main(["calibrate", "--layout", str(layout), "--image", str(frame), "--points",
-                 " ".join(f"{x:.2f},{y:.2f}" for x, y in px), "--out", str(out)]) == 0
+                 " ".join(f"{x:.2f},{y:.2f}" for x, y in px), "--out", str(out), "--lang", "en"]) == 0
     assert "table-3.look.jpg, the picture it was made on" in capsys.readouterr().out
     made = load_calibration(out)
     assert made.look == str(out.parent / "table-3.look.jpg")
     assert "look: table-3.look.jpg" in out.read_text()
-    assert main(["calibrate", "--check", str(out), "--image", str(frame)]) == 0
+    assert main(["calibrate", "--check", str(out), "--image", str(frame), "--lang", "en"]) == 0
     assert "the camera is where it was calibrated" in capsys.readouterr().out
 
 
@@ -344,9 +344,9 @@ def test_calibrate_follow_moves_the_calibration_with_the_camera_without_markers(
     still = tmp_path / "still.jpg"
     cv2.imwrite(str(still), frames[60])
     out = tmp_path / "moved" / "table.yaml"
-    assert main(["calibrate", "--follow", str(cal_file), "--image", str(still), "--out", str(out)]) == 0
+    assert main(["calibrate", "--follow", str(cal_file), "--image", str(still), "--out", str(out), "--lang", "en"]) == 0
     assert "nothing to follow" in capsys.readouterr().out and not out.exists()
-    assert main(["calibrate", "--follow", str(cal_file), "--image", str(now), "--out", str(out)]) == 0
+    assert main(["calibrate", "--follow", str(cal_file), "--image", str(now), "--out", str(out), "--lang", "en"]) == 0
     said = capsys.readouterr().out
     assert "the camera moved: the zones lay about" in said and "table.look.jpg" in said
     old, new = load_calibration(CLIP / "table.yaml"), load_calibration(out)
@@ -354,11 +354,11 @@ def test_calibrate_follow_moves_the_calibration_with_the_camera_without_markers(
         was = old.zones_image()[zone].mean(axis=0)
         assert np.linalg.norm(new.zones_image()[zone].mean(axis=0) - (m[:, :2] @ was + m[:, 2])) < 6.0, zone
     assert new.look == str(out.parent / "table.look.jpg")
-    assert main(["calibrate", "--check", str(out), "--image", str(later)]) == 0
+    assert main(["calibrate", "--check", str(out), "--image", str(later), "--lang", "en"]) == 0
     assert "the camera is where it was calibrated" in capsys.readouterr().out
     # a calibration without its picture cannot be followed: said, nothing written
     assert main(["calibrate", "--follow", str(CLIP / "table.yaml"), "--image", str(now), "--out",
-                 str(tmp_path / "x.yaml")]) == 2
+                 str(tmp_path / "x.yaml"), "--lang", "en"]) == 2
     assert "keeps no picture of its own" in capsys.readouterr().err and not (tmp_path / "x.yaml").exists()
 
 

@@ -225,7 +225,7 @@ def test_overwrite_starts_the_events_file_afresh(tmp_path):
 def test_a_source_that_does_not_open_leaves_no_files(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code = main(["run", "--source", str(tmp_path / "no-such.mp4"), "--calibration", str(CLIP / "table.yaml"),
-                 "--events", "events.jsonl"])
+                 "--events", "events.jsonl", "--lang", "en"])
     err = capsys.readouterr().err
     assert code == 2 and "no such file or camera" in err and len(err.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == []     # no hand-log.sqlite, no events file
@@ -235,7 +235,7 @@ def test_a_source_that_does_not_open_leaves_no_files(tmp_path, capsys, monkeypat
 def test_a_hand_log_that_cannot_be_opened_leaves_no_events_file(tmp_path, capsys):
     db = tmp_path / "notes.sqlite"
     db.write_bytes(b"floor notes\n" * 300)
-    code = main(["run", "--headless", "--db", str(db), "--events", str(tmp_path / "events.jsonl")])
+    code = main(["run", "--headless", "--db", str(db), "--events", str(tmp_path / "events.jsonl"), "--lang", "en"])
     assert code == 2 and "not a readable dealer-assist hand log" in capsys.readouterr().err
     assert not (tmp_path / "events.jsonl").exists()
 
@@ -270,7 +270,7 @@ def test_a_camera_that_never_comes_stops_after_give_up_after(tmp_path, capfd):
 
 def test_give_up_after_must_be_seconds(capsys):
     with pytest.raises(SystemExit):
-        main(["run", "--give-up-after", "soon"])
+        main(["run", "--give-up-after", "soon", "--lang", "en"])
     assert "seconds (a number >= 0) or 'never'" in capsys.readouterr().err
 
 
@@ -283,7 +283,7 @@ def test_a_missing_calibration_is_a_clear_error(tmp_path, capsys):
 def test_doubt_must_be_two_cards(capsys):
     for bad, said in (("Qs", "is not CARD=OTHER"), ("Qs=Zz", "'Zz' is not a card"), ("Qs=Q♠", "offers the same card")):
         with pytest.raises(SystemExit):
-            main(["run", "--doubt", bad])
+            main(["run", "--doubt", bad, "--lang", "en"])
         assert said in capsys.readouterr().err, bad
 
 
@@ -320,5 +320,5 @@ def test_the_dealer_named_at_the_start_is_in_every_hand_and_its_review(tmp_path,
     assert main(["review", "--db", str(db), "1:2"]) == 0
     assert "  ディーラー 佐藤 花子\n" in capsys.readouterr().out
     with pytest.raises(SystemExit):
-        main(["run", "--headless", "--no-db", "--dealer", " "])
+        main(["run", "--headless", "--no-db", "--dealer", " ", "--lang", "en"])
     assert "the dealer's name: 1 to 40 characters" in capsys.readouterr().err

@@ -204,7 +204,7 @@ def test_cli_single_object_from_stdin():
 def test_cli_batch_keeps_order_and_marks_the_bad_object(tmp_path):
     f = tmp_path / "batch.json"
     f.write_text(json.dumps([BASE, broken(seats__0__committed=-1), BASE]))
-    r = cli("settle", str(f))
+    r = cli("settle", str(f), "--lang", "en")
     assert r.returncode == 2
     out = json.loads(r.stdout)
     assert len(out) == 3 and "payouts" in out[0] and "payouts" in out[2]
@@ -217,13 +217,13 @@ def test_cli_batch_keeps_order_and_marks_the_bad_object(tmp_path):
     ("{not json", "not valid JSON"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(payload, words):
-    r = cli("settle", stdin=payload)
+    r = cli("settle", "--lang", "en", stdin=payload)
     assert r.returncode == 2 and words in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_cli_missing_file():
-    r = cli("settle", "/nonexistent/table.json")
+    r = cli("settle", "/nonexistent/table.json", "--lang", "en")
     assert r.returncode == 2 and "cannot read" in r.stderr
 
 

@@ -147,7 +147,7 @@ def test_bad_stud_input_is_one_clear_error(table, words):
 def test_cli_refuses_bad_stud_input_with_exit_code_2(tmp_path, capsys):
     f = tmp_path / "t.json"
     f.write_text('{"game": "stud7", "seats": [{"seat": 1, "down": ["As"], "up": [], "committed": 1}]}')
-    assert main(["settle", str(f)]) == 2
+    assert main(["settle", str(f), "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "seat 1" in err and "Traceback" not in err
 

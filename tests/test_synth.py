@@ -321,10 +321,10 @@ def test_write_dataset_layout_and_resume(tmp_path):
 
 def test_synth_command(tmp_path, capsys):
     out = str(tmp_path / "d")
-    assert main(["synth", out, "--n", "1", "--split", "test", "--seed", "3", "--quiet"]) == 0
+    assert main(["synth", out, "--n", "1", "--split", "test", "--seed", "3", "--quiet", "--lang", "en"]) == 0
     assert os.path.exists(os.path.join(out, "meta", "test", "000003.json"))
     assert "1 new frames" in capsys.readouterr().out
-    assert main(["synth", out, "--n", "-1"]) == 2
+    assert main(["synth", out, "--n", "-1", "--lang", "en"]) == 2
     assert "--n" in capsys.readouterr().err
     # the joker-rich recipe (the look classifier's data): a joker in 9 frames of 10
     rich = str(tmp_path / "rich")
@@ -334,7 +334,7 @@ def test_synth_command(tmp_path, capsys):
     assert sum(any(c["card"] == "JK" for c in m["cards"]) for m in metas) >= 4
     # fresh-pips redraws training decks only: asked for the test split, a clear error
     assert main(["synth", str(tmp_path / "fp"), "--n", "1", "--split", "test", "--recipe", "fresh-pips",
-                 "--quiet"]) == 2
+                 "--quiet", "--lang", "en"]) == 2
     assert "--split train" in capsys.readouterr().err
     assert main(["synth", str(tmp_path / "fp"), "--n", "1", "--seed", "4", "--recipe", "fresh-pips",
                  "--quiet"]) == 0
@@ -475,10 +475,12 @@ def test_world_recipe_writes_a_dataset(tmp_path, monkeypatch):
 
 
 def test_the_synth_command_offers_every_data_recipe():
-    from dealer_assist.commands.synth import RECIPE_NAMES
+    from dealer_assist.commands.synth import RECIPE_NAMES, TRAIN_ONLY_RECIPES
     from dealer_assist.vision.synth.dataset import RECIPES
 
     assert set(RECIPE_NAMES) == set(RECIPES)
+    # the command refuses --split test for every recipe that redraws training decks
+    assert set(TRAIN_ONLY_RECIPES) == {k for k, r in RECIPES.items() if r.get("fresh_pips") or r.get("fresh_fonts")}
 
 
 def test_world_edge_frames_cut_cards_at_the_border_and_teach_the_part_in_view(monkeypatch):

@@ -31,7 +31,7 @@ from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the gam
 from dealer_assist.commands.review import dealer_named, hand_dealer
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import LANGS, _, render, street
+from dealer_assist.i18n import LANGS, _, message_of, render, street
 from dealer_assist.live.handlog import paid_unconfirmed, stored_ruling
 from dealer_assist.live.words import alert_title, describe, placed_cards
 
@@ -303,9 +303,10 @@ def ready_schema(url: str) -> str:
     try:
         return upgrade(url)
     except UserError as exc:
-        raise UserError(f"the central log has schema {rev}; this floor view needs {HEAD} and could not "
-                        f"upgrade it ({exc}): run it once with an administrator's role (dealer-assist floor "
-                        f"or run --central with that role's URL)") from None
+        raise UserError(_("the central log has schema {rev}; this floor view needs {head} and could not "
+                          "upgrade it ({why}): run it once with an administrator's role (dealer-assist floor "
+                          "or run --central with that role's URL)", rev=rev, head=HEAD,
+                          why=message_of(exc))) from None
 
 
 def hand_view(log, hand_id: int) -> dict:
@@ -506,23 +507,28 @@ def create_app(url: str, token: str, accounts_every: float = 5.0):
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    def refusal(why: Any, status: int) -> JSONResponse:
+        """An answer the page does not take: ``error`` in English (as it always was) and
+        ``error_ja`` beside it."""
+        return JSONResponse({"error": render(why, "en"), "error_ja": render(why, "ja")}, status_code=status)
+
     def _with_log(work):
         try:
             with CentralLog(url) as log:
                 return work(log)
         except UserError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return refusal(message_of(exc), 404)
 
     async def hand(request: Request):
         hid = request.path_params["hid"]
         got = await asyncio.to_thread(_with_log, lambda log: hand_view(log, hid))
         return got if isinstance(got, Response) else JSONResponse(got)
 
-    def recorder(record, missing: str, note: str):
+    def recorder(record, missing, note: str):
         """A POST that records something of a hand for the floor (``record(con, hid, staff,
-        staff_id)``) in the name of who does it, tells every page, or answers 404 with ``missing``
-        where there was nothing to record. Who: the person whose own token it came with (whatever
-        the body says); with the event's token, the name the body gives (``{"staff": NAME}``,
+        staff_id)``) in the name of who does it, tells every page, or answers 404 with
+        ``missing(hid)`` where there was nothing to record. Who: the person whose own token it came
+        with (whatever the body says); with the event's token, the name the body gives (``{"staff": NAME}``,
         :func:`staff_name`; 400 without one), unless the event has accounts (403: that token
         only views)."""
         async def endpoint(request: Request):
@@ -531,8 +537,8 @@ def create_app(url: str, token: str, accounts_every: float = 5.0):
             if account is not None:
                 staff_id, staff = account
             elif await people.current():
-                return JSONResponse({"error": "this token only views: record it from your own floor address "
-                                              "(dealer-assist floor-staff add)"}, status_code=403)
+                return refusal(_("this token only views: record it from your own floor address "
+                                 "(dealer-assist floor-staff add)"), 403)
             else:
                 staff_id = None
                 raw = await request.body()
@@ -540,20 +546,21 @@ def create_app(url: str, token: str, accounts_every: float = 5.0):
                     body = json.loads(raw.decode("utf-8")) if 0 < len(raw) <= 4096 else None
                     staff = staff_name(body.get("staff") if isinstance(body, dict) else None)
                 except (ValueError, UserError) as exc:      # not JSON, not UTF-8, no name
-                    msg = str(exc) if isinstance(exc, UserError) else "the body is not JSON"
-                    return JSONResponse({"error": f'{msg}: send {{"staff": "your name"}}'}, status_code=400)
+                    msg = message_of(exc) if isinstance(exc, UserError) else _("the body is not JSON")
+                    return refusal(_("{why}: send {body}", why=msg, body='{"staff": "your name"}'), 400)
 
             def work(log):
                 if not record(log.con, hid, staff, staff_id):    # nothing recorded, and the page is told so
-                    return JSONResponse({"error": missing.format(hid=hid)}, status_code=404)
+                    return refusal(missing(hid), 404)
                 log.con.execute("SELECT pg_notify('dealer_assist', %s)", (note,))
                 return {"ok": True}
             got = await asyncio.to_thread(_with_log, work)
             return got if isinstance(got, Response) else JSONResponse(got)
         return endpoint
 
-    dispute = recorder(record_dispute, "no hand with central id {hid}", "dispute")
-    check = recorder(record_check, "no hand paid on a provisional ruling with central id {hid}", "check")
+    dispute = recorder(record_dispute, lambda hid: _("no hand with central id {id}", id=hid), "dispute")
+    check = recorder(record_check, lambda hid: _("no hand paid on a provisional ruling with central id {id}",
+                                                 id=hid), "check")
 
     async def phh(request: Request):
         from dealer_assist.phh import hand_phh, phh_name

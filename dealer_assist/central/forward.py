@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional
 from dealer_assist.central import privacy
 from dealer_assist.central.schema import connect, describe_error, shown_url, upgrade
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import Text, _, message_of
 
 __all__ = ["Forwarder", "sync_log"]
 
@@ -368,11 +368,13 @@ def sync_log(db_path: str, url: str, table: str) -> int:
         with connect(url, autocommit=True) as pg:
             return _Sync(db_path, table).run(pg)
     except _network_errors() as exc:
-        raise UserError(f"the central log {shown_url(url)} is out of reach: {describe_error(exc)}") from None
+        raise UserError(_("the central log {url} is out of reach: {why}", url=shown_url(url),
+                          why=describe_error(exc))) from None
     except Exception as exc:                  # psycopg.Error: refused (rights, row-level security)
         if not type(exc).__module__.startswith("psycopg"):
             raise
-        raise UserError(f"the central log {shown_url(url)} refused the rows: {describe_error(exc)}") from None
+        raise UserError(_("the central log {url} refused the rows: {why}", url=shown_url(url),
+                          why=describe_error(exc))) from None
 
 
 class Forwarder:
@@ -437,7 +439,7 @@ class Forwarder:
             self._lost(describe_error(exc))
             return False
         except UserError as exc:          # cannot set up the schema (out of reach, no rights, newer)
-            self._lost(str(exc))
+            self._lost(message_of(exc))
             return False
         except Exception as exc:          # psycopg.DatabaseError and the like: keep the table playing
             self._lost(f"{type(exc).__name__}: {describe_error(exc)}")
@@ -448,13 +450,14 @@ class Forwarder:
             self.down_since = None
         return True
 
-    def _lost(self, why: str) -> None:
+    def _lost(self, why: Text) -> None:
         self._drop()
         if self.down_since is None:
             self.down_since = time.monotonic()
             self.outages += 1
             self._tell(_("central log {url} out of reach ({why}); the table plays on and its hand log keeps "
-                         "everything for when it is back", url=shown_url(self.url), why=why[:200]))
+                         "everything for when it is back", url=shown_url(self.url),
+                         why=why[:200] if isinstance(why, str) else why))
 
     def _loop(self) -> None:
         delay = self.poll_s

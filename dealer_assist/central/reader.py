@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error, shown_url
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 from dealer_assist.live.handlog import _confirmations, _corrections, _iso, paid_unconfirmed, parse_hand_ref, \
     ruling_winners, stored_ruling
 
@@ -70,17 +71,19 @@ class CentralLog:
         try:
             self.con = connect(url, autocommit=True)
         except psycopg.Error as exc:
-            raise UserError(f"cannot read the central log {shown_url(url)}: {describe_error(exc)}") from None
+            raise UserError(_("cannot read the central log {url}: {why}", url=shown_url(url),
+                              why=describe_error(exc))) from None
         self.con.row_factory = dict_row
         try:
             ok = self.con.execute("SELECT to_regclass('central_schema_version') AS v").fetchone()["v"]
         except psycopg.Error as exc:
             self.con.close()
-            raise UserError(f"cannot read the central log {shown_url(url)}: {describe_error(exc)}") from None
+            raise UserError(_("cannot read the central log {url}: {why}", url=shown_url(url),
+                              why=describe_error(exc))) from None
         if ok is None:
             self.con.close()
-            raise UserError(f"{shown_url(url)} holds no central log yet (a table run with --central "
-                            f"sets it up)")
+            raise UserError(_("{url} holds no central log yet (a table run with --central sets it up)",
+                              url=shown_url(url)))
 
     def close(self) -> None:
         self.con.close()
@@ -97,7 +100,8 @@ class CentralLog:
         try:
             return self.con.execute(sql, params).fetchall()
         except psycopg.Error as exc:
-            raise UserError(f"cannot read the central log {shown_url(self.url)}: {describe_error(exc)}") from None
+            raise UserError(_("cannot read the central log {url}: {why}", url=shown_url(self.url),
+                              why=describe_error(exc))) from None
 
     # -- tables and hands ---------------------------------------------------------------------
     def tables(self) -> list[str]:
@@ -114,8 +118,8 @@ class CentralLog:
         try:
             return work()
         except (ValueError, TypeError, KeyError) as exc:
-            raise UserError(f"the central log {shown_url(self.url)} holds a row dealer-assist did not write "
-                            f"(not its JSON: {str(exc)[:80]})") from None
+            raise UserError(_("the central log {url} holds a row dealer-assist did not write (not its JSON: {why})",
+                              url=shown_url(self.url), why=str(exc)[:80])) from None
 
     def hand_ids(self, table: str) -> list[int]:
         """The central ids of ``table``'s hands, in the order played."""
@@ -125,7 +129,7 @@ class CentralLog:
     def _find(self, table: Optional[str], ref: Any) -> dict:
         session, number = parse_hand_ref(ref)
         if session is None:
-            raise UserError("in the central log a hand is SESSION:HAND as review --central lists it (such as 2:3)")
+            raise UserError(_("in the central log a hand is SESSION:HAND as review --central lists it (such as 2:3)"))
         params: tuple = (session, number)
         where = " WHERE s.number = %s AND h.hand = %s"
         if table is not None:
@@ -133,12 +137,16 @@ class CentralLog:
             params += (table,)
         rows = self._q(_HANDS + where + " ORDER BY s.table_name", params)
         if not rows:
-            where_t = f" of table {table}" if table else ""
-            raise UserError(f"no hand {session}:{number}{where_t} in the central log "
-                            f"(dealer-assist review --central URL lists them)")
+            if table:
+                raise UserError(_("no hand {session}:{number} of table {table} in the central log "
+                                  "(dealer-assist review --central URL lists them)", session=session,
+                                  number=number, table=table))
+            raise UserError(_("no hand {session}:{number} in the central log "
+                              "(dealer-assist review --central URL lists them)", session=session, number=number))
         if len(rows) > 1:
             names = ", ".join(r["table_name"] for r in rows)
-            raise UserError(f"tables {names} each have a hand {session}:{number}: give --table NAME")
+            raise UserError(_("tables {names} each have a hand {session}:{number}: give --table NAME",
+                              names=names, session=session, number=number))
         return rows[0]
 
     def load_hand(self, ref: Any, table: Optional[str] = None) -> dict:
@@ -149,7 +157,7 @@ class CentralLog:
     def hand_by_id(self, hand_id: int) -> dict:
         rows = self._q(_HANDS + " WHERE h.id = %s", (hand_id,))
         if not rows:
-            raise UserError(f"no hand with central id {hand_id}")
+            raise UserError(_("no hand with central id {id}", id=hand_id))
         return self._hand(rows[0])
 
     def _hand(self, row: dict) -> dict:
@@ -205,7 +213,7 @@ class CentralLog:
             row = self._q("SELECT jpeg, same_as FROM snapshots WHERE session_id = %s AND local_id = %s",
                           (sid, row[0]["same_as"]))
         if not row or row[0]["jpeg"] is None:
-            raise UserError(f"no snapshot {snapshot_id} of hand {hand['ref']} in the central log")
+            raise UserError(_("no snapshot {id} of hand {ref} in the central log", id=snapshot_id, ref=hand["ref"]))
         return bytes(row[0]["jpeg"])
 
 

@@ -16,13 +16,13 @@ def run_central(args) -> int:
     from dealer_assist.commands.review import format_list, show_hand
 
     if args.salvage:
-        raise UserError("--salvage works on a table's own log (--db), not on --central")
+        raise UserError(_("--salvage works on a table's own log (--db), not on --central"))
     lang = args.lang
     with CentralLog(args.central) as log:
         if args.hand is None:
             if args.export or args.snapshots:
-                raise UserError("--export and --snapshots need a HAND (SESSION:HAND such as 2:3; "
-                                "dealer-assist review --central URL lists them)")
+                raise UserError(_("--export and --snapshots need a HAND (SESSION:HAND such as 2:3; "
+                                  "dealer-assist review --central URL lists them)"))
             hands = log.list_hands(args.table)
             if args.session is not None:
                 hands = [h for h in hands if h["session"] == args.session]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 
 __all__ = ["check_url", "shown_url", "connect", "upgrade", "HEAD", "describe_error", "check_table_name"]
 
@@ -29,8 +30,8 @@ def check_url(text: Any) -> str:
     """``--central``: a ``postgresql://`` (or ``postgres://``) URL, else a one-line UserError."""
     s = str(text).strip()
     if not re.match(r"^postgres(ql)?://", s) or any(ch in s for ch in "\n\r\0 "):
-        raise UserError(f"--central wants a PostgreSQL URL such as postgresql://USER:PASSWORD@HOST/DB, "
-                        f"not {s[:60]!r}")
+        raise UserError(_("--central wants a PostgreSQL URL such as postgresql://USER:PASSWORD@HOST/DB, "
+                          "not {text}", text=repr(s[:60])))
     return s
 
 
@@ -47,7 +48,8 @@ def check_table_name(text: Any) -> str:
     """
     s = str(text).strip()
     if not re.fullmatch(r"[\w.\-]{1,40}", s):
-        raise UserError(f"--table wants a name of 1-40 letters, digits, '-', '_' or '.', not {s[:60]!r}")
+        raise UserError(_("--table wants a name of 1-40 letters, digits, '-', '_' or '.', not {text}",
+                          text=repr(s[:60])))
     return s
 
 
@@ -98,8 +100,9 @@ def upgrade(url: str, to: str = HEAD) -> str:
             if rev == to:
                 return rev
             if rev is not None and rev > HEAD:
-                raise UserError(f"the central log {shown_url(url)} has schema {rev}, newer than this "
-                                f"dealer-assist ({HEAD}): update dealer-assist")
+                raise UserError(_("the central log {url} has schema {rev}, newer than this "
+                                  "dealer-assist ({head}): update dealer-assist", url=shown_url(url), rev=rev,
+                                  head=HEAD))
             con.execute("SELECT pg_advisory_lock(%s)", (_LOCK,))
             try:
                 engine = sa.create_engine("postgresql+psycopg://", creator=lambda: connect(url),
@@ -114,6 +117,8 @@ def upgrade(url: str, to: str = HEAD) -> str:
             finally:
                 con.execute("SELECT pg_advisory_unlock(%s)", (_LOCK,))
     except psycopg.Error as exc:
-        raise UserError(f"cannot set up the central log {shown_url(url)}: {describe_error(exc)}") from None
+        raise UserError(_("cannot set up the central log {url}: {why}", url=shown_url(url),
+                          why=describe_error(exc))) from None
     except sa.exc.SQLAlchemyError as exc:
-        raise UserError(f"cannot set up the central log {shown_url(url)}: {describe_error(exc.orig or exc)}") from None
+        raise UserError(_("cannot set up the central log {url}: {why}", url=shown_url(url),
+                          why=describe_error(exc.orig or exc))) from None

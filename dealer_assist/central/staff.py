@@ -17,6 +17,7 @@ import secrets
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 from dealer_assist.people import NAME_MAX, person_name
 
 __all__ = ["STAFF_MAX", "staff_name", "token_digest", "add_staff", "revoke_staff", "list_staff", "accounts", "who"]
@@ -39,7 +40,7 @@ def staff_name(value: Any) -> str:
     """
     name = person_name(value)
     if name is None:
-        raise UserError(f"say who records it: a name of 1 to {STAFF_MAX} characters")
+        raise UserError(_("say who records it: a name of 1 to {n} characters", n=STAFF_MAX))
     return name
 
 
@@ -63,8 +64,8 @@ def add_staff(con, name: str) -> str:
     nowhere. :class:`UserError` when someone of that name already has one (revoke it first)."""
     name = staff_name(name)
     if _q(con, "SELECT 1 FROM floor_staff WHERE name = %s AND revoked IS NULL", (name,)):
-        raise UserError(f"{name} already has a floor address: revoke it first "
-                        f"(dealer-assist floor-staff revoke)")
+        raise UserError(_("{staff} already has a floor address: revoke it first "
+                          "(dealer-assist floor-staff revoke)", staff=name))
     token = secrets.token_urlsafe(32)
     _q(con, "INSERT INTO floor_staff (name, token_sha256) VALUES (%s, %s)", (name, token_digest(token)))
     return token

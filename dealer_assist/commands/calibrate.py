@@ -26,7 +26,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from dealer_assist.commands import add_lang
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Msg, _, os_reason
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--preview", metavar="PNG", help="also write the frame with the zones drawn over it")
     p.add_argument("--marker-size", type=float, default=60.0, metavar="MM",
                    help="printed side of each marker in mm (default 60)")
+    add_lang(p)
     p.set_defaults(func=run)
 
 
@@ -65,10 +68,10 @@ def _read_image(path: str):
     import cv2
 
     if not Path(path).is_file():
-        raise UserError(f"--image {path}: no such file")
+        raise UserError(_("--image {path}: no such file", path=path))
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
-        raise UserError(f"--image {path}: cannot read it as an image")
+        raise UserError(_("--image {path}: cannot read it as an image", path=path))
     return image
 
 
@@ -77,57 +80,77 @@ def _write_image(path: str, image, what: str) -> None:
 
     out = Path(path)
     if out.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp"):
-        raise UserError(f"{what} {path}: give a .png or .jpg file name")
+        raise UserError(_("{what} {path}: give a .png or .jpg file name", what=what, path=path))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"{what} {path}: {exc.strerror or exc}") from None
+        raise UserError(_("{what} {path}: {why}", what=what, path=path, why=os_reason(exc))) from None
     ok = cv2.imwrite(str(out), image)
     if not ok:
-        raise UserError(f"{what} {path}: cannot write it")
+        raise UserError(_("{what} {path}: cannot write it", what=what, path=path))
 
 
-def _zone_table(cal) -> str:
+def _zone_table(cal, lang: str) -> str:
+    """The calibration's zones, one line each: size on the table, centre in the picture, and whether
+    the camera sees it. Zones are named as in the file (``board1``, ``seat2``), in either language.
+
+    >>> from dealer_assist.live.calibration import Calibration
+    >>> import numpy as np
+    >>> sq = np.array([[0, 0], [100, 0], [100, 50], [0, 50]], float)
+    >>> cal = Calibration(name="t", image_size=(640, 360), seats=2, homography=np.eye(3), zones={"burn": sq})
+    >>> print(_zone_table(cal, "en"))
+    t: 2 seats, 1 zones, frames 640x360, table units mm
+      burn        100 x 50     mm  centre at (   50.0,   25.0) px
+    """
     vis = cal.visible_zones()
-    lines = [f"{cal.name}: {cal.seats} seats, {len(cal.zones)} zones, frames "
-             f"{cal.image_size[0]}x{cal.image_size[1]}, table units {cal.units}"]
+    lines = [_("{name}: {seats} seats, {zones} zones, frames {w}x{h}, table units {units}", name=cal.name,
+               seats=cal.seats, zones=len(cal.zones), w=cal.image_size[0], h=cal.image_size[1],
+               units=cal.units).render(lang)]
     for name, poly in cal.zones.items():
         c = cal.to_image([poly.mean(axis=0)])[0]
         lo, hi = poly.min(axis=0), poly.max(axis=0)
-        where = f"centre at ({c[0]:7.1f}, {c[1]:6.1f}) px" if all(v == v for v in c) else "beyond the horizon"
-        note = "" if vis[name] == 1.0 else ("  OUT OF VIEW" if vis[name] == 0.0 else "  partly out of view")
-        lines.append(f"  {name:<8} {hi[0] - lo[0]:6.0f} x {hi[1] - lo[1]:<6.0f} {cal.units}  {where}{note}")
+        size = _("{w} x {h} {units}", w=f"{hi[0] - lo[0]:6.0f}", h=f"{hi[1] - lo[1]:<6.0f}", units=cal.units)
+        where = (_("centre at ({x}, {y}) px", x=f"{c[0]:7.1f}", y=f"{c[1]:6.1f}") if all(v == v for v in c)
+                 else _("beyond the horizon"))
+        note = (None if vis[name] == 1.0 else _("OUT OF VIEW") if vis[name] == 0.0 else _("partly out of view"))
+        line = f"  {name:<8} {size.render(lang)}  {where.render(lang)}"
+        lines.append(line if note is None else f"{line}  {note.render(lang)}")
     return "\n".join(lines)
 
 
-def _scale_note(cal) -> str:
+def _scale_note(cal) -> Msg | None:
     """How big a card (63 x 88 mm) looks at the board, as a hint on whether it can be read."""
     if cal.units != "mm":
-        return ""
+        return None
     middle = "board3" if "board3" in cal.zones else "play" if "play" in cal.zones else None
     if middle is None:
-        return ""
+        return None
     b = cal.zones[middle].mean(axis=0)
     pts = cal.to_image([[b[0] - 31.5, b[1]], [b[0] + 31.5, b[1]]])
     w = float(((pts[1] - pts[0]) ** 2).sum() ** 0.5)
     if not w == w:
-        return ""
-    hint = "" if w >= 60 else "  (small: move the camera closer or use a higher resolution)"
-    return f"a card on the board is about {w:.0f} px wide{hint}"
+        return None
+    if w >= 60:
+        return _("a card on the board is about {w} px wide", w=f"{w:.0f}")
+    return _("a card on the board is about {w} px wide  (small: move the camera closer or use a higher "
+             "resolution)", w=f"{w:.0f}")
 
 
-
-def _report(cal, image, preview: str | None, hint: str) -> None:
-    """Print the zones and the card-size note; write the preview image when asked."""
+def _report(cal, image, preview: str | None, check_it: bool, lang: str) -> None:
+    """Print the zones and the card-size note; write the preview image when asked (``check_it``:
+    ask the dealer to check the zones on it)."""
     from dealer_assist.live import calibration as calib
 
-    print(_zone_table(cal))
+    print(_zone_table(cal, lang))
     note = _scale_note(cal)
-    if note:
-        print(note)
+    if note is not None:
+        print(note.render(lang))
     if preview:
         _write_image(preview, calib.draw_preview(image, cal), "--preview")
-        print(f"wrote the preview {preview}{hint}")
+        said = (_("wrote the preview {path}: check every zone lies where it should", path=preview) if check_it
+                else _("wrote the preview {path}", path=preview))
+        print(said.render(lang))
+
 
 def _keep_look(d: dict, out: str, image) -> Path:
     """The picture a calibration is made on, written beside it (``OUT.look.jpg``) and named in its
@@ -138,31 +161,32 @@ def _keep_look(d: dict, out: str, image) -> Path:
     return look
 
 
-def _check_place(cal, image) -> int:
+def _check_place(cal, image, lang: str) -> int:
     """``--check --image``: has the camera moved since the calibration? Compared with the picture
     the calibration was made on (its ``look``); exit code 1 when it has."""
     from dealer_assist.live.placement import PlaceSettings, motion_from_look
 
     if cal.look is None:
-        print("this calibration keeps no picture of its own (calibrated before looks were kept): whether "
-              "the camera moved is seen only on the preview")
+        print(_("this calibration keeps no picture of its own (calibrated before looks were kept): whether "
+                "the camera moved is seen only on the preview").render(lang))
         return 0
     off, _moved = motion_from_look(cal, image)
     limit = PlaceSettings().moved_mm
     if off is None:
-        print("cannot tell whether the camera moved: too little of the calibration's picture is found in this "
-              "frame (another light, or the table covered); look at the preview")
+        print(_("cannot tell whether the camera moved: too little of the calibration's picture is found in this "
+                "frame (another light, or the table covered); look at the preview").render(lang))
         return 0
     if off >= limit:
-        print(f"THE CAMERA HAS MOVED since the calibration: the zones lie about {off:.0f} {cal.units} off. "
-              f"Put the camera back, or calibrate again")
+        print(_("THE CAMERA HAS MOVED since the calibration: the zones lie about {off} {units} off. "
+                "Put the camera back, or calibrate again", off=f"{off:.0f}", units=cal.units).render(lang))
         return 1
-    print(_in_place(off, cal.units))
+    print(_in_place(off, cal.units).render(lang))
     return 0
 
 
-def _in_place(off: float, units: str) -> str:
-    return f"the camera is where it was calibrated (the zones lie within {max(off, 1.0):.0f} {units})"
+def _in_place(off: float, units: str) -> Msg:
+    return _("the camera is where it was calibrated (the zones lie within {off} {units})",
+             off=f"{max(off, 1.0):.0f}", units=units)
 
 
 def _follow(args: argparse.Namespace) -> int:
@@ -171,40 +195,46 @@ def _follow(args: argparse.Namespace) -> int:
     from dealer_assist.live import calibration as calib
     from dealer_assist.live.placement import PlaceSettings, motion_from_look
 
+    lang = args.lang
     if not args.image or not args.out:
-        raise UserError("--follow needs --image FRAME (a frame from the camera now) and --out FILE")
+        raise UserError(_("--follow needs --image FRAME (a frame from the camera now) and --out FILE"))
     image = _read_image(args.image)
     cal = calib.load_calibration(args.follow, image_size=(image.shape[1], image.shape[0]))
     if cal.look is None:
-        raise UserError(f"{args.follow} keeps no picture of its own (look:), so the camera's motion cannot be "
-                        f"measured: calibrate with --layout (markers or points)")
+        raise UserError(_("{path} keeps no picture of its own (look:), so the camera's motion cannot be "
+                          "measured: calibrate with --layout (markers or points)", path=args.follow))
     off, moved = motion_from_look(cal, image)
     if moved is None:
-        raise UserError(f"cannot tell how the camera moved: too little of the calibration's picture is found in "
-                        f"{args.image} (another light, the table covered): calibrate with --layout")
+        raise UserError(_("cannot tell how the camera moved: too little of the calibration's picture is found in "
+                          "{image} (another light, the table covered): calibrate with --layout", image=args.image))
     if off < PlaceSettings().back_mm:
-        print(f"{_in_place(off, cal.units)}: nothing to follow, {args.out} not written")
+        print(_("{in_place}: nothing to follow, {out} not written", in_place=_in_place(off, cal.units),
+                out=args.out).render(lang))
         return 0
     d = moved.to_dict()
     look = _keep_look(d, args.out, image)
     calib.save_calibration(d, args.out)
     new = calib.load_calibration(args.out, image_size=(image.shape[1], image.shape[0]))
-    print(f"the camera moved: the zones lay about {off:.0f} {cal.units} off. Wrote {args.out}, the zones moved "
-          f"with the camera, and {look.name}, the picture it now belongs to")
-    _report(new, image, args.preview, ": check every zone lies where it should")
+    print(_("the camera moved: the zones lay about {off} {units} off. Wrote {out}, the zones moved "
+            "with the camera, and {look}, the picture it now belongs to", off=f"{off:.0f}", units=cal.units,
+            out=args.out, look=look.name).render(lang))
+    _report(new, image, args.preview, True, lang)
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.live import calibration as calib
 
+    lang = args.lang
     if args.print_markers:
         if args.marker_size <= 0 or args.marker_size > 90:
-            raise UserError(f"--marker-size must be from 1 to 90 mm (two per A4 row), got {args.marker_size:g}")
+            raise UserError(_("--marker-size must be from 1 to 90 mm (two per A4 row), got {size}",
+                              size=f"{args.marker_size:g}"))
         sheet = calib.marker_sheet(dpi=300, marker_mm=args.marker_size)
         _write_image(args.print_markers, sheet, "--print-markers")
-        print(f"wrote {args.print_markers}: ArUco {calib.ARUCO_DICT} ids 0-3, {args.marker_size:g} mm, "
-              f"A4 at 300 dpi; print at 100 % and check the 100 mm bar")
+        print(_("wrote {path}: ArUco {dictionary} ids 0-3, {size} mm, A4 at 300 dpi; print at 100 % and check "
+                "the 100 mm bar", path=args.print_markers, dictionary=calib.ARUCO_DICT,
+                size=f"{args.marker_size:g}").render(lang))
         return 0
 
     if args.follow:
@@ -212,22 +242,22 @@ def run(args: argparse.Namespace) -> int:
 
     if args.check:
         if args.preview and not args.image:
-            raise UserError("--preview needs --image (a frame from this camera)")
+            raise UserError(_("--preview needs --image (a frame from this camera)"))
         image = _read_image(args.image) if args.image else None
         size = (image.shape[1], image.shape[0]) if image is not None else None
         cal = calib.load_calibration(args.check, image_size=size)
-        _report(cal, image, args.preview, "")
+        _report(cal, image, args.preview, False, lang)
         if not args.preview and args.image:
-            print(f"{args.image} matches the calibration's frame size")
-        return _check_place(cal, image) if image is not None else 0
+            print(_("{image} matches the calibration's frame size", image=args.image).render(lang))
+        return _check_place(cal, image, lang) if image is not None else 0
 
     # a new calibration from a layout
     if not args.image:
-        raise UserError("--layout needs --image FRAME (a frame from the camera)")
+        raise UserError(_("--layout needs --image FRAME (a frame from the camera)"))
     if not args.points and not args.aruco:
-        raise UserError("--layout needs --points \"x1,y1 x2,y2 x3,y3 x4,y4\" or --aruco")
+        raise UserError(_("--layout needs --points \"x1,y1 x2,y2 x3,y3 x4,y4\" or --aruco"))
     if not args.out:
-        raise UserError("--layout needs --out FILE (where to write the calibration)")
+        raise UserError(_("--layout needs --out FILE (where to write the calibration)"))
     layout = calib.load_layout(args.layout)
     points = calib.parse_points(args.points) if args.points else None
     image = _read_image(args.image)
@@ -237,17 +267,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         outside = [k + 1 for k, (x, y) in enumerate(points) if not (0 <= x <= w and 0 <= y <= h)]
         if outside:
-            raise UserError(f"--points: point {', '.join(map(str, outside))} lies outside the "
-                            f"{w}x{h} image")
+            raise UserError(_("--points: point {points} lies outside the {w}x{h} image",
+                              points=", ".join(map(str, outside)), w=w, h=h))
     d = calib.calibration_dict(layout, points, (w, h), seats=args.seats, name=args.name)
     look = _keep_look(d, args.out, image)
     calib.save_calibration(d, args.out)
     cal = calib.load_calibration(args.out, image_size=(w, h))
-    how = "ArUco markers 0-3" if args.aruco else "the given points"
-    print(f"wrote {args.out} (from {how}) and {look.name}, the picture it was made on (a run checks that "
-          f"the camera has not moved against it; keep it beside the calibration)")
-    _report(cal, image, args.preview, ": check every zone lies where it should")
+    if args.aruco:
+        said = _("wrote {out} (from ArUco markers 0-3) and {look}, the picture it was made on (a run checks "
+                 "that the camera has not moved against it; keep it beside the calibration)",
+                 out=args.out, look=look.name)
+    else:
+        said = _("wrote {out} (from the given points) and {look}, the picture it was made on (a run checks "
+                 "that the camera has not moved against it; keep it beside the calibration)",
+                 out=args.out, look=look.name)
+    print(said.render(lang))
+    _report(cal, image, args.preview, True, lang)
     out_of_view = [n for n, v in cal.visible_zones().items() if v == 0.0]
     if out_of_view:
-        print(f"warning: zone(s) {', '.join(out_of_view)} are not in the camera's view", file=sys.stderr)
+        print(_("warning: zone(s) {zones} are not in the camera's view", zones=", ".join(out_of_view)).render(lang),
+              file=sys.stderr)
     return 0

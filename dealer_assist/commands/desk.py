@@ -17,6 +17,7 @@ from pathlib import Path
 
 from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 
 #: CJK families tried first, in order (a dealer's laptop has one of these; Debian: fonts-noto-cjk)
 CJK_FAMILIES = ("Noto Sans CJK JP", "Noto Sans JP", "Source Han Sans JP", "Yu Gothic UI", "Yu Gothic",
@@ -75,9 +76,9 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserError(f"--size must be WIDTHxHEIGHT such as 1280x800, got {text!r}") from None
+        raise UserError(_("--size must be WIDTHxHEIGHT such as 1280x800, got {got}", got=repr(text))) from None
     if not (640 <= w <= 7680 and 480 <= h <= 4320):
-        raise UserError(f"--size {w}x{h} is outside 640x480 .. 7680x4320")
+        raise UserError(_("--size {w}x{h} is outside 640x480 .. 7680x4320", w=w, h=h))
     return w, h
 
 
@@ -104,17 +105,17 @@ def _need_display(args) -> None:
         return
     if (sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
             and not os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("QT_QPA_PLATFORM")):
-        raise UserError("no display to open the desk on (DISPLAY is not set); run it on the desk's screen, "
-                        "or use --screenshot OUT.png to render it without one")
+        raise UserError(_("no display to open the desk on (DISPLAY is not set); run it on the desk's screen, "
+                          "or use --screenshot OUT.png to render it without one"))
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if (sys.platform.startswith("linux") and os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
             and platform in ("", "xcb")):
         missing = missing_xcb_libraries()
         if missing:
             # Qt aborts the whole process without them ("Could not load the Qt platform plugin xcb")
-            raise UserError(f"the desk's X11 window needs system libraries this machine lacks "
-                            f"({', '.join(missing)}): on Debian/Ubuntu apt-get install {XCB_PACKAGES}; "
-                            f"or use --screenshot OUT.png")
+            raise UserError(_("the desk's X11 window needs system libraries this machine lacks ({libraries}): "
+                              "on Debian/Ubuntu {install}; or use --screenshot OUT.png",
+                              libraries=", ".join(missing), install=f"apt-get install {XCB_PACKAGES}"))
 
 
 #: the Debian packages of the libraries Qt's X11 plugin loads beyond a desktop's usual ones
@@ -165,19 +166,21 @@ def _qt_app():
         from PySide6.QtCore import qInstallMessageHandler
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
-        raise UserError(f"the desk display needs PySide6 ({exc}): pip install -e '.[desk]'") from None
+        raise UserError(_("the desk display needs PySide6 ({why}): {install}", why=str(exc),
+                          install="pip install -e '.[desk]'")) from None
     qInstallMessageHandler(_quiet_offscreen)
     return QApplication.instance() or QApplication([sys.argv[0]])
 
 
-def _save(window, path: str) -> None:
+def _save(window, path: str, lang: str = "ja") -> None:
     out = Path(path)
     if out.parent and not out.parent.exists():
-        raise UserError(f"cannot save the screenshot: the folder {out.parent} does not exist")
+        raise UserError(_("cannot save the screenshot: the folder {folder} does not exist", folder=out.parent))
     image = window.grab()
     if not image.save(str(out), "PNG"):
-        raise UserError(f"cannot save the screenshot to {out}")
-    print(f"desk: saved {out} ({image.width()}x{image.height()})", file=sys.stderr)
+        raise UserError(_("cannot save the screenshot to {path}", path=out))
+    print(_("desk: saved {path} ({w}x{h})", path=out, w=image.width(), h=image.height()).render(lang),
+          file=sys.stderr)
 
 
 def wait_until(app, until, timeout_s: float) -> bool:
@@ -209,9 +212,8 @@ def run(args) -> int:
     _need_display(args)
     size = parse_size(args.size) if args.size else ((1280, 800) if args.screenshot else None)
     if args.hand is not None and args.review is None:
-        raise UserError("--hand needs --review (dispute mode)")
+        raise UserError(_("--hand needs --review (dispute mode)"))
     if args.from_log is not None and args.trainer is None:
-        from dealer_assist.i18n import _
         raise UserError(_("--from-log {path} goes with --trainer NAME", path=args.from_log))
     if args.shadow:
         from dealer_assist.trainer.shadow import shadow_usage
@@ -220,8 +222,8 @@ def run(args) -> int:
     font_ok = pick_font(app)
     lang = args.lang if font_ok else "en"
     if not font_ok and args.lang == "ja":
-        print("desk: no Japanese font on this machine (Debian: apt-get install fonts-noto-cjk); "
-              "showing English", file=sys.stderr)
+        print(_("desk: no Japanese font on this machine (Debian: apt-get install fonts-noto-cjk); "
+                "showing English").render(args.lang), file=sys.stderr)
 
     if args.review is not None:
         return _review(app, args, size, lang)
@@ -258,9 +260,9 @@ def run(args) -> int:
         done = wait_until(app, lambda: window.ended or (args.stop_at is not None and window.is_paused),
                           timeout_s=900)
         if not done:
-            raise UserError("the source did not end within 15 minutes; give --stop-at FRAME")
+            raise UserError(_("the source did not end within 15 minutes; give --stop-at FRAME"))
         app.processEvents()             # the last step drawn before the picture is taken
-        _save(window, args.screenshot)
+        _save(window, args.screenshot, args.lang)
     finally:
         window.shutdown()
         if shadow is not None:
@@ -271,11 +273,11 @@ def run(args) -> int:
     return 0
 
 
-def _run_window(app, window, screenshot) -> int:
+def _run_window(app, window, screenshot, lang: str = "ja") -> int:
     """The shown ``window`` until it is closed; with ``screenshot``, saved there once drawn instead."""
     if screenshot:
         app.processEvents()
-        _save(window, screenshot)
+        _save(window, screenshot, lang)
         window.close()
         return 0
     return int(app.exec())
@@ -292,24 +294,24 @@ def _trainer(app, args, size, lang) -> int:
     window = TrainerWindow(args.trainer, Store(args.trainees), lang=lang, seed=args.seed, drills=drills)
     window.resize(*(size or (1280, 800)))
     window.show()
-    return _run_window(app, window, args.screenshot)
+    return _run_window(app, window, args.screenshot, args.lang)
 
 
 def _review(app, args, size, lang) -> int:
     from dealer_assist.desk.dispute import DisputeWindow
 
     if not Path(args.review).is_file():
-        raise UserError(f"no hand log at {args.review} (dealer-assist run or desk writes one)")
+        raise UserError(_("no hand log at {path} (dealer-assist run or desk writes one)", path=args.review))
     window = DisputeWindow(args.review, lang=lang, hand_id=args.hand)
     if window.error:
-        raise UserError(window.error)
+        raise UserError(window.error_words or window.error)
     if size is None:
         window.setGeometry(app.primaryScreen().availableGeometry())
         window.showMaximized()
     else:
         window.resize(*size)
         window.show()
-    return _run_window(app, window, args.screenshot)
+    return _run_window(app, window, args.screenshot, args.lang)
 
 
 __all__ = ["register", "run", "parse_size", "pick_font"]

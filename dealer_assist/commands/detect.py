@@ -13,8 +13,9 @@ name of the validation sets is sure: docs/vision.md); the table marks the others
 named card that is not sure may carry ``"or": "Kc"``: the name another part of the reader
 prefers for it, what the dealer should check it against.
 
-An image that cannot be read gives ``{"image": PATH, "error": "..."}`` and the others go on;
-the exit code is then 2.
+An image that cannot be read gives ``{"image": PATH, "error": "...", "error_ja": "..."}`` (the
+error in English and in Japanese) and the others go on; the exit code is then 2. Without
+``--json`` the error goes to stderr in the ``--lang`` language.
 """
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ import os
 import sys
 from pathlib import Path
 
+from dealer_assist.commands import add_lang
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Text, _, both, message_of, os_reason, render
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -54,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")
     p.add_argument("--models", metavar="DIR", default=None,
                    help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
+    add_lang(p)
     p.set_defaults(func=run)
 
 
@@ -66,31 +70,36 @@ def model_dir(arg: str | None) -> Path:
     return Path(env) if env else default_model_dir()
 
 
-def expand(paths: list[str]) -> list[tuple[str, str | None]]:
-    """(path, error) for each image named or found in a named folder."""
-    out: list[tuple[str, str | None]] = []
+def expand(paths: list[str]) -> list[tuple[str, Text | None]]:
+    """(path, error) for each image named or found in a named folder (the error a message of the
+    catalogues)."""
+    out: list[tuple[str, Text | None]] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
             found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
             if not found:
-                out.append((raw, f"{raw}: no images in this folder"))
+                out.append((raw, _("{path}: no images in this folder", path=raw)))
             out.extend((str(q), None) for q in found)
         elif p.exists():
             out.append((raw, None))
         else:
-            out.append((raw, f"{raw}: no such file"))
+            out.append((raw, _("{path}: no such file", path=raw)))
     return out
 
 
-def _table(res: dict) -> str:
-    lines = [f"{res['image']}  {res['width']}x{res['height']}  {res['ms']:.1f} ms  "
-             f"{len(res['cards'])} card(s), {len(res['backs'])} back(s)"]
+def _table(res: dict, lang: str = "en") -> str:
+    lines = [_("{image}  {width}x{height}  {ms} ms  {cards} card(s), {backs} back(s)", image=res["image"],
+               width=res["width"], height=res["height"], ms=f"{res['ms']:.1f}", cards=len(res["cards"]),
+               backs=len(res["backs"])).render(lang)]
     for c in sorted(res["cards"], key=lambda c: (c["center"][1], c["center"][0])):
         mark = " " if c.get("sure") or c["card"] == "??" else "?"
-        lines.append(f"  {c['card']:<4} {c['confidence']:5.2f}{mark} at ({c['center'][0]:7.1f}, {c['center'][1]:6.1f})")
+        lines.append("  " + _("{card} {confidence}{mark} at ({x}, {y})", card=f"{c['card']:<4}",
+                              confidence=f"{c['confidence']:5.2f}", mark=mark, x=f"{c['center'][0]:7.1f}",
+                              y=f"{c['center'][1]:6.1f}").render(lang))
     for b in res["backs"]:
-        lines.append(f"  back        at ({b['center'][0]:7.1f}, {b['center'][1]:6.1f})")
+        lines.append("  " + _("back        at ({x}, {y})", x=f"{b['center'][0]:7.1f}",
+                              y=f"{b['center'][1]:6.1f}").render(lang))
     return "\n".join(lines)
 
 
@@ -103,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     detector = CardDetector(model_dir(args.models), deck=args.deck,
                             settings=switched(args.search, args.look, args.rescue, args.zoom))
-    warning = missing_model_warning(detector, "en")
+    warning = missing_model_warning(detector, args.lang)
     if warning:
         print(f"dealer-assist detect: {warning}", file=sys.stderr, flush=True)
     ann = Path(args.annotate) if args.annotate else None
@@ -111,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             ann.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise UserError(f"--annotate {ann}: cannot create the folder: {exc.strerror or exc}") from None
+            raise UserError(_("--annotate {path}: cannot create the folder: {why}", path=ann,
+                              why=os_reason(exc))) from None
     code = 0
     written: set[str] = set()
     for path, err in expand(args.paths):
@@ -120,18 +130,19 @@ def run(args: argparse.Namespace) -> int:
             try:
                 res = detector.detect_file(path)
             except UserError as exc:
-                err = str(exc)
+                err = message_of(exc)
         if err is not None:
             code = 2
             if args.json:
-                print(json.dumps({"image": path, "error": err}, ensure_ascii=False), flush=True)
+                en, ja = both(err)
+                print(json.dumps({"image": path, "error": en, "error_ja": ja}, ensure_ascii=False), flush=True)
             else:
-                print(f"dealer-assist detect: {err}", file=sys.stderr, flush=True)
+                print(f"dealer-assist detect: {render(err, args.lang)}", file=sys.stderr, flush=True)
             continue
         if args.json:
             print(json.dumps(res, ensure_ascii=False), flush=True)
         else:
-            print(_table(res), flush=True)
+            print(_table(res, args.lang), flush=True)
         if ann is not None:
             stem = Path(path).stem
             name, n = f"{stem}.jpg", 1
@@ -140,5 +151,5 @@ def run(args: argparse.Namespace) -> int:
             written.add(name)
             out = draw_annotations(read_image(path), res)
             if not cv2.imwrite(str(ann / name), out):
-                raise UserError(f"--annotate: cannot write {ann / name}")
+                raise UserError(_("--annotate: cannot write {path}", path=ann / name))
     return code

@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     c.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
     c.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    # also after "check" (drill check FILE --lang en); not given there, drill's own --lang stands
+    c.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
+                   help="language of the errors (default Japanese; the JSON holds both languages)")
     c.set_defaults(func=run_check)
 
 
@@ -165,17 +168,18 @@ def run_check(args: argparse.Namespace) -> int:
     from dealer_assist.commands.settle import read_json
     from dealer_assist.trainer.drills import check_json
 
+    from dealer_assist.i18n import _, message_of
+
     data = read_json(args.file)
     if isinstance(data, list):
         if not data:
-            from dealer_assist.i18n import _
             raise UserError(_("an empty array: nothing to check"))
         out = []
         for i, item in enumerate(data):
             try:
                 out.append(check_json(item))
             except UserError as exc:
-                raise UserError(f"item {i + 1}: {exc}") from None
+                raise UserError(_("item {n}: {why}", n=i + 1, why=message_of(exc))) from None
     else:
         out = check_json(data)
     json.dump(out, sys.stdout, ensure_ascii=False, indent=None if args.compact else 1)

@@ -10,6 +10,9 @@ import argparse
 import json
 import sys
 
+from dealer_assist.commands import add_lang
+from dealer_assist.i18n import _, join
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -30,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--append", action="store_true", help="add to the deck instead of replacing it")
     p.add_argument("--root", metavar="DIR", help="decks folder (default calibration/decks)")
     p.add_argument("--models", metavar="DIR", default=None, help="model folder (default models/)")
+    add_lang(p)
     p.set_defaults(func=run)
 
 
@@ -39,9 +43,11 @@ def run(args: argparse.Namespace) -> int:
 
     summary = enroll_deck(args.name, args.images, model_dir(args.models), root=args.root,
                           card=args.card, append=args.append)
-    for s in summary["skipped"]:
-        print(f"dealer-assist enroll-deck: skipped {s['image']}: {s['reason']}", file=sys.stderr)
-    views = ", ".join(f"{k} x{v}" for k, v in summary["views"].items())
-    print(f"enrolled deck {summary['name']!r} in {summary['folder']}: {views}")
+    for s, why in zip(summary["skipped"], summary["skipped_why"]):
+        print("dealer-assist enroll-deck: " + _("skipped {image}: {why}", image=s["image"], why=why).render(args.lang),
+              file=sys.stderr)
+    views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")
+    print(_("enrolled deck {name} in {folder}: {views}", name=repr(summary["name"]), folder=summary["folder"],
+            views=views).render(args.lang))
     print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"])}))
     return 2 if summary["skipped"] else 0

@@ -18,7 +18,7 @@ import sys
 from datetime import timezone
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, os_reason
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +64,7 @@ def run_staff(args) -> int:
     from dealer_assist.central.staff import add_staff, list_staff, revoke_staff
 
     if args.action != "list" and args.name is None:
-        raise UserError(f"floor-staff {args.action} wants the person's name")
+        raise UserError(_("floor-staff {action} wants the person's name", action=args.action))
     ready_schema(args.central)                # a log from an older release: upgraded, or one line why not
     try:
         with connect(args.central) as con:
@@ -76,7 +76,8 @@ def run_staff(args) -> int:
                          staff=args.name.strip(), address=args.address.rstrip("/"), token=token)
             elif args.action == "revoke":
                 if not revoke_staff(con, args.name):
-                    raise UserError(f"no floor address for {args.name.strip()} (dealer-assist floor-staff list)")
+                    raise UserError(_("no floor address for {staff} (dealer-assist floor-staff list)",
+                                      staff=args.name.strip()))
                 con.commit()
                 said = _("{staff}'s floor address no longer opens the floor view", staff=args.name.strip())
             else:
@@ -90,7 +91,8 @@ def run_staff(args) -> int:
     except UserError:
         raise
     except Exception as exc:      # psycopg's errors: the log out of reach, a role without the grant
-        raise UserError(f"cannot reach the floor's accounts in the central log: {describe_error(exc)}") from None
+        raise UserError(_("cannot reach the floor's accounts in the central log: {why}",
+                          why=describe_error(exc))) from None
     print(said.render(args.lang), flush=True)
     return 0
 
@@ -100,12 +102,13 @@ def run(args) -> int:
         import uvicorn
         from dealer_assist.central.floor import create_app
     except ImportError as exc:
-        raise UserError(f"the floor view needs the floor extra (pip install -e '.[floor]'): {exc}") from None
+        raise UserError(_("the floor view needs the floor extra ({command}): {why}",
+                          command="pip install -e '.[floor]'", why=str(exc))) from None
     if not 0 < args.port < 65536:
-        raise UserError(f"--port wants 1-65535, not {args.port}")
+        raise UserError(_("--port wants 1-65535, not {port}", port=args.port))
     token = args.token or secrets.token_urlsafe(16)
     if len(token) < 8:
-        raise UserError("--token wants at least 8 characters")
+        raise UserError(_("--token wants at least 8 characters"))
     from dealer_assist.central.reader import CentralLog
 
     CentralLog(args.central).close()          # out of reach or no log yet: one line now, not a dead page
@@ -121,7 +124,8 @@ def run(args) -> int:
     try:
         server.run()
     except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot listen on {host}:{port}: {why}", host=args.host, port=args.port,
+                          why=os_reason(exc))) from None
     if not server.started:
-        raise UserError(f"cannot listen on {args.host}:{args.port} (in use?)")
+        raise UserError(_("cannot listen on {host}:{port} (in use?)", host=args.host, port=args.port))
     return 0

@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
-from dealer_assist.i18n import Msg, _, _n, _p, join, render, seat, seat_list
+from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat, seat_list
 from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, offer_note, pays_text,
                                      placed_cards)
 
@@ -328,10 +328,10 @@ def run(args) -> int:
         from dealer_assist.central.review import run_central
         return run_central(args)
     if args.table:
-        raise UserError("--table goes with --central (a table's own log is --db)")
+        raise UserError(_("--table goes with --central (a table's own log is --db)"))
     if args.salvage:
         if args.hand is not None or args.export or args.snapshots:
-            raise UserError("--salvage DAMAGED NEW works on its own: give no HAND, --export or --snapshots")
+            raise UserError(_("--salvage DAMAGED NEW works on its own: give no HAND, --export or --snapshots"))
         report = salvage(*args.salvage)
         if args.json:
             print(json.dumps(report, ensure_ascii=False, indent=2))
@@ -340,8 +340,8 @@ def run(args) -> int:
         return 0
     if args.hand is None:
         if args.export or args.snapshots:
-            raise UserError("--export and --snapshots need a HAND (SESSION:HAND such as 2:3; "
-                            "dealer-assist review lists them)")
+            raise UserError(_("--export and --snapshots need a HAND (SESSION:HAND such as 2:3; "
+                              "dealer-assist review lists them)"))
         hands = list_hands(args.db, session=args.session)
         if args.json:
             print(json.dumps(hands, ensure_ascii=False, indent=2))
@@ -371,7 +371,7 @@ def show_hand(hand: dict, args, snapshot: Callable[[Any], bytes]) -> None:
             with open(args.export, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError as exc:
-            raise UserError(f"cannot write {args.export}: {exc.strerror or exc}") from None
+            raise UserError(_("cannot write {path}: {why}", path=args.export, why=os_reason(exc))) from None
         print(_("wrote hand {ref} to {path}", ref=hand["ref"], path=args.export).render(args.lang), file=talk)
     if args.snapshots:
         try:
@@ -381,6 +381,7 @@ def show_hand(hand: dict, args, snapshot: Callable[[Any], bytes]) -> None:
                 with open(os.path.join(args.snapshots, name), "wb") as fh:
                     fh.write(snapshot(snap["id"]))
         except OSError as exc:
-            raise UserError(f"cannot write snapshots to {args.snapshots}: {exc.strerror or exc}") from None
+            raise UserError(_("cannot write snapshots to {path}: {why}", path=args.snapshots,
+                              why=os_reason(exc))) from None
         print(_n("wrote {n} snapshot of hand {ref} to {path}", "wrote {n} snapshots of hand {ref} to {path}",
                  len(names), n=len(names), ref=hand["ref"], path=args.snapshots).render(args.lang), file=talk)

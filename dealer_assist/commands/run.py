@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, message_of, os_reason
 
 
 def repo_root() -> Path:
@@ -62,13 +62,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def arg_error(message) -> argparse.ArgumentTypeError:
+    """argparse's refusal of an argument's value: ``message`` a message of the catalogues, also kept
+    as the error's ``msg`` (the CLI says it in the command's language); ``str()``: its English.
+
+    >>> e = arg_error(_("seconds (a number >= 0) or 'never', not {got}", got="'x'"))
+    >>> str(e), e.msg.msgid
+    ("seconds (a number >= 0) or 'never', not 'x'", "seconds (a number >= 0) or 'never', not {got}")
+    """
+    err = argparse.ArgumentTypeError(message)
+    err.msg = message
+    return err
+
+
 def dealer_arg(text: str) -> str:
     """``--dealer``: a name of 1 to 40 characters (:func:`dealer_assist.people.person_name`)."""
     from dealer_assist.people import NAME_MAX, person_name
 
     name = person_name(text)
     if name is None:
-        raise argparse.ArgumentTypeError(f"the dealer's name: 1 to {NAME_MAX} characters, no control characters")
+        raise arg_error(_("the dealer's name: 1 to {n} characters, no control characters", n=NAME_MAX))
     return name
 
 
@@ -125,7 +138,7 @@ def _arg_check(name: str):
         try:
             return getattr(schema, name)(text)
         except UserError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            raise arg_error(message_of(exc)) from None
     check.__name__ = name
     return check
 
@@ -149,14 +162,14 @@ def doubt_arg(text: str) -> tuple[str, str]:
 
     card, sep, other = text.partition("=")
     if not sep:
-        raise argparse.ArgumentTypeError(f"{text!r} is not CARD=OTHER (e.g. Qs=Qc: the queen of spades "
-                                         "reported not sure, the queen of clubs offered)")
+        raise arg_error(_("{got} is not CARD=OTHER (e.g. Qs=Qc: the queen of spades reported not sure, "
+                          "the queen of clubs offered)", got=repr(text)))
     try:
         pair = (str(parse_card(card)), str(parse_card(other)))
     except CardError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise arg_error(message_of(exc)) from None
     if pair[0] == pair[1]:
-        raise argparse.ArgumentTypeError(f"{text!r} offers the same card: OTHER must be another card")
+        raise arg_error(_("{got} offers the same card: OTHER must be another card", got=repr(text)))
     return pair
 
 
@@ -178,7 +191,7 @@ def live_game_arg(text: str) -> str:
         game = find_game(text)
         game.live_flow()
     except UserError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise arg_error(message_of(exc)) from None
     return game.name
 
 
@@ -204,9 +217,9 @@ def give_up_seconds(text: str) -> float | None:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds (a number >= 0) or 'never', not {text[:40]!r}") from None
+        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=repr(text[:40]))) from None
     if not (value >= 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"seconds (a number >= 0) or 'never', not {text[:40]!r}")
+        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=repr(text[:40])))
     return value
 
 
@@ -235,17 +248,17 @@ def resolve_inputs(args) -> tuple[str, str, str | None]:
     actions = args.actions
     if source is None:
         if game.clip is None:
-            raise UserError(f"there is no bundled sample clip of {game.name}; give --source and --calibration")
+            raise UserError(_("there is no bundled sample clip of {game}; give --source and --calibration", game=game.name))
         video = clip / game.clip[1]
         if not video.is_file():
-            raise UserError(f"the bundled sample clip is missing ({video}); give --source")
+            raise UserError(_("the bundled sample clip is missing ({path}); give --source", path=video))
         source = str(video)
         if calibration is None:
             calibration = str(clip / "table.yaml")
         if actions is None and (clip / "dealer.jsonl").is_file():
             actions = str(clip / "dealer.jsonl")
     if calibration is None:
-        raise UserError("--calibration FILE is needed with --source (make one with dealer-assist calibrate)")
+        raise UserError(_("--calibration FILE is needed with --source (make one with dealer-assist calibrate)"))
     return source, calibration, actions
 
 
@@ -296,8 +309,8 @@ class LiveParts:
         self.log = None
         self.forwarder = None
         if getattr(args, "central", None) and (args.no_db or not getattr(args, "table", None)):
-            raise UserError("--central needs --table NAME and a hand log (no --no-db): the hand log is "
-                            "what is sent, and what is kept while the central log is out of reach")
+            raise UserError(_("--central needs --table NAME and a hand log (no --no-db): the hand log is "
+                              "what is sent, and what is kept while the central log is out of reach"))
         # the source first: no log file is created for a source that does not open
         self.source = open_source(self.source_spec, fps=args.fps, realtime=args.realtime,
                                   give_up_after=getattr(args, "give_up_after", None))
@@ -351,13 +364,16 @@ def _check_events_path(path: str) -> None:
     """Refuse an events file that cannot be written, before anything is opened or created."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise UserError(f"the events file {path} is a folder; give a file name such as {path}/events.jsonl")
+        raise UserError(_("the events file {path} is a folder; give a file name such as {path}/events.jsonl",
+                          path=path))
     if not os.path.isdir(folder):
-        raise UserError(f"cannot write the events file {path}: the folder {folder} does not exist")
+        raise UserError(_("cannot write the events file {path}: the folder {folder} does not exist",
+                          path=path, folder=folder))
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise UserError(f"cannot write the events file {path}: the file is read-only")
+        raise UserError(_("cannot write the events file {path}: the file is read-only", path=path))
     if not os.path.exists(path) and not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write the events file {path}: the folder {folder} is read-only")
+        raise UserError(_("cannot write the events file {path}: the folder {folder} is read-only",
+                          path=path, folder=folder))
 
 
 def open_events(path: str, overwrite: bool = False):
@@ -372,7 +388,7 @@ def open_events(path: str, overwrite: bool = False):
             cut = False
         out = open(path, "w" if overwrite else "a", encoding="utf-8")
     except OSError as exc:
-        raise UserError(f"cannot write the events file {path}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot write the events file {path}: {why}", path=path, why=os_reason(exc))) from None
     if cut:
         out.write("\n")
         out.flush()
@@ -461,5 +477,5 @@ def run(args) -> int:
         talk.write("".join(b.render(args.lang) for b in bits) + "\n")
     gave_up = getattr(parts.source, "gave_up", None)
     if gave_up:
-        raise UserError(gave_up[1] if ja else gave_up[0])
+        raise UserError(getattr(parts.source, "gave_up_msg", None) or (gave_up[1] if ja else gave_up[0]))
     return 0

@@ -6,7 +6,8 @@ import json
 import sys
 
 from dealer_assist.commands import add_json_io
-from dealer_assist.errors import UserError
+from dealer_assist.errors import UserError, says
+from dealer_assist.i18n import _, json_reason, message_of, os_reason
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,8 +32,8 @@ MAX_DIGITS = 18
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise UserError(f"a number of {len(text.lstrip('-'))} digits: numbers in the input have at "
-                        f"most {MAX_DIGITS} digits")
+        raise UserError(_("a number of {n} digits: numbers in the input have at most {top} digits",
+                          n=len(text.lstrip("-")), top=MAX_DIGITS))
     return int(text)
 
 
@@ -41,7 +42,7 @@ def _check_depth(data) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise UserError(f"the input is nested more than {MAX_DEPTH} deep")
+            raise UserError(_("the input is nested more than {depth} deep", depth=MAX_DEPTH))
         if isinstance(node, dict):
             stack.extend((v, depth + 1) for v in node.values())
         elif isinstance(node, list):
@@ -59,22 +60,25 @@ def read_json(path: str):
             with open(path, "rb") as fh:
                 raw = fh.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
-    where = path if path != "-" else "stdin"
+        raise UserError(_("cannot read {path}: {why}", path=path, why=os_reason(exc))) from None
+    where = path if path != "-" else _("stdin")
     if len(raw) > MAX_INPUT_BYTES:
-        raise UserError(f"{where}: the input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+        raise UserError(_("{where}: the input is larger than {mb} MB", where=where,
+                          mb=MAX_INPUT_BYTES // (1024 * 1024)))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UserError(f"{where} is not UTF-8 text") from None
+        raise UserError(_("{where} is not UTF-8 text", where=where)) from None
     try:
         data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise UserError(_("{where}: not valid JSON: {why} at line {line} column {column}", where=where,
+                          why=json_reason(exc.msg), line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
-        raise UserError(f"{where}: the input is nested more than {MAX_DEPTH} deep") from None
+        raise UserError(_("{where}: the input is nested more than {depth} deep", where=where,
+                          depth=MAX_DEPTH)) from None
     except UserError as exc:
-        raise UserError(f"{where}: {exc}") from None
+        raise UserError(_("{where}: {why}", where=where, why=message_of(exc))) from None
     _check_depth(data)
     return data
 
@@ -85,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     indent = None if args.compact else 1
     if isinstance(data, list):
-        out, code = settle_batch(data)
-        for item in out:
-            if "error" in item:
-                print(f"dealer-assist settle: {item['error']}", file=sys.stderr)
+        refused: list = []
+        out, code = settle_batch(data, refused)
+        for exc in refused:       # each refused table also said on stderr, in the command's language
+            print(f"dealer-assist settle: {says(exc, args.lang)}", file=sys.stderr)
     else:
         out, code = settle(data), 0
     json.dump(out, sys.stdout, ensure_ascii=False, indent=indent)

@@ -9,12 +9,16 @@ import argparse
 import sys
 import time
 
+from dealer_assist.commands import add_lang
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _, os_reason
 
 #: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
 #: renderer to start: tests/test_synth.py checks the two agree)
 RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world", "world-edge", "world-decoy",
                 "world-aces", "fresh-fonts", "world-fonts")
+#: the recipes that redraw training decks (``fresh_pips`` / ``fresh_fonts`` in ``RECIPES``): train split only
+TRAIN_ONLY_RECIPES = ("fresh-pips", "fresh-pips-val", "fresh-fonts", "world-fonts")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,28 +47,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
                    "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
     p.add_argument("--out", dest="out_opt", metavar="DIR", help="output folder (same as OUT)")
+    add_lang(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.out and args.out_opt and args.out != args.out_opt:
-        raise UserError("give the output folder once (OUT or --out)")
+        raise UserError(_("give the output folder once (OUT or --out)"))
     args.out = args.out or args.out_opt
     if not args.out:
-        raise UserError("name the output folder (OUT or --out DIR)")
+        raise UserError(_("name the output folder (OUT or --out DIR)"))
     if args.clip:
         return run_clip(args)
     if args.n is None:
-        raise UserError("--n is required (the number of frames to render)")
+        raise UserError(_("--n is required (the number of frames to render)"))
     if args.n < 0:
-        raise UserError("--n must be 0 or more")
+        raise UserError(_("--n must be 0 or more"))
     if args.workers < 1:
-        raise UserError("--workers must be 1 or more")
+        raise UserError(_("--workers must be 1 or more"))
     if args.seed < 0:
-        raise UserError("--seed must be 0 or more")
-    if args.recipe.startswith("fresh-") and args.split != "train":
-        raise UserError(f"--recipe {args.recipe} redraws training decks: use it with --split train "
-                        "(the test split's held-out decks are fixed)")
+        raise UserError(_("--seed must be 0 or more"))
+    if args.recipe in TRAIN_ONLY_RECIPES and args.split != "train":
+        raise UserError(_("--recipe {recipe} redraws training decks: use it with --split train "
+                          "(the test split's held-out decks are fixed)", recipe=args.recipe))
     from dealer_assist.vision.synth import write_dataset
 
     t0 = time.time()
@@ -72,17 +77,23 @@ def run(args: argparse.Namespace) -> int:
     def progress(done: int, n: int) -> None:
         if not args.quiet:
             el = time.time() - t0
-            print(f"synth: {done}/{n} frames, {el:.0f} s", file=sys.stderr, flush=True)
+            print(_("synth: {done}/{n} frames, {s} s", done=done, n=n, s=f"{el:.0f}").render(args.lang),
+                  file=sys.stderr, flush=True)
 
     try:
         written = write_dataset(args.out, args.n, args.split, seed0=args.seed, workers=args.workers,
                                 progress=progress, recipe=args.recipe)
     except OSError as exc:
-        raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot write to {path}: {why}", path=args.out, why=os_reason(exc))) from None
     el = time.time() - t0
-    rate = f", {el / written * 1000:.0f} ms per frame" if written else ""
-    print(f"synth: {written} new frames ({args.n - written} already there) in {args.out} "
-          f"[{args.split}] in {el:.1f} s{rate}")
+    if written:
+        summary = _("synth: {written} new frames ({old} already there) in {out} [{split}] in {s} s, {ms} ms per frame",
+                 written=written, old=args.n - written, out=args.out, split=args.split, s=f"{el:.1f}",
+                 ms=f"{el / written * 1000:.0f}")
+    else:
+        summary = _("synth: {written} new frames ({old} already there) in {out} [{split}] in {s} s",
+                 written=written, old=args.n - written, out=args.out, split=args.split, s=f"{el:.1f}")
+    print(summary.render(args.lang))
     return 0
 
 
@@ -94,12 +105,15 @@ def run_clip(args: argparse.Namespace) -> int:
 
     def progress(done: int, n: int) -> None:
         if not args.quiet:
-            print(f"synth: {done}/{n} frames, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(_("synth: {done}/{n} frames, {s} s", done=done, n=n, s=f"{time.time() - t0:.0f}").render(args.lang),
+                  file=sys.stderr, flush=True)
 
     try:
         info = write_clip(sc, args.out, progress=progress)
     except OSError as exc:
-        raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
-    print(f"synth: {info['frames']} frames ({info['frames'] / sc.fps:.1f} s at {sc.fps:g} fps) -> {info['video']} "
-          f"({info['bytes'] / 1e6:.2f} MB), {info['labels']}, {info['calibration']} in {time.time() - t0:.1f} s")
+        raise UserError(_("cannot write to {path}: {why}", path=args.out, why=os_reason(exc))) from None
+    print(_("synth: {frames} frames ({length} s at {fps} fps) -> {video} ({mb} MB), {labels}, {calibration} "
+            "in {s} s", frames=info["frames"], length=f"{info['frames'] / sc.fps:.1f}", fps=f"{sc.fps:g}",
+            video=info["video"], mb=f"{info['bytes'] / 1e6:.2f}", labels=info["labels"],
+            calibration=info["calibration"], s=f"{time.time() - t0:.1f}").render(args.lang))
     return 0

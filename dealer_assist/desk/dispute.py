@@ -19,7 +19,7 @@ from dealer_assist.desk.view import DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, MUTED, PANEL_BG, TEXT, BoardPanel, Panel, RulingPanel, SeatPanel,
                                         VideoView, font, label, vbox)
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import N_, Msg, _p
+from dealer_assist.i18n import N_, Msg, Text, _p, message_of, render
 from dealer_assist.live.ruling import read_offered
 from dealer_assist.live.words import RULING_UNREADABLE
 from dealer_assist.live.words import line as event_line
@@ -54,6 +54,8 @@ class DisputeWindow(QMainWindow):
         self.hand: Optional[dict] = None
         self.snap_index = 0
         self.error: Optional[str] = None
+        #: the error in words of the catalogues (shown in the window's language); ``error`` is its English
+        self.error_words: Optional[Text] = None
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setStyleSheet(APP_STYLE + f" QLabel {{ color: {TEXT}; }}"
                            f" QListWidget {{ background: {PANEL_BG}; color: {TEXT}; border: none; }}"
@@ -146,9 +148,10 @@ class DisputeWindow(QMainWindow):
 
         try:
             self.hands = list_hands(self.db)
-            self.error = None
+            self._set_error(None)
         except UserError as exc:
-            self.hands, self.error = [], str(exc)
+            self.hands = []
+            self._set_error(exc)
         current = self.hand["id"] if self.hand else None
         self.hand_list.blockSignals(True)
         self.hand_list.clear()
@@ -187,11 +190,11 @@ class DisputeWindow(QMainWindow):
         try:
             self.hand = load_hand(self.db, hand_id)
         except UserError as exc:
-            self.error = str(exc)
+            self._set_error(exc)
             self.hand = None
             self._retranslate()
             return False
-        self.error = None
+        self._set_error(None)
         hand_id = self.hand["id"]
         for i, h in enumerate(self.hands):
             if h["id"] == hand_id and self.hand_list.currentRow() != i:
@@ -202,6 +205,11 @@ class DisputeWindow(QMainWindow):
         self.show_snapshot(self._decisive())
         self.handOpened.emit(hand_id)
         return True
+
+    def _set_error(self, exc: Optional[BaseException]) -> None:
+        """The error to show (None: none): its English in ``error``, its words in ``error_words``."""
+        self.error = str(exc) if exc is not None else None
+        self.error_words = message_of(exc) if exc is not None else None
 
     def _decisive(self) -> int:
         """The snapshot a dispute starts from: the (last) showdown, else the last one with cards."""
@@ -231,7 +239,7 @@ class DisputeWindow(QMainWindow):
         self.next_button.setText(t("next", lang))
         self.corr_title.setText(t("corrections", lang))
         if self.error:
-            self.snap_label.setText(self.error)
+            self.snap_label.setText(render(self.error_words or self.error, lang))
         elif not self.hands:
             self.snap_label.setText(t("dispute_none", lang))
 
@@ -303,7 +311,7 @@ class DisputeWindow(QMainWindow):
             image = QImage.fromData(jpeg, "JPG")
         except UserError as exc:
             image = QImage()
-            self.error = str(exc)
+            self._set_error(exc)
         if not image.isNull():
             self.image.set_image(image)
         ev_type = event_name(s.get("event_type") or "", self.lang)

@@ -37,6 +37,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Msg, Text, _, join, message_of, os_reason
 
 #: The board slots, in dealing order: flop = board1..3, turn = board4, river = board5.
 BOARD_ZONES = tuple(f"board{i}" for i in range(1, 6))
@@ -108,11 +109,11 @@ def point_in_polygon(x: float, y: float, poly: np.ndarray) -> bool:
     return inside
 
 
-def _quad_problem(pts: np.ndarray) -> str | None:
+def _quad_problem(pts: np.ndarray) -> Msg | None:
     """Why four points in order cannot be a view of a flat quadrilateral (None if they can)."""
     scale = float(np.ptp(pts, axis=0).max())
     if scale <= 0:
-        return "all four points are the same"
+        return _("all four points are the same")
     crosses = []
     for i in range(4):
         a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
@@ -122,9 +123,10 @@ def _quad_problem(pts: np.ndarray) -> str | None:
     for i, cr in enumerate(crosses):
         if abs(cr) <= tol:
             trio = ", ".join(str(k % 4 + 1) for k in (i, i + 1, i + 2))
-            return f"points {trio} lie on one line (or two points coincide)"
+            return _("points {trio} lie on one line (or two points coincide)", trio=trio)
     if not (all(c > 0 for c in crosses) or all(c < 0 for c in crosses)):
-        return "the points do not go round the quadrilateral in order (its sides cross, or it is not convex)"
+        return _("the points do not go round the quadrilateral in order (its sides cross, or it is not "
+                 "convex)")
     return None
 
 
@@ -145,11 +147,14 @@ def homography_from_points(image_pts: Any, table_pts: Any) -> np.ndarray:
     img = np.asarray(image_pts, dtype=np.float64).reshape(-1, 2)
     tab = np.asarray(table_pts, dtype=np.float64).reshape(-1, 2)
     if len(img) != 4 or len(tab) != 4:
-        raise UserError(f"table_points: need exactly 4 image and 4 table points, got {len(img)} and {len(tab)}")
-    for what, pts in (("image", img), ("table", tab)):
-        why = _quad_problem(pts)
-        if why:
-            raise UserError(f"table_points: the {what} points are degenerate: {why}")
+        raise UserError(_("table_points: need exactly 4 image and 4 table points, got {image} and {table}",
+                          image=len(img), table=len(tab)))
+    why = _quad_problem(img)
+    if why:
+        raise UserError(_("table_points: the image points are degenerate: {why}", why=why))
+    why = _quad_problem(tab)
+    if why:
+        raise UserError(_("table_points: the table points are degenerate: {why}", why=why))
     # Direct linear transform, normalised for conditioning (no OpenCV needed for 4 points).
     def norm(p):
         c = p.mean(axis=0)
@@ -162,24 +167,24 @@ def homography_from_points(image_pts: Any, table_pts: Any) -> np.ndarray:
     for (x, y), (u, v) in zip(a, b):
         rows.append([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
         rows.append([0, 0, 0, -x, -y, -1, v * x, v * y, v])
-    _, sv, vt = np.linalg.svd(np.asarray(rows))
+    _u, sv, vt = np.linalg.svd(np.asarray(rows))
     hn = vt[-1].reshape(3, 3)
     h = np.linalg.inv(tt) @ hn @ ti
     if abs(np.linalg.det(h)) < 1e-12 * (np.abs(h).max() ** 3) or not np.isfinite(h).all():
-        raise UserError("table_points: the points give a mapping that cannot be inverted")
+        raise UserError(_("table_points: the points give a mapping that cannot be inverted"))
     # sign so that the reference points have w > 0 (points beyond the horizon map to NaN)
     w = np.hstack([img, np.ones((4, 1))]) @ h[2]
     if np.all(w < 0):
         h = -h
         w = -w
     if not np.all(w > 0):
-        raise UserError("table_points: the horizon runs between the reference points; "
-                        "the image and table points do not match (check their order)")
+        raise UserError(_("table_points: the horizon runs between the reference points; "
+                          "the image and table points do not match (check their order)"))
     h = h / np.abs(h).max()
     back = _apply_h(h, img)
     err = float(np.abs(back - tab).max())
     if not np.isfinite(err) or err > 1e-6 * max(1.0, float(np.abs(tab).max())):
-        raise UserError("table_points: the points give no consistent mapping (check their order)")
+        raise UserError(_("table_points: the points give no consistent mapping (check their order)"))
     return h
 
 
@@ -267,28 +272,41 @@ def _where(source: str | None) -> str:
     return f"{source}: " if source else ""
 
 
-def _points(value: Any, what: str, where: str, *, count: int | None = None, at_least: int = 1) -> np.ndarray:
-    bad = f"{where}{what} must be a list of [x, y] number pairs"
+def _at(where: str, message: Msg) -> Text:
+    """``message`` after the file it is about (``where``: ``PATH: `` or nothing), in any language.
+
+    >>> _at("table.yaml: ", _("missing field {key}", key="'zones'")).render("en")
+    "table.yaml: missing field 'zones'"
+    """
+    return join((where, message)) if where else message
+
+
+def _points(value: Any, what: Text, where: str, *, count: int | None = None, at_least: int = 1) -> np.ndarray:
     if not isinstance(value, (list, tuple)):
-        raise UserError(bad)
+        raise UserError(_at(where, _("{what} must be a list of [x, y] number pairs", what=what)))
     out = []
     for p in value:
         if not isinstance(p, (list, tuple)) or len(p) != 2 or \
                 any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in p):
-            raise UserError(f"{bad}; got {p!r}")
+            raise UserError(_at(where, _("{what} must be a list of [x, y] number pairs; got {got}",
+                                         what=what, got=repr(p))))
         if not all(math.isfinite(float(v)) for v in p):
-            raise UserError(f"{bad}; got {p!r} (not a finite number)")
+            raise UserError(_at(where, _("{what} must be a list of [x, y] number pairs; got {got} (not a "
+                                         "finite number)", what=what, got=repr(p))))
         out.append([float(p[0]), float(p[1])])
     if count is not None and len(out) != count:
-        raise UserError(f"{where}{what} needs exactly {count} points, got {len(out)}")
+        raise UserError(_at(where, _("{what} needs exactly {count} points, got {n}",
+                                     what=what, count=count, n=len(out))))
     if len(out) < at_least:
-        raise UserError(f"{where}{what} needs at least {at_least} points, got {len(out)}")
+        raise UserError(_at(where, _("{what} needs at least {at_least} points, got {n}",
+                                     what=what, at_least=at_least, n=len(out))))
     return np.asarray(out, dtype=np.float64)
 
 
 def _whole(value: Any, what: str, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise UserError(f"{where}{what} must be a whole number from {lo} to {hi}, got {value!r}")
+        raise UserError(_at(where, _("{what} must be a whole number from {lo} to {hi}, got {got}",
+                                     what=what, lo=lo, hi=hi, got=repr(value))))
     return value
 
 
@@ -302,65 +320,75 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
     """
     where = _where(source)
     if not isinstance(d, Mapping):
-        raise UserError(f"{where}not a calibration: expected a YAML mapping with version, image_size, "
-                        f"table_points, seats and zones")
+        raise UserError(_at(where, _("not a calibration: expected a YAML mapping with version, image_size, "
+                                     "table_points, seats and zones")))
     version = d.get("version")
     if version != 1:
-        raise UserError(f"{where}unsupported calibration version {version!r} (this program reads version 1)")
+        raise UserError(_at(where, _("unsupported calibration version {version} (this program reads version 1)",
+                                     version=repr(version))))
     for key in ("image_size", "table_points", "seats", "zones"):
         if key not in d:
-            raise UserError(f"{where}missing field {key!r}")
+            raise UserError(_at(where, _("missing field {key}", key=repr(key))))
     size = d["image_size"]
     if not isinstance(size, (list, tuple)) or len(size) != 2 or \
             any(isinstance(v, bool) or not isinstance(v, int) or not 16 <= v <= 20000 for v in size):
-        raise UserError(f"{where}image_size must be [width, height] in pixels, got {size!r}")
+        raise UserError(_at(where, _("image_size must be [width, height] in pixels, got {got}", got=repr(size))))
     size_t = (int(size[0]), int(size[1]))
     if image_size is not None and tuple(int(v) for v in image_size) != size_t:
         w, h = (int(v) for v in image_size)
-        raise UserError(f"{where}this calibration is for {size_t[0]}x{size_t[1]} frames but the frames "
-                        f"are {w}x{h}: calibrate this camera (dealer-assist calibrate)")
+        raise UserError(_at(where, _("this calibration is for {cal_w}x{cal_h} frames but the frames are {w}x{h}: "
+                                     "calibrate this camera (dealer-assist calibrate)",
+                                     cal_w=size_t[0], cal_h=size_t[1], w=w, h=h)))
     name = d.get("name", Path(source).stem if source else "table")
     if not isinstance(name, (str, int, float)):
-        raise UserError(f"{where}name must be text, got {name!r}")
+        raise UserError(_at(where, _("name must be text, got {got}", got=repr(name))))
     units = d.get("units", "mm")
     if not isinstance(units, str) or not units:
-        raise UserError(f"{where}units must be text such as mm, got {units!r}")
+        raise UserError(_at(where, _("units must be text such as mm, got {got}", got=repr(units))))
     tp = d["table_points"]
     if not isinstance(tp, Mapping) or "image" not in tp or "table" not in tp:
-        raise UserError(f"{where}table_points must have 'image' (pixels) and 'table' ({units}) point lists")
-    img = _points(tp["image"], "table_points.image", where, count=4)
-    tab = _points(tp["table"], "table_points.table", where, count=4)
+        raise UserError(_at(where, _("table_points must have 'image' (pixels) and 'table' ({units}) point lists",
+                                     units=units)))
+    img = _points(tp["image"], _("table_points.image"), where, count=4)
+    tab = _points(tp["table"], _("table_points.table"), where, count=4)
     try:
         hom = homography_from_points(img, tab)
     except UserError as exc:
-        raise UserError(f"{where}{exc}") from None
+        raise UserError(_at(where, message_of(exc))) from None
     seats = _whole(d["seats"], "seats", where, 2, MAX_SEATS)
     zones_raw = d["zones"]
     if not isinstance(zones_raw, Mapping) or not zones_raw:
-        raise UserError(f"{where}zones must be a mapping of zone name -> polygon")
+        raise UserError(_at(where, _("zones must be a mapping of zone name -> polygon")))
     zones: dict[str, np.ndarray] = {}
     for zname, poly in zones_raw.items():
         if not isinstance(zname, str) or not _NAME_RE.match(zname):
-            raise UserError(f"{where}bad zone name {zname!r} (letters, digits, _ and -)")
+            raise UserError(_at(where, _("bad zone name {name} (letters, digits, _ and -)", name=repr(zname))))
         m = re.fullmatch(r"seat(\d+)", zname)
         if m and not 1 <= int(m.group(1)) <= seats:
-            raise UserError(f"{where}zone {zname} but the table has seats 1..{seats}")
-        p = _points(poly, f"zone {zname}", where, at_least=3)
+            raise UserError(_at(where, _("zone {zone} but the table has seats 1..{seats}", zone=zname, seats=seats)))
+        p = _points(poly, _("zone {zone}", zone=zname), where, at_least=3)
         if polygon_area(p) <= 1e-9 * max(1.0, float(np.ptp(p, axis=0).max()) ** 2):
-            raise UserError(f"{where}zone {zname} has no area (its points lie on one line)")
+            raise UserError(_at(where, _("zone {zone} has no area (its points lie on one line)", zone=zname)))
         zones[zname] = p
     if board is BOARD_ZONES and isinstance(d.get("board"), list):
         # a table whose game lays its cards elsewhere names those zones (Daifugo: board: [play])
         board = tuple(str(z) for z in d["board"])
     missing = [z for z in required_zones(seats, board) if z not in zones]
     if missing:
-        needs = ("board1..board5, burn" if board == BOARD_ZONES else
-                 f"{', '.join(board)}, burn" if board else "burn")
-        raise UserError(f"{where}missing zones: {', '.join(missing)} "
-                        f"(every calibration needs {needs}, muck and seat1..seat{seats})")
+        zones_txt = ", ".join(missing)
+        if board == BOARD_ZONES:
+            said = _("missing zones: {zones} (every calibration needs board1..board5, burn, muck and "
+                     "seat1..seat{seats})", zones=zones_txt, seats=seats)
+        elif board:
+            said = _("missing zones: {zones} (every calibration needs {board}, burn, muck and seat1..seat{seats})",
+                     zones=zones_txt, board=", ".join(board), seats=seats)
+        else:
+            said = _("missing zones: {zones} (every calibration needs burn, muck and seat1..seat{seats})",
+                     zones=zones_txt, seats=seats)
+        raise UserError(_at(where, said))
     cal_probe = _apply_h(np.linalg.inv(hom), np.vstack(list(zones.values())))
     if not np.isfinite(cal_probe).all():
-        raise UserError(f"{where}some zones lie beyond the camera's horizon: the table points are wrong")
+        raise UserError(_at(where, _("some zones lie beyond the camera's horizon: the table points are wrong")))
     extra = {k: v for k, v in d.items()
              if k not in ("version", "name", "image_size", "units", "table_points", "seats", "zones")}
     look = _look(d.get("look"), source, size_t, where)
@@ -374,8 +402,8 @@ def _look(value: Any, source: str | None, size: tuple[int, int], where: str) -> 
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
-        raise UserError(f"{where}look must be the file name of the picture the calibration was made on, "
-                        f"got {value!r}")
+        raise UserError(_at(where, _("look must be the file name of the picture the calibration was made on, "
+                                     "got {got}", got=repr(value))))
     import cv2
 
     path = Path(value)
@@ -383,40 +411,76 @@ def _look(value: Any, source: str | None, size: tuple[int, int], where: str) -> 
         path = Path(source).parent / path
     image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
     if image is None:
-        raise UserError(f"{where}look {value}: no picture there (the frame the calibration was made on, "
-                        f"kept beside it): calibrate again, or take the look line out")
+        raise UserError(_at(where, _("look {look}: no picture there (the frame the calibration was made on, "
+                                     "kept beside it): calibrate again, or take the look line out", look=value)))
     if (image.shape[1], image.shape[0]) != size:
-        raise UserError(f"{where}look {value} is {image.shape[1]}x{image.shape[0]}, not the calibration's "
-                        f"{size[0]}x{size[1]}: calibrate again")
+        raise UserError(_at(where, _("look {look} is {w}x{h}, not the calibration's {cal_w}x{cal_h}: "
+                                     "calibrate again", look=value, w=image.shape[1], h=image.shape[0],
+                                     cal_w=size[0], cal_h=size[1])))
     return str(path)
 
 
-def _read_yaml(path: str | os.PathLike, what: str) -> Any:
+#: PyYAML's words for the mistakes a person most often makes in a YAML file, each with its words in
+#: the catalogues (the English as PyYAML says it); any other problem stands in PyYAML's English.
+_YAML_PROBLEMS = [
+    (re.compile(r"expected ',' or '(?P<close>[]}])', but got '<stream end>'"),
+     lambda m: _("expected ',' or '{close}', but got '<stream end>'", close=m["close"])),
+    (re.compile(r"found unexpected end of stream"), lambda m: _("found unexpected end of stream")),
+    (re.compile(r"mapping values are not allowed here"), lambda m: _("mapping values are not allowed here")),
+    (re.compile(r"could not find expected ':'"), lambda m: _("could not find expected ':'")),
+    (re.compile(r"found character '\\t' that cannot start any token"),
+     lambda m: _("found character '\\t' that cannot start any token")),
+]
+
+
+def _yaml_problem(problem: str | None) -> Text:
+    """PyYAML's ``problem`` in words of the catalogues where it is a common one, else as it is.
+
+    >>> p = _yaml_problem("expected ',' or ']', but got '<stream end>'")
+    >>> p.render("en")
+    "expected ',' or ']', but got '<stream end>'"
+    >>> _yaml_problem("found undefined alias 'x'"), _yaml_problem(None).render("en")
+    ("found undefined alias 'x'", 'bad YAML')
+    """
+    if not problem:
+        return _("bad YAML")
+    for pattern, say in _YAML_PROBLEMS:
+        if (m := pattern.fullmatch(problem)) is not None:
+            return say(m)
+    return problem
+
+
+def _read_yaml(path: str | os.PathLike, what: Msg) -> Any:
+    """The YAML in the file at ``path``; ``what`` the file is (a calibration, a layout) for errors."""
     import yaml
 
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"{what} {path}: no such file") from None
+        raise UserError(_("{what} {path}: no such file", what=what, path=str(path))) from None
     except IsADirectoryError:
-        raise UserError(f"{what} {path}: is a folder, not a file") from None
+        raise UserError(_("{what} {path}: is a folder, not a file", what=what, path=str(path))) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{what} {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+        raise UserError(_("{what} {path}: cannot read it ({why})", what=what, path=str(path),
+                          why=os_reason(exc))) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "bad YAML"
-        raise UserError(f"{what} {path}: not valid YAML{at} ({problem})") from None
+        problem = _yaml_problem(getattr(exc, "problem", None))
+        if mark is not None:
+            raise UserError(_("{what} {path}: not valid YAML at line {line} ({problem})", what=what,
+                              path=str(path), line=mark.line + 1, problem=problem)) from None
+        raise UserError(_("{what} {path}: not valid YAML ({problem})", what=what, path=str(path),
+                          problem=problem)) from None
 
 
 def load_calibration(path: str | os.PathLike, image_size: tuple[int, int] | None = None,
                      board: tuple[str, ...] = BOARD_ZONES) -> Calibration:
     """Read and check a calibration file; ``image_size`` (w, h) of the frames, if known, must match;
     ``board``: the board slots the game needs (none for stud)."""
-    data = _read_yaml(path, "calibration")
+    data = _read_yaml(path, _("calibration"))
     return calibration_from_dict(data, source=str(path), image_size=image_size, board=board)
 
 
@@ -472,7 +536,7 @@ def save_calibration(cal_dict: Mapping, path: str | os.PathLike) -> Path:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, p)
     except OSError as exc:
-        raise UserError(f"cannot write the calibration {path}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot write the calibration {path}: {why}", path=str(path), why=os_reason(exc))) from None
     return p
 
 
@@ -485,10 +549,10 @@ def load_layout(path: str | os.PathLike) -> dict:
     A calibration file is also accepted: its ``table_points.table`` are the reference points, so
     a table calibrated once can be calibrated again after its camera moved.
     """
-    d = _read_yaml(path, "layout")
+    d = _read_yaml(path, _("layout"))
     where = _where(str(path))
     if not isinstance(d, Mapping):
-        raise UserError(f"{where}not a layout: expected a YAML mapping with seats, zones, reference_points")
+        raise UserError(_at(where, _("not a layout: expected a YAML mapping with seats, zones, reference_points")))
     if "reference_points" not in d and isinstance(d.get("table_points"), Mapping) \
             and "table" in d["table_points"]:
         # a calibration file serves as the layout of its own table (re-calibrating a moved camera)
@@ -497,8 +561,8 @@ def load_layout(path: str | os.PathLike) -> dict:
         d["reference_points"] = ref
     for key in ("seats", "zones", "reference_points"):
         if key not in d:
-            raise UserError(f"{where}missing field {key!r}")
-    _points(d["reference_points"], "reference_points", where, count=4)
+            raise UserError(_at(where, _("missing field {key}", key=repr(key))))
+    _points(d["reference_points"], _("reference_points"), where, count=4)
     # check the zones the same way as a calibration does, with a dummy mapping
     probe = {"version": 1, "name": "probe", "image_size": [100, 100], "units": d.get("units", "mm"),
              "seats": d["seats"], "zones": d["zones"],
@@ -520,8 +584,8 @@ def calibration_dict(layout: Mapping, image_points: Any, image_size: tuple[int, 
     """
     n = int(layout["seats"]) if seats is None else seats
     if isinstance(n, bool) or not 2 <= n <= int(layout["seats"]):
-        raise UserError(f"--seats must be from 2 to {layout['seats']} for the layout "
-                        f"{layout.get('name', '')}, got {seats}")
+        raise UserError(_("--seats must be from 2 to {most} for the layout {layout}, got {seats}",
+                          most=layout["seats"], layout=layout.get("name", ""), seats=seats))
     zones = {}
     for zname, poly in layout["zones"].items():
         m = re.fullmatch(r"seat(\d+)", str(zname))
@@ -562,11 +626,11 @@ def parse_points(text: str) -> np.ndarray:
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise ValueError
         except ValueError:
-            raise UserError(f"--points: {part!r} is not a point x,y (e.g. 412,188)") from None
+            raise UserError(_("--points: {part} is not a point x,y (e.g. 412,188)", part=repr(part))) from None
         pts.append([x, y])
     if len(pts) != 4:
-        raise UserError(f"--points needs the image positions of 4 reference points "
-                        f"(\"x1,y1 x2,y2 x3,y3 x4,y4\"), got {len(pts)}")
+        raise UserError(_("--points needs the image positions of 4 reference points "
+                          "(\"x1,y1 x2,y2 x3,y3 x4,y4\"), got {n}", n=len(pts)))
     return np.asarray(pts, dtype=np.float64)
 
 
@@ -587,7 +651,7 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     detector = cv2.aruco.ArucoDetector(_aruco_dict(), params)
-    corners, ids, _ = detector.detectMarkers(gray)
+    corners, ids, _rejected = detector.detectMarkers(gray)
     out: dict[int, np.ndarray] = {}
     if ids is None:
         return out
@@ -617,14 +681,17 @@ def marker_points(image: np.ndarray) -> np.ndarray:
     found = find_markers(image)
     dup = [i for i in MARKER_IDS if i in found and not np.isfinite(found[i]).all()]
     if dup:
-        raise UserError(f"ArUco marker id {', '.join(map(str, dup))} seen more than once: "
-                        f"remove the extra copies from the table")
+        raise UserError(_("ArUco marker id {ids} seen more than once: remove the extra copies from the table",
+                          ids=", ".join(map(str, dup))))
     missing = [i for i in MARKER_IDS if i not in found]
     if missing:
         seen = sorted(i for i in found if i in MARKER_IDS)
-        seen_txt = f"found {', '.join(map(str, seen))}" if seen else "found none of them"
-        raise UserError(f"ArUco markers not found: id {', '.join(map(str, missing))} "
-                        f"({seen_txt}; markers 0-3 must all be in view, flat and unobstructed)")
+        ids = ", ".join(map(str, missing))
+        if seen:
+            raise UserError(_("ArUco markers not found: id {ids} (found {seen}; markers 0-3 must all be in view, "
+                              "flat and unobstructed)", ids=ids, seen=", ".join(map(str, seen))))
+        raise UserError(_("ArUco markers not found: id {ids} (found none of them; markers 0-3 must all be in "
+                          "view, flat and unobstructed)", ids=ids))
     return np.array([found[i] for i in MARKER_IDS])
 
 
@@ -683,11 +750,11 @@ def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np
         if not np.isfinite(c).all():
             continue
         label = name
-        (tw, th), _ = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
+        (tw, th), _base = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
         ipoly = cal.to_image(poly)
         if tw > 0.95 * float(np.ptp(ipoly[:, 0])):       # too wide for the zone: B1, S3, ...
             label = name[0].upper() + "".join(ch for ch in name if ch.isdigit())
-            (tw, th), _ = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
+            (tw, th), _base = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
         org = (int(c[0] - tw / 2), int(c[1] + th / 2))
         cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (0, 0, 0), max(3, int(4 * scale)), cv2.LINE_AA)
         cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (255, 255, 255), max(2, int(1.5 * scale)), cv2.LINE_AA)
@@ -724,7 +791,7 @@ def marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
         page[y0:y0 + side, x0:x0 + side] = img
         # the centre dot is the reference point: a tiny grey cross helps to lay it on the mark
         text = f"id {k}  ({labels[k]})"
-        (tw, _), _ = cv2.getTextSize(text, font, 1.6 * fs, max(1, int(3 * fs)))
+        (tw, _th), _base = cv2.getTextSize(text, font, 1.6 * fs, max(1, int(3 * fs)))
         cv2.putText(page, text, (cx - tw // 2, y0 + side + int(12 * mm)), font, 1.6 * fs, 0,
                     max(1, int(3 * fs)), cv2.LINE_AA)
     # dashed cut lines between the four cells

@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import Said, _, message_of
 from dealer_assist.live.events import TableEvent, _tuple
 from dealer_assist.live.handflow import CARD_CODES, JokerHoldemFlow, LiveTable
 from dealer_assist.live.ruling import GamePayout
@@ -61,18 +61,6 @@ __all__ = ["DaifugoFlow", "DaifugoTable", "Play", "PLAY_ZONE"]
 
 #: the zone of the calibration where the plays are laid
 PLAY_ZONE = "play"
-
-
-class _Said:
-    """Words the rules engine already gave in both languages (a ruling's reason)."""
-
-    __slots__ = ("en", "ja")
-
-    def __init__(self, en: str, ja: str):
-        self.en, self.ja = en, ja
-
-    def render(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +97,12 @@ class PlayRuling:
     def from_json(cls, obj: Any) -> "PlayRuling":
         """A stored play's ruling; a :class:`RuleError` (a ``ValueError``) names what is wrong."""
         if not isinstance(obj, Mapping) or not isinstance(obj.get("legal"), bool):
-            raise RuleError("a play's ruling is a JSON object saying whether the play is legal", field="ruling")
+            raise RuleError(_("a play's ruling is a JSON object saying whether the play is legal"), field="ruling")
         if not all(isinstance(obj.get(k), str) for k in ("reason", "reason_ja")):
-            raise RuleError("a play's ruling says why in English and Japanese", field="ruling")
+            raise RuleError(_("a play's ruling says why in English and Japanese"), field="ruling")
         options = obj.get("options") or []
         if not isinstance(options, list) or not all(isinstance(o, list) for o in options):
-            raise RuleError("a play's readings are lists of cards", field="options")
+            raise RuleError(_("a play's readings are lists of cards"), field="options")
         return cls(obj["legal"], obj["reason"], obj["reason_ja"], Move.from_json(obj.get("move")),
                    None if obj.get("play") is None else Meld.from_json(obj["play"]),
                    tuple(str(e) for e in obj.get("events") or ()), tuple(tuple(str(c) for c in o) for o in options))
@@ -279,7 +267,7 @@ class DaifugoTable(LiveTable):
         except (RuleError, CardError) as exc:
             self._raise(out, ("play_error",), "play_error",
                         _("the play {cards} by seat {seat} cannot be ruled: {why}", cards=" ".join(cards),
-                          seat=seat, why=str(exc)), keep=False, seat=seat)
+                          seat=seat, why=message_of(exc)), keep=False, seat=seat)
             return
         if not ruling.legal and ruling.options:
             # a joker whose reading matters: wait for the dealer's declaration
@@ -288,7 +276,7 @@ class DaifugoTable(LiveTable):
             key = ("joker_declaration",)
             if key in self._active:
                 del self._active[key]
-            self._raise(out, key, "joker_declaration", _Said(ruling.reason, ruling.reason_ja), seat=seat)
+            self._raise(out, key, "joker_declaration", Said(ruling.reason, ruling.reason_ja), seat=seat)
             return
         if ("joker_declaration",) in self._active:
             self._clear(out, ("joker_declaration",))
@@ -322,7 +310,7 @@ class DaifugoTable(LiveTable):
             self._raise(out, key, "illegal_play",
                         _("illegal play by {who} ({cards}): {why}", who=who,
                           cards=" ".join(cards) if cards else _("pass"),
-                          why=_Said(ruling.reason, ruling.reason_ja)), seat=seat)
+                          why=Said(ruling.reason, ruling.reason_ja)), seat=seat)
             if cards:
                 self._illegal = Counter(cards)
         if st.winner is not None:
@@ -337,7 +325,7 @@ class DaifugoTable(LiveTable):
             self.ruling = GamePayout.of(paid)
         except RuleError as exc:
             self.ruling = None
-            self._raise(out, ("ruling_error",), "ruling_error", _("no payout: {why}", why=str(exc)), keep=False)
+            self._raise(out, ("ruling_error",), "ruling_error", _("no payout: {why}", why=message_of(exc)), keep=False)
         self._next_leader = self.ruling.note("next_leader") if self.ruling else None
         self._end_game(out)
 

@@ -1201,12 +1201,12 @@ class LiveTable:
         try:
             ruling = self.rules.table_ruling(self.game_rules.rule(self.game_rules.check(table)))
         except (UserError, CardError) as exc:
-            text = str(exc)
+            said = _rule_error(exc)
             old = self._active.get(key)
-            if old is not None and old.message != text:
+            if old is not None and old.message != said.render("en"):     # another error now
                 self._clear(out, key)
             if key not in self._active:
-                self._raise(out, key, "ruling_error", _rule_error(exc))
+                self._raise(out, key, "ruling_error", said)
             return None
         if key in self._active:
             self._clear(out, key)

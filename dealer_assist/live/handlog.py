@@ -47,6 +47,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Text, _, render
 from dealer_assist.cards import card_or_none
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.ruling import ruling_or_none
@@ -150,15 +151,39 @@ _TABLES = ("schema_versions", "sessions", "hands", "events", "corrections", "sna
 
 
 # -- opening ---------------------------------------------------------------------------------------
-def _describe(exc: BaseException) -> str:
-    return str(exc).rstrip(".") or type(exc).__name__
+#: SQLite's own words for what a person meets (a file that is no database, a damaged one, a busy
+#: one, no rights), each in the catalogues; any other SQLite message is said in its own words.
+_SQLITE_WORDS = {m.msgid: m for m in (
+    _("file is not a database"),
+    _("database disk image is malformed"),
+    _("database is locked"),
+    _("unable to open database file"),
+    _("attempt to write a readonly database"),
+    _("disk I/O error"),
+    _("database or disk is full"),
+)}
 
 
-def _not_a_log(path: str, why: str) -> UserError:
-    hint = (f"; dealer-assist review --salvage {path} NEW.sqlite copies what is still readable"
-            if any(w in why for w in ("damaged", "malformed", "corrupt")) else "")
-    return UserError(f"{path} is not a readable dealer-assist hand log ({why}); "
-                     f"it was left untouched: give another --db{hint}")
+def _describe(exc: BaseException) -> Text:
+    """What SQLite said, without its full stop: in both languages where it is one a person meets.
+
+    >>> from dealer_assist.i18n import both
+    >>> both(_describe(sqlite3.DatabaseError("file is not a database")))[0]
+    'file is not a database'
+    >>> _describe(sqlite3.OperationalError("no such table: x"))
+    'no such table: x'
+    """
+    text = str(exc).rstrip(".") or type(exc).__name__
+    return _SQLITE_WORDS.get(text, text)
+
+
+def _not_a_log(path: str, why: Text) -> UserError:
+    if any(w in render(why, "en") for w in ("damaged", "malformed", "corrupt")):
+        return UserError(_("{path} is not a readable dealer-assist hand log ({why}); it was left untouched: "
+                           "give another --db; dealer-assist review --salvage {path} NEW.sqlite copies what "
+                           "is still readable", path=path, why=why))
+    return UserError(_("{path} is not a readable dealer-assist hand log ({why}); it was left untouched: "
+                       "give another --db", path=path, why=why))
 
 
 def _check_schema(con: sqlite3.Connection, path: str) -> int:
@@ -176,16 +201,16 @@ def _check_schema(con: sqlite3.Connection, path: str) -> int:
     except sqlite3.DatabaseError as exc:
         raise _not_a_log(path, _describe(exc)) from None
     if version > SCHEMA_VERSION:
-        raise UserError(f"{path} was written by a newer dealer-assist (hand-log schema {version}; "
-                        f"this version {__version__} reads up to {SCHEMA_VERSION}): update dealer-assist "
-                        f"or give another --db")
+        raise UserError(_("{path} was written by a newer dealer-assist (hand-log schema {version}; "
+                          "this version {app} reads up to {known}): update dealer-assist or give another --db",
+                          path=path, version=version, app=__version__, known=SCHEMA_VERSION))
     if version == 0:
         if tables:
-            raise _not_a_log(path, "an SQLite database with other tables: "
-                                   + ", ".join(sorted(tables)[:5]))
+            raise _not_a_log(path, _("an SQLite database with other tables: {tables}",
+                                     tables=", ".join(sorted(tables)[:5])))
         return 0
     if app_id != _APP_ID or not set(_TABLES) <= tables:
-        raise _not_a_log(path, "an SQLite database of another program")
+        raise _not_a_log(path, _("an SQLite database of another program"))
     return version
 
 
@@ -208,7 +233,7 @@ def _migrate(con: sqlite3.Connection, path: str, version: int) -> None:
         except sqlite3.Error as exc:
             if con.in_transaction:
                 con.execute("ROLLBACK")
-            raise UserError(f"cannot set up the hand log {path}: {_describe(exc)}") from None
+            raise UserError(_("cannot set up the hand log {path}: {why}", path=path, why=_describe(exc))) from None
 
 
 def _split_sql(script: str) -> list[str]:
@@ -220,15 +245,18 @@ def _split_sql(script: str) -> list[str]:
 def _check_folder(path: str, *, for_writing: bool) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UserError(f"cannot open the hand log {path}: the folder {folder} does not exist")
+        raise UserError(_("cannot open the hand log {path}: the folder {folder} does not exist",
+                          path=path, folder=folder))
     if os.path.isdir(path):
-        raise UserError(f"the hand log {path} is a folder; give a file name such as {path}/hand-log.sqlite")
+        raise UserError(_("the hand log {path} is a folder; give a file name such as {path}/hand-log.sqlite",
+                          path=path))
     if for_writing:
         # WAL mode keeps two side files (-wal, -shm) next to the log: the folder must be writable.
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise UserError(f"cannot write the hand log {path}: the folder {folder} is read-only")
+            raise UserError(_("cannot write the hand log {path}: the folder {folder} is read-only",
+                              path=path, folder=folder))
         if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
-            raise UserError(f"cannot write the hand log {path}: the file is read-only")
+            raise UserError(_("cannot write the hand log {path}: the file is read-only", path=path))
 
 
 def _json(obj: Any, what: str) -> str:
@@ -273,7 +301,7 @@ class HandLog:
             self._con: Optional[sqlite3.Connection] = sqlite3.connect(
                 self.path, timeout=10.0, isolation_level=None, check_same_thread=check_same_thread)
         except sqlite3.Error as exc:
-            raise UserError(f"cannot open the hand log {self.path}: {_describe(exc)}") from None
+            raise UserError(_("cannot open the hand log {path}: {why}", path=self.path, why=_describe(exc))) from None
         try:
             version = _check_schema(self._con, self.path)
             if existed:
@@ -282,16 +310,17 @@ class HandLog:
                 except sqlite3.DatabaseError as exc:
                     ok = _describe(exc)
                 if ok != "ok":
-                    raise _not_a_log(self.path, f"damaged: {ok}")
+                    raise _not_a_log(self.path, _("damaged: {why}", why=ok))
             try:
                 mode = self._con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 self._con.execute("PRAGMA synchronous = FULL")
                 self._con.execute("PRAGMA foreign_keys = ON")
             except sqlite3.Error as exc:
-                raise UserError(f"cannot write the hand log {self.path}: {_describe(exc)}") from None
+                raise UserError(_("cannot write the hand log {path}: {why}", path=self.path,
+                                  why=_describe(exc))) from None
             if str(mode).lower() != "wal":
-                raise UserError(f"cannot write the hand log {self.path}: the file system refuses "
-                                f"SQLite's write-ahead log (journal mode {mode})")
+                raise UserError(_("cannot write the hand log {path}: the file system refuses "
+                                  "SQLite's write-ahead log (journal mode {mode})", path=self.path, mode=mode))
             _migrate(self._con, self.path, version)
             self._session = self._insert(
                 "INSERT INTO sessions (started, source, game, calibration, models, app_version, pid, host) "
@@ -329,7 +358,8 @@ class HandLog:
             if con.in_transaction:
                 con.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
-                raise UserError(f"cannot write the hand log {self.path}: {_describe(exc)}") from None
+                raise UserError(_("cannot write the hand log {path}: {why}", path=self.path,
+                                  why=_describe(exc))) from None
             raise
 
     def _hand_for(self, number: Optional[int], ev: Mapping[str, Any], wall: float
@@ -467,18 +497,18 @@ def _reader(path: str | os.PathLike) -> sqlite3.Connection:
     path = os.fspath(path)
     _check_folder(path, for_writing=False)
     if not os.path.isfile(path):
-        raise UserError(f"no hand log at {path} (dealer-assist run writes one; give --db FILE)")
+        raise UserError(_("no hand log at {path} (dealer-assist run writes one; give --db FILE)", path=path))
     if os.path.getsize(path) == 0:
-        raise _not_a_log(path, "the file is empty")
+        raise _not_a_log(path, _("the file is empty"))
     try:
         con = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True, timeout=10.0,
                               isolation_level=None)
     except sqlite3.Error as exc:
-        raise UserError(f"cannot open the hand log {path}: {_describe(exc)}") from None
+        raise UserError(_("cannot open the hand log {path}: {why}", path=path, why=_describe(exc))) from None
     try:
         version = _check_schema(con, path)
         if version == 0:
-            raise _not_a_log(path, "an empty SQLite database")
+            raise _not_a_log(path, _("an empty SQLite database"))
     except BaseException:
         con.close()
         raise
@@ -686,7 +716,7 @@ def _read(path: str | os.PathLike, work):
             if con.in_transaction:
                 con.execute("COMMIT")
     except sqlite3.DatabaseError as exc:
-        raise _not_a_log(os.fspath(path), f"damaged: {_describe(exc)}") from None
+        raise _not_a_log(os.fspath(path), _("damaged: {why}", why=_describe(exc))) from None
     finally:
         con.close()
 
@@ -712,10 +742,10 @@ def parse_hand_ref(text: Any) -> tuple[Optional[int], int]:
     """
     if isinstance(text, int) and not isinstance(text, bool):
         if text < 1:
-            raise UserError(f"a hand's row id is a whole number >= 1, not {text}")
+            raise UserError(_("a hand's row id is a whole number >= 1, not {text}", text=text))
         return None, text
-    bad = UserError(f"a hand is SESSION:HAND as dealer-assist review lists it (such as 2:3), "
-                    f"or its row id; not {str(text)[:40]!r}")
+    bad = UserError(_("a hand is SESSION:HAND as dealer-assist review lists it (such as 2:3), "
+                      "or its row id; not {text}", text=repr(str(text)[:40])))
     if not isinstance(text, str):
         raise bad
     parts = text.strip().split(":")
@@ -733,20 +763,25 @@ def _find(con: sqlite3.Connection, path: str | os.PathLike, ref: Any) -> int:
     if session is None:
         if con.execute("SELECT 1 FROM hands WHERE id = ?", (number,)).fetchone() is None:
             last = con.execute("SELECT MAX(id) FROM hands").fetchone()[0]
-            known = f"ids 1..{last}" if last else "no hands yet"
-            raise UserError(f"no hand with id {number} in {where} ({known}; dealer-assist review lists them)")
+            if last:
+                raise UserError(_("no hand with id {number} in {path} (ids 1..{last}; dealer-assist review "
+                                  "lists them)", number=number, path=where, last=last))
+            raise UserError(_("no hand with id {number} in {path} (no hands yet; dealer-assist review "
+                              "lists them)", number=number, path=where))
         return number
     row = con.execute("SELECT id FROM hands WHERE session = ? AND hand = ?", (session, number)).fetchone()
     if row is not None:
         return int(row[0])
     span = con.execute("SELECT MIN(hand), MAX(hand) FROM hands WHERE session = ?", (session,)).fetchone()
     if span[0] is not None:
-        known = f"session {session} has hands {span[0]}..{span[1]}"
+        known = _("session {session} has hands {first}..{last}", session=session, first=span[0], last=span[1])
     else:
         last = con.execute("SELECT MAX(id) FROM sessions").fetchone()[0]
-        known = (f"session {session} has no hands" if last and session <= last
-                 else f"no session {session}: sessions 1..{last}" if last else "no sessions yet")
-    raise UserError(f"no hand {session}:{number} in {where} ({known}; dealer-assist review lists them)")
+        known = (_("session {session} has no hands", session=session) if last and session <= last
+                 else _("no session {session}: sessions 1..{last}", session=session, last=last) if last
+                 else _("no sessions yet"))
+    raise UserError(_("no hand {session}:{number} in {path} ({known}; dealer-assist review lists them)",
+                      session=session, number=number, path=where, known=known))
 
 
 def find_hand(path: str | os.PathLike, ref: Any) -> int:
@@ -801,7 +836,7 @@ def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
         if row is not None and row["jpeg"] is None and row["same_as"] is not None:
             row = con.execute("SELECT jpeg, same_as FROM snapshots WHERE id = ?", (row["same_as"],)).fetchone()
         if row is None or row["jpeg"] is None:
-            raise UserError(f"no snapshot with id {snapshot_id} in {os.fspath(path)}")
+            raise UserError(_("no snapshot with id {id} in {path}", id=snapshot_id, path=os.fspath(path)))
         return bytes(row["jpeg"])
     return _read(path, work)
 
@@ -906,7 +941,7 @@ def _rebuild_hand(con: sqlite3.Connection, hand_row: int) -> bool:
     start = next(((ev, w) for _, ev, w in parsed if ev.get("type") == "hand_start"), (first, wall0))
     end = next(((ev, w) for _, ev, w in reversed(parsed) if ev.get("type") == "hand_end"), None)
     board, ruling = [], None
-    for _, ev, _ in parsed:
+    for _at, ev, _n in parsed:
         if ev.get("type") == "board" and isinstance(ev.get("cards"), list):
             board = ev["cards"]
         if ev.get("type") in ("showdown", "hand_end") and ev.get("ruling") is not None:
@@ -937,18 +972,18 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
     """
     src, dst = os.fspath(damaged), os.fspath(new)
     if not os.path.isfile(src):
-        raise UserError(f"--salvage: no file at {src}")
+        raise UserError(_("--salvage: no file at {path}", path=src))
     if os.path.getsize(src) == 0:
-        raise UserError(f"--salvage: {src} is empty: nothing to salvage")
+        raise UserError(_("--salvage: {path} is empty: nothing to salvage", path=src))
     if os.path.lexists(dst):
-        raise UserError(f"--salvage: {dst} already exists; give a new file name for the salvaged log")
+        raise UserError(_("--salvage: {path} already exists; give a new file name for the salvaged log", path=dst))
     if os.path.abspath(src) == os.path.abspath(dst):
-        raise UserError("--salvage: the new log must be another file than the damaged one")
+        raise UserError(_("--salvage: the new log must be another file than the damaged one"))
     _check_folder(dst, for_writing=True)
     try:
         old = sqlite3.connect(f"file:{_uri_path(src)}?mode=ro", uri=True, timeout=10.0, isolation_level=None)
     except sqlite3.Error as exc:
-        raise UserError(f"--salvage: cannot open {src}: {_describe(exc)}") from None
+        raise UserError(_("--salvage: cannot open {path}: {why}", path=src, why=_describe(exc))) from None
     try:
         try:
             # a cut file is shorter than its header says: SQLite refuses it unless told to go on
@@ -956,11 +991,13 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
             old.execute("PRAGMA writable_schema = ON")
             tables = {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
-            raise UserError(f"--salvage: nothing in {src} can be read: its table list (the first page) "
-                            f"is damaged or it is not SQLite ({_describe(exc)})") from None
+            raise UserError(_("--salvage: nothing in {path} can be read: its table list (the first page) "
+                              "is damaged or it is not SQLite ({why})", path=src, why=_describe(exc))) from None
         if not {"sessions", "hands", "events"} <= tables:
-            raise UserError(f"--salvage: {src} is not a dealer-assist hand log (its tables: "
-                            f"{', '.join(sorted(tables)[:5]) or 'none'})")
+            if tables:
+                raise UserError(_("--salvage: {path} is not a dealer-assist hand log (its tables: {tables})",
+                                  path=src, tables=", ".join(sorted(tables)[:5])))
+            raise UserError(_("--salvage: {path} is not a dealer-assist hand log (its tables: none)", path=src))
         read: dict[str, tuple[list[str], list[tuple]]] = {}
         breaks: dict[str, int] = {}
         for table in _SALVAGE_TABLES:
@@ -1014,7 +1051,8 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
             con.execute("COMMIT")
             check = con.execute("PRAGMA integrity_check").fetchone()[0]
             if check != "ok":  # pragma: no cover - a fresh file
-                raise UserError(f"--salvage: the new log {dst} failed SQLite's integrity check: {check}")
+                raise UserError(_("--salvage: the new log {path} failed SQLite's integrity check: {why}",
+                                  path=dst, why=check))
             hands = [_ref(s, h) for s, h in con.execute("SELECT session, hand FROM hands ORDER BY id")]
         finally:
             if con.in_transaction:
@@ -1027,6 +1065,6 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
                     os.remove(dst + suffix)
                 except OSError:
                     pass
-        raise UserError(f"--salvage: cannot write {dst}: {_describe(exc)}") from None
+        raise UserError(_("--salvage: cannot write {path}: {why}", path=dst, why=_describe(exc))) from None
     return {"from": src, "to": dst, "tables": kept, "damaged_at": breaks, "hands": hands,
             "rebuilt_hands": rebuilt, "stand_in_sessions": stand_ins}

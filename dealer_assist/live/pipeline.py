@@ -27,7 +27,7 @@ import numpy as np
 
 from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, both, message_of
+from dealer_assist.i18n import _, both, json_reason, message_of, os_reason
 from dealer_assist.live.events import Alert, TableEvent
 from dealer_assist.live.picture import PictureWatch
 from dealer_assist.live.placement import PlaceWatch
@@ -78,7 +78,9 @@ def read_actions(path: str) -> list[dict]:
         with open(path, encoding="utf-8") as fh:
             lines = fh.readlines()
     except OSError as exc:
-        raise UserError(f"cannot read the actions file {path}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot read the actions file {path}: {why}", path=path, why=os_reason(exc))) from None
+    except UnicodeDecodeError:
+        raise UserError(_("{where} is not UTF-8 text", where=path)) from None
     out = []
     for n, line in enumerate(lines, 1):
         line = line.strip()
@@ -87,12 +89,14 @@ def read_actions(path: str) -> list[dict]:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            raise UserError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+            raise UserError(_("{path}:{n}: not valid JSON ({why})", path=path, n=n,
+                              why=json_reason(getattr(exc, "msg", None) or str(exc)))) from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise UserError(f"{path}:{n}: an action is a JSON object with a \"type\"")
+            raise UserError(_("{path}:{n}: an action is a JSON object with a \"type\"", path=path, n=n))
         f = obj.get("frame")
         if isinstance(f, bool) or not isinstance(f, int) or f < 0:
-            raise UserError(f"{path}:{n}: an action needs \"frame\": a whole number >= 0, got {f!r}")
+            raise UserError(_("{path}:{n}: an action needs \"frame\": a whole number >= 0, got {got}",
+                              path=path, n=n, got=repr(f)))
         out.append(obj)
     out.sort(key=lambda a: a["frame"])   # stable: same-frame actions keep the file's order
     return out
@@ -241,9 +245,9 @@ class Pipeline:
         want = tuple(self.calibration.image_size)
         got = (int(image.shape[1]), int(image.shape[0]))
         if want != got:
-            raise UserError(f"the calibration {self.calibration.name!r} is for {want[0]}x{want[1]} frames "
-                            f"but the source gives {got[0]}x{got[1]}: calibrate this camera "
-                            f"(dealer-assist calibrate)")
+            raise UserError(_("the calibration {name} is for {w}x{h} frames but the source gives {got_w}x{got_h}: "
+                              "calibrate this camera (dealer-assist calibrate)", name=repr(self.calibration.name),
+                              w=want[0], h=want[1], got_w=got[0], got_h=got[1]))
 
     def process(self, frame) -> list[TableEvent]:
         """One frame: due actions, detection, tracking; returns the events it caused."""

@@ -165,7 +165,7 @@ class FolderSource(FrameSource):
         self.files = sorted(p for p in self.folder.iterdir()
                             if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
-            raise UserError(f"no images (.jpg, .png, .bmp) in the folder {folder}")
+            raise UserError(_("no images (.jpg, .png, .bmp) in the folder {folder}", folder=folder))
         self.fps = fps
         self.realtime = realtime
         self.dropped = 0
@@ -213,7 +213,7 @@ class VideoSource(FrameSource):
         factory = capture_factory or cv2.VideoCapture
         self.cap = factory(self.path)
         if self.cap is None or not self.cap.isOpened():
-            raise UserError(f"cannot read {self.path} as a video (or an image folder)")
+            raise UserError(_("cannot read {path} as a video (or an image folder)", path=self.path))
         own = float(self.cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = own if math.isfinite(own) and 1.0 <= own <= 500.0 else (fps or DEFAULT_FPS)
         self.frame_count = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
@@ -292,6 +292,8 @@ class LiveSource(FrameSource):
         self.max_retries = max_retries
         self.give_up_after = give_up_after
         self.gave_up: Optional[tuple[str, str]] = None
+        #: the reason of ``gave_up`` as a message of the catalogues
+        self.gave_up_msg: Optional[Msg] = None
         self.backoff = backoff
         self.live = True
         self.dropped = 0
@@ -310,7 +312,7 @@ class LiveSource(FrameSource):
         #: the camera was not there at start-up: the grabber starts by looking for it
         self.missing_at_start = self._cap is None
         if self._cap is None and (not reconnect or give_up_after == 0):
-            raise UserError(f"no such file or camera: {spec} (cannot open {self.what})")
+            raise UserError(_("no such file or camera: {spec} (cannot open {what})", spec=spec, what=self.what_msg))
         if self._cap is not None:
             self._take_fps(self._cap)
 
@@ -439,6 +441,7 @@ class LiveSource(FrameSource):
 
     def _give_up(self, msg: Msg) -> None:
         self.gave_up = both(msg)
+        self.gave_up_msg = msg
         log.debug("giving up: %s", self.gave_up[0])
         self._finish(msg)
 
@@ -522,17 +525,17 @@ def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = Fals
     (a fake camera, short waits).
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise UserError("no source given (a camera index such as 0, a stream URL, a video file or a folder)")
+        raise UserError(_("no source given (a camera index such as 0, a stream URL, a video file or a folder)"))
     spec = spec.strip()
     if fps is not None and (not math.isfinite(fps) or fps <= 0):
-        raise UserError(f"--fps must be a positive number, got {fps:g}")
+        raise UserError(_("--fps must be a positive number, got {fps}", fps=f"{fps:g}"))
     if max_retries is not None and max_retries < 0:
-        raise UserError(f"max_retries must be 0 or more, got {max_retries}")
+        raise UserError(_("max_retries must be 0 or more, got {n}", n=max_retries))
     if give_up_after is not None and (not math.isfinite(give_up_after) or give_up_after < 0):
-        raise UserError(f"--give-up-after must be 0 or more seconds (or 'never'), got {give_up_after:g}")
+        raise UserError(_("--give-up-after must be 0 or more seconds (or 'never'), got {s}", s=f"{give_up_after:g}"))
     lo, hi = backoff
     if not 0 <= lo <= hi:
-        raise UserError(f"bad reconnection backoff {backoff}")
+        raise UserError(_("bad reconnection backoff {backoff}", backoff=str(backoff)))
     low = spec.lower()
     if spec.isdigit() or low.startswith(("rtsp://", "rtsps://", "http://", "https://")):
         return LiveSource(spec, reconnect=reconnect, max_retries=max_retries,
@@ -543,6 +546,7 @@ def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = Fals
         return FolderSource(p, fps=fps or DEFAULT_FPS, realtime=realtime)
     if p.is_file():
         if p.suffix.lower() in IMAGE_SUFFIXES:
-            raise UserError(f"{spec} is a single image; give the folder it is in, or use dealer-assist detect")
+            raise UserError(_("{spec} is a single image; give the folder it is in, or use dealer-assist detect",
+                              spec=spec))
         return VideoSource(p, fps=fps, realtime=realtime, capture_factory=capture_factory)
-    raise UserError(f"no such file or camera: {spec}")
+    raise UserError(_("no such file or camera: {spec}", spec=spec))

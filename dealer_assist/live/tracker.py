@@ -49,6 +49,7 @@ from typing import Any, Iterable, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 
 __all__ = ["Observation", "TrackerSettings", "Track", "Tracker", "LiveTable", "canonical_card",
            "BACK", "UNREADABLE"]
@@ -107,19 +108,21 @@ class TrackerSettings:
 
     def __post_init__(self) -> None:
         if not 0 < self.accept_share <= 1:
-            raise UserError(f"tracker settings: accept_share must be above 0 and at most 1, "
-                            f"got {self.accept_share}")
+            raise UserError(_("tracker settings: accept_share must be above 0 and at most 1, got {value}",
+                              value=self.accept_share))
         for name in ("min_sightings", "votes", "sure_reads"):
             if getattr(self, name) < 1:
-                raise UserError(f"tracker settings: {name} must be at least 1, got {getattr(self, name)}")
+                raise UserError(_("tracker settings: {name} must be at least 1, got {value}", name=name,
+                                  value=getattr(self, name)))
         for name in ("window_s", "release_s", "present_gap_s", "unreadable_s", "deal_wait_s",
                      "new_deal_gap_s", "min_fps", "pace_s"):
             if not getattr(self, name) >= 0:
-                raise UserError(f"tracker settings: {name} must be >= 0 seconds, got {getattr(self, name)}")
+                raise UserError(_("tracker settings: {name} must be >= 0 seconds, got {value}", name=name,
+                                  value=getattr(self, name)))
         if not self.gate > 0:
-            raise UserError(f"tracker settings: gate must be positive, got {self.gate}")
+            raise UserError(_("tracker settings: gate must be positive, got {value}", value=self.gate))
         if not 0 <= self.max_skip <= 1:
-            raise UserError(f"tracker settings: max_skip is a share from 0 to 1, got {self.max_skip}")
+            raise UserError(_("tracker settings: max_skip is a share from 0 to 1, got {value}", value=self.max_skip))
 
 
 _CANON: dict[str, str] = {BACK: BACK, UNREADABLE: UNREADABLE}
@@ -143,9 +146,9 @@ def canonical_card(text: Any, *, what: Any = "card") -> str:
     try:
         card = parse_card(text, allow_hidden=True)
     except CardError as exc:
-        from dealer_assist.i18n import _
+        from dealer_assist.i18n import _, message_of
 
-        raise UserError(_("{what}: {detail}", what=what, detail=str(exc))) from None
+        raise UserError(_("{what}: {detail}", what=what, detail=message_of(exc))) from None
     out = UNREADABLE if card is None else str(card)
     if isinstance(text, str):
         _CANON[text] = out
@@ -203,7 +206,7 @@ class Track:
         recent = [c for c, _, _ in list(self.readings)[-n:]]
         card = recent[0]
         if card != UNREADABLE and all(c == card for c in recent) and card != self.vote():
-            for _ in range(len(self.readings) - n):
+            for _i in range(len(self.readings) - n):
                 self.readings.popleft()
 
     def vote(self) -> str:
@@ -292,7 +295,7 @@ class Tracker:
         obs = []
         for o in observations:
             if not isinstance(o, Observation):
-                raise UserError(f"an observation must be an Observation, got {type(o).__name__}")
+                raise TypeError(f"an observation must be an Observation, got {type(o).__name__}")   # a caller's mistake
             obs.append((o, canonical_card(o.card, what="observation")))
         # candidate pairs: same zone, same kind (face up / BACK), within the gate; nearest first
         gate2 = s.gate * s.gate

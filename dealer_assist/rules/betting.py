@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, check_unique, parse_card
-from dealer_assist.i18n import Text, _, render
+from dealer_assist.i18n import Text, _, message_of, render
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import clockwise_from as clockwise
 
@@ -87,8 +87,8 @@ class Kind(str, enum.Enum):
         try:
             return cls(key)
         except ValueError:
-            raise RuleError(f"unknown action {text!r}: actions are fold, check, call, bet, raise, "
-                            f"all_in", field="action") from None
+            raise RuleError(_("unknown action {action}: actions are fold, check, call, bet, raise, "
+                              "all_in", action=repr(text)), field="action") from None
 
 
 #: An action's name in words (the English is the JSON name).
@@ -119,14 +119,18 @@ class Reason:
 
 
 class IllegalAction(RuleError):
-    """An action the rules forbid; ``reason`` holds the English and Japanese explanation.
+    """An action the rules forbid; ``why`` (and ``reason``) holds the explanation, which the error
+    says in each language: ``str(exc)`` is the English, ``exc.says("ja")`` the Japanese.
 
-    >>> str(IllegalAction(Reason(_("you cannot check: {call} to call", call=200)), field="check", seat=3))
-    'seat 3: check: you cannot check: 200 to call / チェックできません: コールに200必要です'
+    >>> e = IllegalAction(Reason(_("you cannot check: {call} to call", call=200)), field="check", seat=3)
+    >>> str(e)
+    'seat 3: check: you cannot check: 200 to call'
+    >>> e.says("ja").endswith("チェックできません: コールに200必要です")
+    True
     """
 
     def __init__(self, why: Reason, *, field: str, seat: Optional[int] = None):
-        super().__init__(f"{why.en} / {why.ja}", field=field, seat=seat)
+        super().__init__(why, field=field, seat=seat)
         self.why = why
 
 
@@ -339,8 +343,8 @@ class SpreadLimit(Structure):
 
     def __post_init__(self) -> None:
         if not 0 < self.low <= self.high:
-            raise RuleError(f"a spread is low-high with 0 < low <= high, not {self.low}-{self.high}",
-                            field="limits")
+            raise RuleError(_("a spread is low-high with 0 < low <= high, not {low}-{high}",
+                              low=self.low, high=self.high), field="limits")
 
     @property
     def opening(self) -> int:
@@ -518,40 +522,41 @@ class BettingRound:
         _check_amount(ante, "ante")
         _check_amount(bb_ante, "bb_ante")
         if bb_ante and not blinds:
-            raise RuleError("a big-blind ante is posted by the big blind: give the blinds too",
+            raise RuleError(_("a big-blind ante is posted by the big blind: give the blinds too"),
                             field="bb_ante")
         _check_amount(bring_in, "bring_in")
         if bring_in:
             if blinds:
-                raise RuleError("a round opens with blinds or with a bring-in, not both", field="bring_in")
+                raise RuleError(_("a round opens with blinds or with a bring-in, not both"), field="bring_in")
             if not isinstance(structure, FixedLimit):
-                raise RuleError(f"a bring-in opens a fixed-limit round (stud), not {structure.name}",
-                                field="bring_in")
+                raise RuleError(_("a bring-in opens a fixed-limit round (stud), not {structure}",
+                                  structure=structure.name), field="bring_in")
             if bring_in >= structure.bet:
-                raise RuleError(f"the bring-in ({bring_in}) is less than the full bet ({structure.bet}); "
-                                f"a full bet is no bring-in", field="bring_in")
+                raise RuleError(_("the bring-in ({bring_in}) is less than the full bet ({bet}); "
+                                  "a full bet is no bring-in", bring_in=bring_in, bet=structure.bet),
+                                field="bring_in")
             if first is None:
-                raise RuleError("a bring-in is posted by the seat that opens: give \"first\" (in stud the "
-                                "owner, or \"up\" with \"game\": \"stud7\")", field="first")
+                raise RuleError(_("a bring-in is posted by the seat that opens: give \"first\" (in stud the "
+                                  "owner, or \"up\" with \"game\": \"stud7\")"), field="first")
         seats = []
         for seat, stack in sorted(stacks.items()):
             _check_seat(seat)
             _check_amount(stack, "stack", seat)
             if stack == 0:
-                raise RuleError("a seat in the hand needs chips: the stack is 0", field="stack",
+                raise RuleError(_("a seat in the hand needs chips: the stack is 0"), field="stack",
                                 seat=seat)
             paid = min(ante, stack)
             pot += paid
             seats.append(SeatState(seat, stack - paid))
         if len(seats) < 2:
-            raise RuleError("a betting round needs at least two seats", field="seats")
+            raise RuleError(_("a betting round needs at least two seats"), field="seats")
         order = [s.seat for s in seats]
         if button is not None:
             _check_seat(button, "button")
         bet = 0
         if blinds:
             if button is None:
-                raise RuleError("blinds need the button: the small blind is left of it",
+                raise RuleError(_("blinds need the button: the small blind is left of it"),
                                 field="button")
             sb, bb = _blinds(blinds)
             left = clockwise(button, order)
@@ -591,10 +596,11 @@ class BettingRound:
         if first is None:
             first = default_first
         if first is None:
-            raise RuleError("say who acts first: give the button or the first seat to act",
+            raise RuleError(_("say who acts first: give the button or the first seat to act"),
                             field="first")
         if first not in order:
-            raise RuleError(f"seat {first} is not at the table (seats {_list(order)})", field="first")
+            raise RuleError(_("seat {seat} is not at the table (seats {seats})", seat=first,
+                              seats=_list(order)), field="first")
         return replace(rnd, to_act=rnd._next_from(first, inclusive=not bring_in))
 
     # ---------------------------------------------------------------- views
@@ -626,8 +632,8 @@ class BettingRound:
         for s in self.seats:
             if s.seat == number:
                 return s
-        raise RuleError(f"seat {number} is not at the table (seats {_list(s.seat for s in self.seats)})",
-                        field="seat", seat=number)
+        raise RuleError(_("seat {seat} is not at the table (seats {seats})", seat=number,
+                          seats=_list(s.seat for s in self.seats)), field="seat", seat=number)
 
     def _needs_action(self, s: SeatState) -> bool:
         return s.can_act and (s.acted_at is None or s.committed < self.bet)
@@ -777,7 +783,7 @@ class BettingRound:
         >>> r.apply(Action(2, "call"))
         Traceback (most recent call last):
         ...
-        dealer_assist.rules.betting.IllegalAction: seat 2: call: it is not your turn: seat 1 is to act / あなたの番ではありません: シート1の番です
+        dealer_assist.rules.betting.IllegalAction: seat 2: call: it is not your turn: seat 1 is to act
         """
         kind = action.kind
         if self.to_act is None:
@@ -897,7 +903,7 @@ def next_button(button: int, seats: Iterable[int]) -> int:
     """
     ring = clockwise(button, seats)
     if not ring:
-        raise RuleError("no seats for the button", field="seats")
+        raise RuleError(_("no seats for the button"), field="seats")
     return ring[0]
 
 
@@ -916,22 +922,22 @@ def first_dealer(cards_by_seat: Mapping[int, Any]) -> int:
 
 def _first_dealer(cards_by_seat: Mapping[int, Any]) -> tuple[int, Card, Reason]:
     if not cards_by_seat:
-        raise RuleError("deal one card to each seat to find the first dealer", field="first_dealer")
+        raise RuleError(_("deal one card to each seat to find the first dealer"), field="first_dealer")
     cards: dict[int, Card] = {}
     for seat, token in cards_by_seat.items():
         seat = _seat_key(seat, "first_dealer")
         try:
             card = parse_card(token)
         except CardError as exc:
-            raise RuleError(str(exc), field="first_dealer", seat=seat) from None
+            raise RuleError(message_of(exc), field="first_dealer", seat=seat) from None
         if card.is_joker:
-            raise RuleError("the joker does not count in the draw for the dealer: deal this seat "
-                            "another card", field="first_dealer", seat=seat)
+            raise RuleError(_("the joker does not count in the draw for the dealer: deal this seat "
+                              "another card"), field="first_dealer", seat=seat)
         cards[seat] = card
     try:
         check_unique({f"seat {s}": (c,) for s, c in cards.items()}, jokers_allowed=0)
     except CardError as exc:
-        raise RuleError(str(exc), field="first_dealer") from None
+        raise RuleError(message_of(exc), field="first_dealer") from None
     seat = max(cards, key=lambda s: (cards[s].rank, cards[s].suit))
     card = cards[seat]
     same_rank = sorted(s for s, c in cards.items() if c.rank == card.rank and s != seat)
@@ -1005,17 +1011,17 @@ class GameBetting:
         out.setdefault("structure", self.structure)
         street = out.setdefault("street", self.first_street)
         if street not in self.streets:
-            raise RuleError(f"{game} has no street {street!r}: its betting rounds are {_list(self.streets)}",
-                            field="street")
+            raise RuleError(_("{game} has no street {street}: its betting rounds are {streets}", game=game,
+                              street=repr(street), streets=_list(self.streets)), field="street")
         first = street == self.first_street
         if "bring_in" in self.forced and first and "bring_in" not in out and not _is_snapshot(out.get("seats")):
-            raise RuleError(f"{game} opens {street} street with a bring-in: give \"bring_in\", the chips the "
-                            f"opening seat posts (less than the small bet; 0 when it opens with a bet of its own)",
-                            field="bring_in")
+            raise RuleError(_("{game} opens {street} street with a bring-in: give \"bring_in\", the chips the "
+                              "opening seat posts (less than the small bet; 0 when it opens with a bet of its own)",
+                              game=game, street=street), field="bring_in")
         if "up" in out:
             if not self.owner_opens:
-                raise RuleError(f"{game}: \"up\" (each seat's up cards) is for stud, where the owner opens",
-                                field="up")
+                raise RuleError(_("{game}: \"up\" (each seat's up cards) is for stud, where the owner opens",
+                                  game=game), field="up")
             if out.get("first") is None:
                 out["first"] = _owner(out["up"])
         return out
@@ -1026,21 +1032,23 @@ def _owner(up: Any) -> int:
     from dealer_assist.rules.stud import owner
 
     if not isinstance(up, Mapping) or not up:
-        raise RuleError("\"up\" maps each seat to its up cards, e.g. {\"1\": [\"Kh\", \"7d\", \"5s\"]}", field="up")
+        raise RuleError(_("\"up\" maps each seat to its up cards, e.g. {example}",
+                          example='{"1": ["Kh", "7d", "5s"]}'), field="up")
     cards = {}
     for key, value in up.items():
         seat = _seat_key(key, "up")
         if not isinstance(value, list):
-            raise RuleError(f"a seat's up cards are a list, got {value!r}", field="up", seat=seat)
+            raise RuleError(_("a seat's up cards are a list, got {got}", got=repr(value)), field="up",
+                            seat=seat)
         try:
             cards[seat] = [parse_card(c) for c in value]
         except CardError as exc:
-            raise RuleError(str(exc), field="up", seat=seat) from None
+            raise RuleError(message_of(exc), field="up", seat=seat) from None
     try:
         check_unique({f"seat {s}": cs for s, cs in cards.items()})
         return owner(cards)
     except CardError as exc:
-        raise RuleError(str(exc), field="up") from None
+        raise RuleError(message_of(exc), field="up") from None
 
 _STRUCTURE_NAMES = {
     "fixed-limit": "fixed-limit", "fixed": "fixed-limit", "limit": "fixed-limit", "fl": "fixed-limit",
@@ -1056,14 +1064,15 @@ def _list(items: Iterable[Any]) -> str:
 
 def _check_amount(value: Any, field: str, seat: Optional[int] = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
-        raise RuleError(f"expected a whole number of chips from 0 to {MAX_CHIPS}, got {value!r}",
-                        field=field, seat=seat)
+        raise RuleError(_("expected a whole number of chips from 0 to {max}, got {got}", max=MAX_CHIPS,
+                          got=repr(value)), field=field, seat=seat)
     return value
 
 
 def _check_seat(value: Any, field: str = "seat") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
-        raise RuleError(f"a seat is a whole number from 1 to {MAX_SEAT}, got {value!r}", field=field)
+        raise RuleError(_("a seat is a whole number from 1 to {max}, got {got}", max=MAX_SEAT, got=repr(value)),
+                        field=field)
     return value
 
 
@@ -1076,18 +1085,18 @@ def _seat_key(value: Any, field: str) -> int:
 
 def _blinds(value: Any) -> tuple[int, int]:
     if (not isinstance(value, (list, tuple)) or len(value) != 2):
-        raise RuleError(f"blinds are [small, big], e.g. [50, 100], got {value!r}", field="blinds")
+        raise RuleError(_("blinds are [small, big], e.g. [50, 100], got {got}", got=repr(value)), field="blinds")
     sb, bb = (_check_amount(v, "blinds") for v in value)
     if bb <= 0 or sb > bb:
-        raise RuleError(f"blinds are [small, big] with 0 <= small <= big and big > 0, got {list(value)}",
-                        field="blinds")
+        raise RuleError(_("blinds are [small, big] with 0 <= small <= big and big > 0, got {got}",
+                          got=str(list(value))), field="blinds")
     return sb, bb
 
 
 def _pair(text: str, sep: str, field: str) -> list[str]:
     parts = text.split(sep)
     if len(parts) != 2:
-        raise RuleError(f"cannot read {text!r}", field=field)
+        raise RuleError(_("cannot read {text}", text=repr(text)), field=field)
     return parts
 
 
@@ -1104,8 +1113,8 @@ def _limits(obj: Mapping[str, Any], kind: str) -> Any:
             else:
                 value = [[int(x) for x in _pair(h, "-", "limits")] for h in halves]
     except ValueError:
-        raise RuleError(f"cannot read {obj.get('limits')!r}: fixed limit is like \"10/20\", spread "
-                        f"limit like \"1-5/1-10\"", field="limits") from None
+        raise RuleError(_("cannot read {limits}: fixed limit is like \"10/20\", spread "
+                          "limit like \"1-5/1-10\"", limits=repr(obj.get("limits"))), field="limits") from None
     return value
 
 
@@ -1121,32 +1130,34 @@ def structure_from_json(obj: Mapping[str, Any]) -> Structure:
     raw = obj.get("structure")
     name = _STRUCTURE_NAMES.get(str(raw).strip().lower().replace("_", "-").replace(" ", "-"))
     if raw is None or name is None:
-        raise RuleError(f"unknown structure {raw!r}: fixed-limit, spread-limit, pot-limit or no-limit",
-                        field="structure")
+        raise RuleError(_("unknown structure {structure}: fixed-limit, spread-limit, pot-limit or no-limit",
+                          structure=repr(raw)), field="structure")
     street = obj.get("street")
     if street is not None and (not isinstance(street, str) or street not in STREETS):
-        raise RuleError(f"unknown street {street!r}: one of {_list(STREETS)}", field="street")
+        raise RuleError(_("unknown street {street}: one of {streets}", street=repr(street),
+                          streets=_list(STREETS)), field="street")
     big = STREETS.get(street) if street is not None else None
     cap = obj.get("cap", 4)
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-        raise RuleError(f"the cap is a number of raises >= 1, or null for none; got {cap!r}", field="cap")
+        raise RuleError(_("the cap is a number of raises >= 1, or null for none; got {got}", got=repr(cap)),
+                        field="cap")
     if name == "fixed-limit":
         if "bet" in obj:
             bet = _check_amount(obj["bet"], "bet")
         else:
             limits = _limits(obj, name)
             if limits is None:
-                raise RuleError("fixed limit needs \"limits\": [small bet, big bet] (e.g. \"10/20\") "
-                                "and the street, or \"bet\"", field="limits")
+                raise RuleError(_("fixed limit needs \"limits\": [small bet, big bet] (e.g. \"10/20\") "
+                                  "and the street, or \"bet\""), field="limits")
             if not isinstance(limits, (list, tuple)) or len(limits) != 2:
-                raise RuleError(f"fixed limit: limits are [small bet, big bet], got {limits!r}",
+                raise RuleError(_("fixed limit: limits are [small bet, big bet], got {got}", got=repr(limits)),
                                 field="limits")
             if big is None:
-                raise RuleError("fixed limit: say the street (which of small and big bet applies)",
+                raise RuleError(_("fixed limit: say the street (which of small and big bet applies)"),
                                 field="street")
             bet = _check_amount(limits[1] if big else limits[0], "limits")
         if bet <= 0:
-            raise RuleError("the bet must be more than 0", field="bet")
+            raise RuleError(_("the bet must be more than 0"), field="bet")
         return FixedLimit(bet, cap)
     if name == "spread-limit":
         if "spread" in obj:
@@ -1154,38 +1165,40 @@ def structure_from_json(obj: Mapping[str, Any]) -> Structure:
         else:
             limits = _limits(obj, name)
             if limits is None:
-                raise RuleError("spread limit needs \"limits\": [[low, high], [low, high]] (e.g. "
-                                "\"1-5/1-10\") and the street, or \"spread\": [low, high]",
+                raise RuleError(_("spread limit needs \"limits\": [[low, high], [low, high]] (e.g. "
+                                  "\"1-5/1-10\") and the street, or \"spread\": [low, high]"),
                                 field="limits")
             if not isinstance(limits, (list, tuple)) or len(limits) != 2:
-                raise RuleError(f"spread limit: limits are [[low, high], [low, high]], got {limits!r}",
-                                field="limits")
+                raise RuleError(_("spread limit: limits are [[low, high], [low, high]], got {got}",
+                                  got=repr(limits)), field="limits")
             if big is None:
-                raise RuleError("spread limit: say the street (which spread applies)", field="street")
+                raise RuleError(_("spread limit: say the street (which spread applies)"), field="street")
             span = limits[1] if big else limits[0]
         if not isinstance(span, (list, tuple)) or len(span) != 2:
-            raise RuleError(f"a spread is [low, high], got {span!r}", field="spread")
+            raise RuleError(_("a spread is [low, high], got {got}", got=repr(span)), field="spread")
         low, high = (_check_amount(v, "spread") for v in span)
         return SpreadLimit(low, high, cap)
     min_bet = obj.get("min_bet")
     if min_bet is None:
         if obj.get("blinds") is None:
-            raise RuleError(f"{name} needs the minimum bet: \"blinds\": [small, big] or \"min_bet\"",
+            raise RuleError(_("pot-limit needs the minimum bet: \"blinds\": [small, big] or \"min_bet\"")
+                            if name == "pot-limit" else
+                            _("no-limit needs the minimum bet: \"blinds\": [small, big] or \"min_bet\""),
                             field="min_bet")
         min_bet = _blinds(obj["blinds"])[1]
     min_bet = _check_amount(min_bet, "min_bet")
     if min_bet <= 0:
-        raise RuleError("the minimum bet must be more than 0", field="min_bet")
+        raise RuleError(_("the minimum bet must be more than 0"), field="min_bet")
     return PotLimit(min_bet) if name == "pot-limit" else NoLimit(min_bet)
 
 
 def _action_from_json(item: Any, index: int) -> Action:
     where = f"actions[{index}]"
     if not isinstance(item, Mapping):
-        raise RuleError(f"an action is an object like {{\"seat\": 3, \"action\": \"raise\", \"to\": 300}}, "
-                        f"got {item!r}", field=where)
+        raise RuleError(_("an action is an object like {example}, got {got}",
+                          example='{"seat": 3, "action": "raise", "to": 300}', got=repr(item)), field=where)
     if "seat" not in item or "action" not in item:
-        raise RuleError("an action needs \"seat\" and \"action\"", field=where)
+        raise RuleError(_("an action needs \"seat\" and \"action\""), field=where)
     seat = _check_seat(item["seat"], where)
     try:
         kind = Kind.parse(item["action"])
@@ -1193,7 +1206,8 @@ def _action_from_json(item: Any, index: int) -> Action:
         raise RuleError(exc.reason, field=where, seat=seat) from None
     to = item.get("to")
     if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
-        raise RuleError(f"'to' must be a whole number of chips, got {to!r}", field=where, seat=seat)
+        raise RuleError(_("'to' must be a whole number of chips, got {got}", got=repr(to)), field=where,
+                        seat=seat)
     return Action(seat, kind, to)
 
 
@@ -1202,29 +1216,30 @@ def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIR
     posted when its street is one of ``blind_streets`` (a game's: :meth:`GameBetting.blind_streets`)
     or names none."""
     if not isinstance(obj, Mapping):
-        raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+        raise RuleError(_("the input is a JSON object, not {type}", type=type(obj).__name__))
     structure = structure_from_json(obj)
     seats_in = obj.get("seats")
     if not isinstance(seats_in, list) or not seats_in:
-        raise RuleError("\"seats\" is a list like [{\"seat\": 1, \"stack\": 1000}, ...]", field="seats")
+        raise RuleError(_("\"seats\" is a list like {example}", example='[{"seat": 1, "stack": 1000}, ...]'),
+                        field="seats")
     seen: set[int] = set()
     snapshot = _is_snapshot(seats_in)
     rows = []
     for i, x in enumerate(seats_in):
         if not isinstance(x, Mapping) or "seat" not in x:
-            raise RuleError(f"each seat is an object with \"seat\" and \"stack\", got {x!r}",
+            raise RuleError(_("each seat is an object with \"seat\" and \"stack\", got {got}", got=repr(x)),
                             field=f"seats[{i}]")
         seat = _check_seat(x["seat"], f"seats[{i}].seat")
         if seat in seen:
-            raise RuleError("this seat is listed twice", field="seat", seat=seat)
+            raise RuleError(_("this seat is listed twice"), field="seat", seat=seat)
         seen.add(seat)
         if "stack" not in x:
-            raise RuleError("missing \"stack\" (chips not yet bet)", field="stack", seat=seat)
+            raise RuleError(_("missing \"stack\" (chips not yet bet)"), field="stack", seat=seat)
         stack = _check_amount(x["stack"], "stack", seat)
         committed = _check_amount(x.get("committed", 0), "committed", seat)
         folded = x.get("folded", False)
         if not isinstance(folded, bool):
-            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=seat)
+            raise RuleError(_("expected true or false, got {got}", got=repr(folded)), field="folded", seat=seat)
         acted = x.get("acted_at")
         if acted is not None:
             _check_amount(acted, "acted_at", seat)
@@ -1250,13 +1265,13 @@ def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIR
                                  bring_in=_check_amount(obj.get("bring_in", 0), "bring_in"))
     actions = obj.get("actions", [])
     if not isinstance(actions, list):
-        raise RuleError("\"actions\" is a list of actions in order", field="actions")
+        raise RuleError(_("\"actions\" is a list of actions in order"), field="actions")
     for i, item in enumerate(actions):
         action = _action_from_json(item, i)
         try:
             rnd = rnd.apply(action)
         except IllegalAction as exc:
-            raise RuleError(f"{action.kind.value}: {exc.why.en} / {exc.why.ja}",
+            raise RuleError(_("{action}: {why}", action=KIND_WORDS[action.kind], why=exc.why),
                             field=f"actions[{i}]", seat=action.seat) from None
         except RuleError as exc:
             raise RuleError(exc.reason, field=f"actions[{i}]", seat=action.seat) from None
@@ -1274,53 +1289,57 @@ def _snapshot(obj: Mapping[str, Any], structure: Structure, rows: list[SeatState
     """A round given by its current state: committed amounts, folds, who is to act."""
     rows = sorted(rows, key=lambda r: r.seat)
     if len(rows) < 2:
-        raise RuleError("a betting round needs at least two seats", field="seats")
+        raise RuleError(_("a betting round needs at least two seats"), field="seats")
     top = max(r.committed for r in rows)
     bet = _check_amount(obj.get("bet", top), "bet")
     if bet < top:
-        raise RuleError(f"the bet ({bet}) is below a seat's committed chips ({top})", field="bet")
+        raise RuleError(_("the bet ({bet}) is below a seat's committed chips ({top})", bet=bet, top=top),
+                        field="bet")
     for r in rows:
         if r.acted_at is not None and r.acted_at > bet:
-            raise RuleError(f"acted_at {r.acted_at} is above the bet {bet}", field="acted_at", seat=r.seat)
+            raise RuleError(_("acted_at {acted_at} is above the bet {bet}", acted_at=r.acted_at, bet=bet),
+                            field="acted_at", seat=r.seat)
     beyond_opening = bet > structure.opening
     if "last_raise" in obj:
         min_raise = _check_amount(obj["last_raise"], "last_raise")
         if min_raise <= 0:
-            raise RuleError("the last raise must be more than 0", field="last_raise")
+            raise RuleError(_("the last raise must be more than 0"), field="last_raise")
     elif beyond_opening and not isinstance(structure, FixedLimit):
-        raise RuleError(f"the bet ({bet}) is above the opening bet: give \"last_raise\", the largest "
-                        f"bet or raise increment of this round (the minimum raise depends on it)",
+        raise RuleError(_("the bet ({bet}) is above the opening bet: give \"last_raise\", the largest "
+                          "bet or raise increment of this round (the minimum raise depends on it)", bet=bet),
                         field="last_raise")
     else:
         min_raise = structure.opening
     full_level = _check_amount(obj.get("full_level", bet), "full_level")
     if full_level > bet:
-        raise RuleError(f"full_level {full_level} is above the bet {bet}", field="full_level")
+        raise RuleError(_("full_level {full_level} is above the bet {bet}", full_level=full_level, bet=bet),
+                        field="full_level")
     if "raises" in obj:
         raises = _check_amount(obj["raises"], "raises")
     elif beyond_opening and structure.raise_cap is not None:
-        raise RuleError(f"the bet ({bet}) is above the opening bet and the cap is {structure.raise_cap}: "
-                        f"give \"raises\", the number of raises made this round", field="raises")
+        raise RuleError(_("the bet ({bet}) is above the opening bet and the cap is {cap}: "
+                          "give \"raises\", the number of raises made this round", bet=bet,
+                          cap=structure.raise_cap), field="raises")
     else:
         raises = 0
     to_act = obj.get("to_act")
     rnd = BettingRound(structure, tuple(rows), None, pot=pot, bet=bet, min_raise=min_raise,
                        full_level=full_level, raises=raises)
     if to_act is None:
-        raise RuleError("a betting state with committed chips needs \"to_act\": the seat whose turn "
-                        "it is", field="to_act")
+        raise RuleError(_("a betting state with committed chips needs \"to_act\": the seat whose turn "
+                          "it is"), field="to_act")
     _check_seat(to_act, "to_act")
     s = rnd.seat(to_act)
     if s.folded:
-        raise RuleError("this seat has folded: it cannot be the seat to act", field="to_act", seat=to_act)
+        raise RuleError(_("this seat has folded: it cannot be the seat to act"), field="to_act", seat=to_act)
     if s.stack == 0:
-        raise RuleError("this seat is all-in (stack 0): it cannot be the seat to act", field="to_act",
+        raise RuleError(_("this seat is all-in (stack 0): it cannot be the seat to act"), field="to_act",
                         seat=to_act)
     if len(rnd.live) < 2:
-        raise RuleError("only one seat has not folded: the hand is over", field="seats")
+        raise RuleError(_("only one seat has not folded: the hand is over"), field="seats")
     if s.acted_at is not None and s.committed >= bet:
-        raise RuleError(f"this seat has acted and matched the bet of {bet}: it has nothing to do "
-                        f"until someone bets or raises", field="to_act", seat=to_act)
+        raise RuleError(_("this seat has acted and matched the bet of {bet}: it has nothing to do "
+                          "until someone bets or raises", bet=bet), field="to_act", seat=to_act)
     return replace(rnd, to_act=to_act)
 
 
@@ -1350,7 +1369,7 @@ def bet_from_json(obj: Any) -> dict:
     dealer_assist.errors.UserError: game: daifugo has no betting round: its money is the ante and the payment per card left (dealer-assist daifugo payout)
     """
     if not isinstance(obj, Mapping):
-        raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+        raise RuleError(_("the input is a JSON object, not {type}", type=type(obj).__name__))
     game = None
     if "game" in obj and "first_dealer" not in obj:
         from dealer_assist.games import find_game
@@ -1360,8 +1379,8 @@ def bet_from_json(obj: Any) -> dict:
     if "first_dealer" in obj:
         draw = obj["first_dealer"]
         if not isinstance(draw, Mapping):
-            raise RuleError("first_dealer maps each seat to the card it was dealt, e.g. "
-                            "{\"1\": \"Kd\", \"2\": \"Ks\"}", field="first_dealer")
+            raise RuleError(_("first_dealer maps each seat to the card it was dealt, e.g. {example}",
+                              example='{"1": "Kd", "2": "Ks"}'), field="first_dealer")
         seat, card, why = _first_dealer(draw)
         return {"button": seat, "card": str(card), "why": why.to_json(),
                 "next_button": next_button(seat, [_seat_key(s, "first_dealer") for s in draw])}
@@ -1372,12 +1391,12 @@ def bet_from_json(obj: Any) -> dict:
     proposed = obj.get("propose")
     if proposed is not None:
         if not isinstance(proposed, Mapping):
-            raise RuleError("propose an action like {\"action\": \"raise\", \"to\": 300} (the seat "
-                            "defaults to the seat to act)", field="propose")
+            raise RuleError(_("propose an action like {example} (the seat defaults to the seat to act)",
+                              example='{"action": "raise", "to": 300}'), field="propose")
         item = dict(proposed)
         if item.get("seat") is None:
             if rnd.to_act is None:
-                raise RuleError("the round is over: no seat is to act; name the seat", field="propose")
+                raise RuleError(_("the round is over: no seat is to act; name the seat"), field="propose")
             item["seat"] = rnd.to_act
         try:
             action = _action_from_json(item, 0)

@@ -50,7 +50,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from dealer_assist.cards import DECK_52 as _ALL_52, JOKER, Card, CardError, Rank, Suit, parse_card
-from dealer_assist.i18n import Msg, Text, _, _p, both, join, lines as render_lines
+from dealer_assist.i18n import Msg, Said, Text, _, _p, both, join, lines as render_lines, message_of
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 
 __all__ = [
@@ -203,14 +203,15 @@ class Meld:
         True
         """
         if not isinstance(obj, Mapping):
-            raise RuleError(f"a play is a JSON object, not {type(obj).__name__}", field="play")
+            raise RuleError(_("a play is a JSON object, not {type}", type=type(obj).__name__), field="play")
         cards = _read_cards(obj.get("cards"), "play.cards", None)
         declared = tuple(_read_cards(obj.get("jokers") or [], "play.jokers", None))
         for meld in interpretations(cards):
             if meld.kind.value == obj.get("kind") and meld.declared == declared and \
                     [str(c) for c in meld.as_cards] == list(obj.get("as") or [str(c) for c in meld.as_cards]):
                 return meld
-        raise RuleError(f"{_cards_text(cards)} cannot be read as the {obj.get('kind')!r} it names", field="play")
+        raise RuleError(_("{cards} cannot be read as the {kind} it names", cards=_cards_text(cards),
+                          kind=repr(obj.get('kind'))), field="play")
 
     def to_json(self) -> dict:
         return {
@@ -425,17 +426,17 @@ class Move:
     def put(cls, seat: int, cards: Union[str, Iterable], jokers: Union[None, str, Iterable] = None) -> "Move":
         cards = _read_cards(cards, "cards", seat)
         if not cards:
-            raise RuleError("a play needs at least one card (or \"pass\": true)", field="cards", seat=seat)
+            raise RuleError(_("a play needs at least one card (or \"pass\": true)"), field="cards", seat=seat)
         declared = None if jokers is None else _read_cards(jokers, "jokers", seat)
         if declared is not None:
             if any(c.is_joker for c in declared):
-                raise RuleError("a joker is declared as a card (e.g. 7s), not as JK", field="jokers", seat=seat)
+                raise RuleError(_("a joker is declared as a card (e.g. 7s), not as JK"), field="jokers", seat=seat)
             count = sum(1 for c in cards if c.is_joker)
             if count == 0 and declared:
-                raise RuleError("declarations given for a play with no joker", field="jokers", seat=seat)
+                raise RuleError(_("declarations given for a play with no joker"), field="jokers", seat=seat)
             if len(declared) != count and not (count == 1 and len(cards) == 1 and not declared):
-                raise RuleError(f"{len(declared)} declaration(s) for {count} joker(s): give one card "
-                                f"per joker", field="jokers", seat=seat)
+                raise RuleError(_("{n} declaration(s) for {count} joker(s): give one card per joker",
+                                  n=len(declared), count=count), field="jokers", seat=seat)
         return cls(seat, cards, declared)
 
     @classmethod
@@ -445,21 +446,21 @@ class Move:
     @classmethod
     def from_json(cls, obj: Any) -> "Move":
         if not isinstance(obj, Mapping):
-            raise RuleError(f"a play is a JSON object, not {type(obj).__name__}", field="play")
+            raise RuleError(_("a play is a JSON object, not {type}", type=type(obj).__name__), field="play")
         unknown = set(obj) - {"seat", "cards", "jokers", "pass"}
         if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(sorted(unknown))}; a play has seat, cards, "
-                            f"jokers or pass", field="play")
+            raise RuleError(_("unknown field(s) {fields}; a play has seat, cards, jokers or pass",
+                              fields=", ".join(sorted(unknown))), field="play")
         seat = _read_seat(obj.get("seat"), "play.seat")
         passing = obj.get("pass", False)
         if not isinstance(passing, bool):
-            raise RuleError("pass is true or false", field="pass", seat=seat)
+            raise RuleError(_("pass is true or false"), field="pass", seat=seat)
         if passing:
             if obj.get("cards"):
-                raise RuleError("a play is either cards or a pass, not both", field="play", seat=seat)
+                raise RuleError(_("a play is either cards or a pass, not both"), field="play", seat=seat)
             return cls.pass_(seat)
         if "cards" not in obj:
-            raise RuleError("a play needs \"cards\" (or \"pass\": true)", field="play", seat=seat)
+            raise RuleError(_("a play needs \"cards\" (or \"pass\": true)"), field="play", seat=seat)
         return cls.put(seat, obj["cards"], obj.get("jokers"))
 
     def to_json(self) -> dict:
@@ -570,7 +571,8 @@ class State:
 
     # -- moves
     def play(self, seat: int, cards: Union[str, Iterable], jokers: Union[None, str, Iterable] = None) -> "State":
-        """The state after a legal play; :class:`RuleError` (English / Japanese) if illegal."""
+        """The state after a legal play; :class:`RuleError` (the ruling's reason, in each language)
+        if illegal."""
         return self.apply(Move.put(seat, cards, jokers))
 
     def pass_(self, seat: int) -> "State":
@@ -579,7 +581,7 @@ class State:
     def apply(self, move: Move) -> "State":
         r = self.check(move)
         if not r.legal:
-            raise RuleError(f"{r.reason} / {r.reason_ja}", seat=move.seat)
+            raise RuleError(Said(r.reason, r.reason_ja), seat=move.seat)
         return r.state
 
     def check(self, move: Move) -> Ruling:
@@ -590,8 +592,8 @@ class State:
         """
         seat = move.seat
         if seat not in self.seats:
-            raise RuleError(f"seat {seat} is not at this table (seats {', '.join(map(str, self.seats))})",
-                            field="play.seat")
+            raise RuleError(_("seat {seat} is not at this table (seats {seats})", seat=seat,
+                              seats=", ".join(map(str, self.seats))), field="play.seat")
 
         def no(why: Text, meld: Optional[Meld] = None, options: tuple = ()) -> Ruling:
             return Ruling(False, *both(why), self, move, meld, (), options)
@@ -644,14 +646,15 @@ class State:
         already seen elsewhere (another hand, the field)."""
         for card in set(move.cards):
             limit = self.rules.jokers_for(len(self.seats)) if card.is_joker else self.decks
-            places = [f"seat {s}'s hand" for s in self.seats if s != move.seat
-                      for c in self.hands[s] if c == card]
-            places += ["the field" for p in self.field for c in p.meld.cards if c == card]
+            places: list = [_("seat {seat}'s hand", seat=s) for s in self.seats if s != move.seat
+                            for c in self.hands[s] if c == card]
+            places += [_("the field") for p in self.field for c in p.meld.cards if c == card]
             own = sum(1 for c in self.hands[move.seat] if c == card)
             played = sum(1 for c in move.cards if c == card)
             if len(places) + max(own, played) > limit:
-                raise RuleError(f"{card} is already in {places[0]}: the {self.decks} deck(s) have "
-                                f"{limit} of it", field="play.cards", seat=move.seat)
+                raise RuleError(_("{card} is already in {place}: the {decks} deck(s) have {limit} of it",
+                                  card=str(card), place=places[0], decks=self.decks, limit=limit),
+                                field="play.cards", seat=move.seat)
 
     def _failure(self, meld: Meld, finishing: bool) -> Optional[_Fail]:
         top = self.top
@@ -760,92 +763,96 @@ class State:
     def from_json(cls, obj: Any, rules: Daifugo = CASINO_QUEST) -> "State":
         """Read and check a state (see docs/daifugo.md); :class:`RuleError` names the field."""
         if not isinstance(obj, Mapping):
-            raise RuleError(f"a state is a JSON object, not {type(obj).__name__}", field="state")
+            raise RuleError(_("a state is a JSON object, not {type}", type=type(obj).__name__), field="state")
         known = {"seats", "hands", "turn", "direction", "revolution", "field", "passed", "lock",
                  "decks", "winner"}
         unknown = set(obj) - known
         if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(sorted(unknown))}; a state has "
-                            f"{', '.join(sorted(known))}", field="state")
+            raise RuleError(_("unknown field(s) {fields}; a state has {known}", fields=", ".join(sorted(unknown)),
+                              known=", ".join(sorted(known))), field="state")
         seats_raw = obj.get("seats")
         if not isinstance(seats_raw, list) or not seats_raw:
-            raise RuleError("a list of seat numbers in clockwise order is required", field="seats")
+            raise RuleError(_("a list of seat numbers in clockwise order is required"), field="seats")
         seats = tuple(_read_seat(s, "seats") for s in seats_raw)
         if len(set(seats)) != len(seats):
-            raise RuleError("a seat appears twice", field="seats")
+            raise RuleError(_("a seat appears twice"), field="seats")
         if not rules.min_players <= len(seats) <= rules.max_players:
-            raise RuleError(f"{len(seats)} players: daifugo is played by {rules.min_players} to "
-                            f"{rules.max_players}, the dealer included", field="seats")
+            raise RuleError(_("{n} players: daifugo is played by {low} to {high}, the dealer included",
+                              n=len(seats), low=rules.min_players, high=rules.max_players), field="seats")
         decks = rules.decks_for(len(seats))
         if "decks" in obj and obj["decks"] != decks:
-            raise RuleError(f"{len(seats)} players use {decks} deck(s), not {obj['decks']!r}", field="decks")
+            raise RuleError(_("{n} players use {decks} deck(s), not {got}", n=len(seats), decks=decks,
+                              got=repr(obj['decks'])), field="decks")
         hands_raw = obj.get("hands")
         if not isinstance(hands_raw, Mapping):
-            raise RuleError("an object seat -> cards is required", field="hands")
+            raise RuleError(_("an object seat -> cards is required"), field="hands")
         hands: dict[int, tuple] = {}
         for key, cards in hands_raw.items():
             s = _read_seat(key, "hands")
             if s not in seats:
-                raise RuleError(f"seat {s} is not in seats", field="hands")
+                raise RuleError(_("seat {seat} is not in seats", seat=s), field="hands")
             hand = _read_cards(cards, "hands", s, allow_hidden=True)
             if len(hand) > rules.hand_size:
-                raise RuleError(f"{len(hand)} cards: a hand is dealt {rules.hand_size}", field="hands", seat=s)
+                raise RuleError(_("{n} cards: a hand is dealt {size}", n=len(hand), size=rules.hand_size),
+                                field="hands", seat=s)
             hands[s] = hand
         missing = [s for s in seats if s not in hands]
         if missing:
-            raise RuleError(f"no hand for seat(s) {', '.join(map(str, missing))} (use \"??\" for unseen cards)",
-                            field="hands")
+            raise RuleError(_("no hand for seat(s) {seats} (use \"??\" for unseen cards)",
+                              seats=", ".join(map(str, missing))), field="hands")
         direction = obj.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
-            raise RuleError(f"{direction!r}: direction is \"clockwise\" or \"counterclockwise\"",
+            raise RuleError(_("{got}: direction is \"clockwise\" or \"counterclockwise\"", got=repr(direction)),
                             field="direction")
         revolution = obj.get("revolution", False)
         if not isinstance(revolution, bool):
-            raise RuleError("revolution is true or false", field="revolution")
+            raise RuleError(_("revolution is true or false"), field="revolution")
         winner = obj.get("winner")
         if winner is not None:
             winner = _read_seat(winner, "winner")
             if winner not in seats:
-                raise RuleError(f"seat {winner} is not in seats", field="winner")
+                raise RuleError(_("seat {seat} is not in seats", seat=winner), field="winner")
             if hands[winner]:
-                raise RuleError("the winner has no cards left", field="winner", seat=winner)
+                raise RuleError(_("the winner has no cards left"), field="winner", seat=winner)
         else:
             empty = [s for s in seats if not hands[s]]
             if empty:
-                raise RuleError(f"seat {empty[0]} has no cards: the game is over; give \"winner\"",
+                raise RuleError(_("seat {seat} has no cards: the game is over; give \"winner\"", seat=empty[0]),
                                 field="hands", seat=empty[0])
         turn = obj.get("turn")
         if winner is None:
             turn = _read_seat(turn, "turn")
             if turn not in seats:
-                raise RuleError(f"seat {turn} is not in seats", field="turn")
+                raise RuleError(_("seat {seat} is not in seats", seat=turn), field="turn")
         elif turn is not None:
-            raise RuleError("the game is over: turn is null", field="turn")
+            raise RuleError(_("the game is over: turn is null"), field="turn")
         field_raw = obj.get("field", [])
         if not isinstance(field_raw, list):
-            raise RuleError("a list of the plays of this round, oldest first", field="field")
+            raise RuleError(_("a list of the plays of this round, oldest first"), field="field")
         plays: list[FieldPlay] = []
         for i, p in enumerate(field_raw):
             plays.append(_read_field_play(p, i, seats))
         passed_raw = obj.get("passed", [])
         if not isinstance(passed_raw, list):
-            raise RuleError("a list of seats", field="passed")
+            raise RuleError(_("a list of seats"), field="passed")
         passed = frozenset(_read_seat(s, "passed") for s in passed_raw)
         if not passed <= set(seats):
-            raise RuleError("a seat that is not at the table", field="passed")
+            raise RuleError(_("a seat that is not at the table"), field="passed")
         if plays and plays[-1].seat in passed:
-            raise RuleError(f"seat {plays[-1].seat} made the last play and cannot have passed", field="passed")
+            raise RuleError(_("seat {seat} made the last play and cannot have passed", seat=plays[-1].seat),
+                            field="passed")
         if not plays and passed:
-            raise RuleError("nobody passes on an empty field", field="passed")
+            raise RuleError(_("nobody passes on an empty field"), field="passed")
         if turn is not None and turn in passed:
-            raise RuleError(f"seat {turn} passed this round and cannot be the seat to act", field="turn")
+            raise RuleError(_("seat {seat} passed this round and cannot be the seat to act", seat=turn), field="turn")
         lock = _replay_field(plays, revolution, rules)
         if "lock" in obj:
             given = obj["lock"]
             given_sig = None if given is None else _read_suits(given)
             if given_sig != lock:
-                have = "none" if lock is None else suit_text(lock)
-                raise RuleError(f"the field's plays give the lock {have}, not {given!r}", field="lock")
+                have = _("none") if lock is None else suit_text(lock)
+                raise RuleError(_("the field's plays give the lock {have}, not {given}", have=have,
+                                  given=repr(given)), field="lock")
         counts: dict[Card, int] = {}
         for s in seats:
             for c in hands[s]:
@@ -857,9 +864,15 @@ class State:
         for c, n in counts.items():
             limit = rules.jokers_for(len(seats)) if c.is_joker else decks
             if n > limit:
-                what = f"{limit} jokers" if c.is_joker else f"{limit} {c}"
-                raise RuleError(f"{c} appears {n} times in hands and field: {len(seats)} players use "
-                                f"{decks} deck(s), with {what}", field="hands")
+                if c.is_joker:
+                    why = _("{card} appears {n} times in hands and field: {players} players use {decks} "
+                            "deck(s), with {limit} jokers", card=str(c), n=n, players=len(seats), decks=decks,
+                            limit=limit)
+                else:
+                    why = _("{card} appears {n} times in hands and field: {players} players use {decks} "
+                            "deck(s), with {limit} {card}", card=str(c), n=n, players=len(seats), decks=decks,
+                            limit=limit)
+                raise RuleError(why, field="hands")
         return cls(seats, hands, turn, direction == "clockwise", revolution, tuple(plays), passed,
                    lock, winner, rules)
 
@@ -873,8 +886,8 @@ def _take(hand: tuple, cards: Sequence[Card], seat: int) -> tuple:
         elif None in rest:
             rest.remove(None)
         else:
-            raise RuleError(f"seat {seat} does not hold {c} (hand: "
-                            f"{' '.join('??' if x is None else str(x) for x in hand)})",
+            raise RuleError(_("seat {seat} does not hold {card} (hand: {hand})", seat=seat, card=str(c),
+                              hand=" ".join("??" if x is None else str(x) for x in hand)),
                             field="play.cards", seat=seat)
     return tuple(rest)
 
@@ -884,7 +897,8 @@ def _read_seat(value: Any, fieldname: str) -> int:
             and len(value.strip()) <= 6:
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SEAT:
-        raise RuleError(f"{value!r} is not a seat number (1 to {MAX_SEAT})", field=fieldname)
+        raise RuleError(_("{value} is not a seat number (1 to {max})", value=repr(value), max=MAX_SEAT),
+                        field=fieldname)
     return value
 
 
@@ -894,40 +908,42 @@ def _read_cards(value: Any, fieldname: str, seat: Optional[int], allow_hidden: b
     elif isinstance(value, (list, tuple)):
         tokens = list(value)
     else:
-        raise RuleError(f"a list of cards such as [\"7h\", \"JK\"], not {value!r}", field=fieldname, seat=seat)
+        raise RuleError(_("a list of cards such as [\"7h\", \"JK\"], not {value}", value=repr(value)),
+                        field=fieldname, seat=seat)
     try:
         return tuple(parse_card(t, allow_hidden=allow_hidden) for t in tokens)
     except CardError as exc:
-        raise RuleError(str(exc), field=fieldname, seat=seat) from None
+        raise RuleError(message_of(exc), field=fieldname, seat=seat) from None
 
 
 def _read_suits(value: Any) -> tuple:
     if isinstance(value, str):
         value = list(value)
     if not isinstance(value, list) or not value:
-        raise RuleError("a list of suits such as [\"s\"] or [\"s\", \"h\"], or null", field="lock")
+        raise RuleError(_("a list of suits such as [\"s\"] or [\"s\", \"h\"], or null"), field="lock")
     try:
         suits = [Suit.parse(v) for v in value]
     except CardError as exc:
-        raise RuleError(str(exc), field="lock") from None
+        raise RuleError(message_of(exc), field="lock") from None
     return tuple(sorted(suits, key=_SUIT_ORDER.index))
 
 
 def _read_field_play(obj: Any, i: int, seats: tuple) -> FieldPlay:
     where = f"field[{i}]"
     if not isinstance(obj, Mapping) or "cards" not in obj:
-        raise RuleError("a play on the field is {\"seat\": N, \"cards\": [...], \"jokers\": [...]}", field=where)
+        raise RuleError(_("a play on the field is {\"seat\": N, \"cards\": [...], \"jokers\": [...]}"),
+                        field=where)
     seat = _read_seat(obj.get("seat"), where + ".seat")
     if seat not in seats:
-        raise RuleError(f"seat {seat} is not in seats", field=where)
+        raise RuleError(_("seat {seat} is not in seats", seat=seat), field=where)
     move = Move.put(seat, obj["cards"], obj.get("jokers"))
     readings = interpretations(move.cards)
     if move.jokers is not None and not (len(move.cards) == 1 and move.cards[0].is_joker):
         readings = [m for m in readings if m.declared == _sort_cards(move.jokers)]
     if not readings:
-        raise RuleError(f"{_cards_text(move.cards)} is no play", field=where, seat=seat)
+        raise RuleError(_("{cards} is no play", cards=_cards_text(move.cards)), field=where, seat=seat)
     if len(readings) > 1:
-        raise RuleError(f"{_cards_text(move.cards)}: say what the joker(s) stand for (\"jokers\")",
+        raise RuleError(_("{cards}: say what the joker(s) stand for (\"jokers\")", cards=_cards_text(move.cards)),
                         field=where, seat=seat)
     return FieldPlay(seat, readings[0])
 
@@ -939,12 +955,13 @@ def _replay_field(plays: Sequence[FieldPlay], revolution: bool, rules: Daifugo) 
     lock: Optional[tuple] = None
     for i, p in enumerate(plays):
         if rules.clears_field(p.meld):
-            raise RuleError(f"{p.meld.describe()} has an 8: it cleared the field and cannot lie on it",
+            raise RuleError(_("{play} has an 8: it cleared the field and cannot lie on it", play=p.meld.description()),
                             field=f"field[{i}]", seat=p.seat)
         if i:
             fail = rules.follow_failure(p.meld, plays[i - 1].meld, rev) or rules.lock_failure(p.meld, lock)
             if fail is not None:
-                raise RuleError(f"this round's plays do not follow: {fail.en}", field=f"field[{i}]", seat=p.seat)
+                raise RuleError(_("this round's plays do not follow: {why}", why=fail.why), field=f"field[{i}]",
+                                seat=p.seat)
         lock = rules.lock_after(p.meld, plays[:i], lock)
         if rules.is_revolution(p.meld):
             rev = not rev
@@ -1009,41 +1026,41 @@ def payout(seats: Sequence[int], winner: int, cards_left: Mapping[int, int], *,
     """
     seats = tuple(seats)
     if len(set(seats)) != len(seats):
-        raise RuleError("a seat appears twice", field="seats")
+        raise RuleError(_("a seat appears twice"), field="seats")
     if not rules.min_players <= len(seats) <= rules.max_players:
-        raise RuleError(f"{len(seats)} players: daifugo is played by {rules.min_players} to "
-                        f"{rules.max_players}, the dealer included", field="seats")
+        raise RuleError(_("{n} players: daifugo is played by {low} to {high}, the dealer included",
+                          n=len(seats), low=rules.min_players, high=rules.max_players), field="seats")
     if winner not in seats:
-        raise RuleError(f"seat {winner} is not in seats", field="winner")
+        raise RuleError(_("seat {seat} is not in seats", seat=winner), field="winner")
     left: dict[int, int] = {}
     for s in seats:
         n = cards_left.get(s, 0 if s == winner else None)
         if n is None:
-            raise RuleError("how many cards the seat still holds is missing", field="cards_left", seat=s)
+            raise RuleError(_("how many cards the seat still holds is missing"), field="cards_left", seat=s)
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= rules.hand_size:
-            raise RuleError(f"{n!r}: cards left is a whole number 0 to {rules.hand_size}",
+            raise RuleError(_("{got}: cards left is a whole number 0 to {size}", got=repr(n), size=rules.hand_size),
                             field="cards_left", seat=s)
         if s == winner and n:
-            raise RuleError(f"the winner went out and holds no cards, not {n}", field="cards_left", seat=s)
+            raise RuleError(_("the winner went out and holds no cards, not {n}", n=n), field="cards_left", seat=s)
         if s != winner and n == 0:
-            raise RuleError("only the winner is out of cards: the game ends when the first player goes out",
+            raise RuleError(_("only the winner is out of cards: the game ends when the first player goes out"),
                             field="cards_left", seat=s)
         left[s] = n
     extra = set(cards_left) - set(seats)
     if extra:
-        raise RuleError(f"seat {min(extra)} is not in seats", field="cards_left")
+        raise RuleError(_("seat {seat} is not in seats", seat=min(extra)), field="cards_left")
     leaving = set(leaving)
     if not leaving <= set(seats):
-        raise RuleError(f"seat {min(leaving - set(seats))} is not in seats", field="leaving")
+        raise RuleError(_("seat {seat} is not in seats", seat=min(leaving - set(seats))), field="leaving")
     if chips is not None:
         for s in seats:
             c = chips.get(s)
             if not isinstance(c, int) or isinstance(c, bool) or abs(c) > MAX_CHIPS:
-                raise RuleError(f"chips before the game (a whole number up to {MAX_CHIPS}) are missing",
+                raise RuleError(_("chips before the game (a whole number up to {max}) are missing", max=MAX_CHIPS),
                                 field="chips", seat=s)
             if c < rules.min_chips:
-                raise RuleError(f"{c}G: a seat needs at least {rules.min_chips}G to join a game",
-                                field="chips", seat=s)
+                raise RuleError(_("{chips}G: a seat needs at least {min}G to join a game", chips=c,
+                                  min=rules.min_chips), field="chips", seat=s)
     antes = {s: rules.ante for s in seats}
     card_payments = {s: rules.per_card * left[s] for s in seats}
     pot = sum(antes.values()) + sum(card_payments.values())
@@ -1090,41 +1107,41 @@ def payout(seats: Sequence[int], winner: int, cards_left: Mapping[int, int], *,
 def payout_from_json(obj: Any, rules: Daifugo = CASINO_QUEST) -> Payout:
     """:func:`payout` from the JSON of docs/daifugo.md (``cards_left`` or ``hands``)."""
     if not isinstance(obj, Mapping):
-        raise RuleError(f"a game result is a JSON object, not {type(obj).__name__}")
+        raise RuleError(_("a game result is a JSON object, not {type}", type=type(obj).__name__))
     known = {"seats", "winner", "cards_left", "hands", "leaving", "chips"}
     unknown = set(obj) - known
     if unknown:
-        raise RuleError(f"unknown field(s) {', '.join(sorted(unknown))}; expected "
-                        f"{', '.join(sorted(known))}")
+        raise RuleError(_("unknown field(s) {fields}; expected {known}", fields=", ".join(sorted(unknown)),
+                          known=", ".join(sorted(known))))
     seats_raw = obj.get("seats")
     if not isinstance(seats_raw, list):
-        raise RuleError("a list of seat numbers in clockwise order is required", field="seats")
+        raise RuleError(_("a list of seat numbers in clockwise order is required"), field="seats")
     seats = [_read_seat(s, "seats") for s in seats_raw]
     winner = _read_seat(obj.get("winner"), "winner")
     if ("cards_left" in obj) == ("hands" in obj):
-        raise RuleError("give either cards_left (seat -> number) or hands (seat -> cards)", field="cards_left")
+        raise RuleError(_("give either cards_left (seat -> number) or hands (seat -> cards)"), field="cards_left")
     left: dict[int, Any] = {}
     if "cards_left" in obj:
         raw = obj["cards_left"]
         if not isinstance(raw, Mapping):
-            raise RuleError("an object seat -> number of cards", field="cards_left")
+            raise RuleError(_("an object seat -> number of cards"), field="cards_left")
         for k, v in raw.items():
             left[_read_seat(k, "cards_left")] = v
     else:
         raw = obj["hands"]
         if not isinstance(raw, Mapping):
-            raise RuleError("an object seat -> cards", field="hands")
+            raise RuleError(_("an object seat -> cards"), field="hands")
         for k, v in raw.items():
             s = _read_seat(k, "hands")
             left[s] = len(_read_cards(v, "hands", s, allow_hidden=True))
     leaving_raw = obj.get("leaving", [])
     if not isinstance(leaving_raw, list):
-        raise RuleError("a list of seats leaving the table", field="leaving")
+        raise RuleError(_("a list of seats leaving the table"), field="leaving")
     leaving = [_read_seat(s, "leaving") for s in leaving_raw]
     chips = None
     if "chips" in obj:
         if not isinstance(obj["chips"], Mapping):
-            raise RuleError("an object seat -> chips before the game", field="chips")
+            raise RuleError(_("an object seat -> chips before the game"), field="chips")
         chips = {_read_seat(k, "chips"): v for k, v in obj["chips"].items()}
     return payout(seats, winner, left, leaving=leaving, chips=chips, rules=rules)
 
@@ -1136,20 +1153,21 @@ def check_json(obj: Any, rules: Daifugo = CASINO_QUEST) -> dict:
     illegal one; ``results`` holds each ruling, ``state`` the state after the last legal one.
     """
     if not isinstance(obj, Mapping):
-        raise RuleError(f"the input is a JSON object, not {type(obj).__name__}")
+        raise RuleError(_("the input is a JSON object, not {type}", type=type(obj).__name__))
     unknown = set(obj) - {"state", "play", "plays"}
     if unknown:
-        raise RuleError(f"unknown field(s) {', '.join(sorted(unknown))}; expected state and play (or plays)")
+        raise RuleError(_("unknown field(s) {fields}; expected state and play (or plays)",
+                          fields=", ".join(sorted(unknown))))
     if "state" not in obj:
-        raise RuleError("the game state is required", field="state")
+        raise RuleError(_("the game state is required"), field="state")
     state = State.from_json(obj["state"], rules)
     if ("play" in obj) == ("plays" in obj):
-        raise RuleError("give either play (one move) or plays (a list of moves)", field="play")
+        raise RuleError(_("give either play (one move) or plays (a list of moves)"), field="play")
     if "play" in obj:
         return state.check(Move.from_json(obj["play"])).to_json()
     moves_raw = obj["plays"]
     if not isinstance(moves_raw, list) or not moves_raw:
-        raise RuleError("a non-empty list of moves", field="plays")
+        raise RuleError(_("a non-empty list of moves"), field="plays")
     moves = [Move.from_json(m) for m in moves_raw]
     results = []
     ruling = None

@@ -376,11 +376,12 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
     """
     cards = tuple(cards)
     if not 5 <= len(cards) <= 7:
-        raise CardError(f"a hand is 5 to 7 cards, got {len(cards)}: {format_cards(cards)}", cards)
+        raise CardError(_("a hand is 5 to 7 cards, got {n}: {cards}", n=len(cards), cards=format_cards(cards)),
+                        cards)
     if any(c.is_joker for c in cards):
-        raise CardError("evaluate() takes no joker: the game decides what a joker stands for", cards)
+        raise CardError(_("evaluate() takes no joker: the game decides what a joker stands for"), cards)
     if len(set(cards)) != len(cards):
-        raise CardError(f"a hand cannot hold the same card twice: {format_cards(cards)}", cards)
+        raise CardError(_("a hand cannot hold the same card twice: {cards}", cards=format_cards(cards)), cards)
     key = evaluate_key([c.index for c in cards])
     return HandValue(key, _pick_five(cards, key))
 
@@ -400,5 +401,5 @@ def best_of(cards: Sequence[Card], *, choose: int = 5, fixed: Sequence[Card] = (
         if best is None or key > best.key:
             best = HandValue(key, five)
     if best is None:
-        raise CardError(f"cannot make a five-card hand from {format_cards(fixed + tuple(cards))}")
+        raise CardError(_("cannot make a five-card hand from {cards}", cards=format_cards(fixed + tuple(cards))))
     return HandValue(best.key, best.best_five)

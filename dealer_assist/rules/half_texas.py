@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
-from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards
-from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, street as street_word
+from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards, place_words
+from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, render, street as street_word
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -67,10 +67,28 @@ def illegal(why: Text, *, field: Optional[str] = None, seat: Optional[int] = Non
     'seat 2: this seat has folded and cannot act / フォールド済みのためアクションできません'
     """
     en, ja = both(why)
-    err = RuleError(f"{en} / {ja}", field=field, seat=seat)
+    err = RuleError(_BothWords(why), field=field, seat=seat)
     err.reason_en = en
     err.reason_ja = ja
     return err
+
+
+@dataclass(frozen=True, slots=True)
+class _BothWords:
+    """``why`` in English with its Japanese after a slash (what the Half Texas errors have always
+    said in English); in Japanese, the Japanese alone.
+
+    >>> w = _BothWords(_("this seat has folded and cannot act"))
+    >>> w.render("en"), w.render("ja")
+    ('this seat has folded and cannot act / フォールド済みのためアクションできません', 'フォールド済みのためアクションできません')
+    """
+
+    why: Text
+
+    def render(self, lang: str) -> str:
+        if lang == "en":
+            return f"{render(self.why, 'en')} / {render(self.why, 'ja')}"
+        return render(self.why, lang)
 
 
 def _seat(seat: int) -> Text:
@@ -172,12 +190,12 @@ class Colors:
         if obj is None:
             return cls()
         if not isinstance(obj, Mapping) or set(obj) - {"black", "red"}:
-            raise RuleError('expected {"black": "s" or "c", "red": "h" or "d"}', field="colors")
+            raise RuleError(_('expected {"black": "s" or "c", "red": "h" or "d"}'), field="colors")
         try:
             black = Suit.parse(obj.get("black", "s"))
             red = Suit.parse(obj.get("red", "h"))
         except CardError as exc:
-            raise RuleError(str(exc), field="colors") from None
+            raise RuleError(message_of(exc), field="colors") from None
         return cls(black, red)
 
 
@@ -196,7 +214,7 @@ def parse_call(text: str, colors: Colors = Colors()) -> Card:
     if isinstance(text, Card):
         return colors.check(text, field="call")
     if not isinstance(text, str):
-        raise RuleError(f"a call names a card, such as 黒8 or ♥K, not {text!r}", field="call")
+        raise RuleError(_("a call names a card, such as 黒8 or ♥K, not {text}", text=repr(text)), field="call")
     t = text.strip().replace(" ", "")
     low = t.lower()
     for words, black in ((("黒", "black", "b"), True), (("赤", "red", "r"), False)):
@@ -291,13 +309,14 @@ def rank_five(cards: Sequence[Card], colors: Colors = Colors()) -> tuple[Categor
     'flush'
     """
     if len(cards) != 5:
-        raise RuleError(f"a hand is five cards, got {len(cards)}")
+        raise RuleError(_("a hand is five cards, got {n}", n=len(cards)))
     ranks = sorted((int(c.rank) for c in cards), reverse=True)
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
     if len(set(cards)) != 5 or max(counts.values()) > 2:
-        raise RuleError(f"{format_cards(cards)} cannot come from the 26-card deck (each rank once per colour)")
+        raise RuleError(_("{cards} cannot come from the 26-card deck (each rank once per colour)",
+                          cards=format_cards(cards)))
     flush = len({colors.is_black(c) for c in cards}) == 1
     top = _straight_top(set(ranks))
     if top is not None:
@@ -383,11 +402,11 @@ def best_hand(cards: Sequence[Card], colors: Colors = Colors()) -> Hand:
     """
     cards = tuple(cards)
     if len(cards) < 5:
-        raise RuleError(f"a hand needs at least five cards, got {len(cards)}")
+        raise RuleError(_("a hand needs at least five cards, got {n}", n=len(cards)))
     for c in cards:
         colors.check(c)
     if len(set(cards)) != len(cards):
-        raise RuleError(f"the same card twice in {format_cards(cards)}")
+        raise RuleError(_("the same card twice in {cards}", cards=format_cards(cards)))
     ordered = sorted(cards, key=lambda c: (-int(c.rank), not colors.is_black(c)))
     best: Optional[tuple] = None
     for five in combinations(ordered, 5):
@@ -418,7 +437,7 @@ class Points:
     def __post_init__(self) -> None:
         for name, v in (("bp", self.bp), ("rp", self.rp)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise RuleError(f"points are whole numbers >= 0, got {v!r}", field=name)
+                raise RuleError(_("points are whole numbers >= 0, got {value}", value=repr(v)), field=name)
 
     @property
     def dropped(self) -> bool:
@@ -496,7 +515,7 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
     board = tuple(board)
     folded_set = frozenset(folded)
     if isinstance(raises, bool) or not isinstance(raises, int) or raises < 0:
-        raise RuleError(f"raises is a whole number >= 0, got {raises!r}", field="raises")
+        raise RuleError(_("raises is a whole number >= 0, got {raises}", raises=repr(raises)), field="raises")
     live = sorted(s for s in holes if s not in folded_set)
     if not live:
         raise illegal(_("every seat folded: one seat must still be in the game"), field="folded")
@@ -689,15 +708,15 @@ class Game:
         try:
             cards = tuple(parse_card(c) for c in deck)
         except CardError as exc:
-            raise RuleError(str(exc), field="deck") from None
+            raise RuleError(message_of(exc), field="deck") from None
         for c in cards:
             colors.check(c, field="deck")
         if len(set(cards)) != len(cards) or len(cards) != 26:
             raise illegal(_("the deck must be the 26 cards, each once; got {n} cards ({k} different)",
                             n=len(cards), k=len(set(cards))), field="deck")
         if isinstance(table_seats, bool) or not isinstance(table_seats, int) or not 2 <= table_seats <= 8:
-            raise RuleError(f"a Half Texas table has 2 to 8 seats (6 by the seed), got {table_seats!r}",
-                            field="table_seats")
+            raise RuleError(_("a Half Texas table has 2 to 8 seats (6 by the seed), got {seats}",
+                              seats=repr(table_seats)), field="table_seats")
         if isinstance(slide, bool) or not isinstance(slide, int) or not 0 <= slide <= SLIDE_MAX:
             raise illegal(_("the slide call is 0 to {top} cards, got {got}", top=SLIDE_MAX, got=repr(slide)),
                           field="slide")
@@ -705,7 +724,8 @@ class Game:
         dropped = tuple(sorted(set(dropped)))
         for s in players + dropped:
             if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table_seats:
-                raise RuleError(f"seat {s!r} is not a seat of this {table_seats}-seat table", field="seats")
+                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=repr(s), n=table_seats),
+                                field="seats")
         if set(players) & set(dropped):
             s = sorted(set(players) & set(dropped))[0]
             raise illegal(_("a seat cannot both play and be dropped out"), field="seats", seat=s)
@@ -747,7 +767,8 @@ class Game:
 
     def seat(self, number: int) -> SeatState:
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.seats):
-            raise RuleError(f"there is no seat {number!r} at this {len(self.seats)}-seat table", field="seat")
+            raise RuleError(_("there is no seat {seat} at this {n}-seat table", seat=repr(number), n=len(self.seats)),
+                            field="seat")
         return self.seats[number - 1]
 
     def where(self, card: Card | str) -> Location:
@@ -968,7 +989,7 @@ class Standings:
         cards = {s: parse_card(c) for s, c in cards.items()}
         for s, c in cards.items():
             if c.is_joker:
-                raise RuleError("a casino war is played without the joker", field="casino_war", seat=s)
+                raise RuleError(_("a casino war is played without the joker"), field="casino_war", seat=s)
         rows = {r.seat: r for r in self.rows}
         places = sorted({r.place for r in self.rows})
         order: list[list[int]] = []
@@ -1054,17 +1075,18 @@ class Session:
             raise illegal(_("a session needs at least two players"), field="seats")
         for s in seats:
             if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table_seats:
-                raise RuleError(f"seat {s!r} is not a seat of this {table_seats}-seat table", field="seats")
+                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=repr(s), n=table_seats),
+                                field="seats")
         start = Points(bp, rp)
         if start.dropped:
-            raise RuleError("players start with at least 1 BP and 1 RP", field="bp")
+            raise RuleError(_("players start with at least 1 BP and 1 RP"), field="bp")
         return cls(colors, table_seats, tuple(Player(s, start) for s in seats), seats[0])
 
     def player(self, seat: int) -> Player:
         for p in self.players:
             if p.seat == seat:
                 return p
-        raise RuleError(f"no player sits in seat {seat}", field="seat", seat=seat)
+        raise RuleError(_("no player sits in seat {seat}", seat=seat), field="seat", seat=seat)
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -1132,25 +1154,29 @@ def _read_int(value: Any, field: str, seat: Optional[int], minimum: int = 0) -> 
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"expected a whole number, got {value!r}", field=field, seat=seat)
+        said = (_("expected a whole number, got None") if value is None
+                else _("expected a whole number, got {value}", value=repr(value)))
+        raise RuleError(said, field=field, seat=seat)
     if value < minimum:
-        raise RuleError(f"{value} is below {minimum}: expected a whole number >= {minimum}", field=field, seat=seat)
+        raise RuleError(_("{value} is below {minimum}: expected a whole number >= {minimum}",
+                          value=value, minimum=minimum), field=field, seat=seat)
     return value
 
 
 def _read_cards(value: Any, colors: Colors, field: str, seat: Optional[int], count: int) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise RuleError(f"expected a list of {count} cards such as [\"As\", \"Kh\"], got {value!r}",
-                        field=field, seat=seat)
+        raise RuleError(_("expected a list of {count} cards such as [\"As\", \"Kh\"], got {value}",
+                          count=count, value=repr(value)), field=field, seat=seat)
     out = []
     for token in value:
         try:
             card = parse_card(token)
         except CardError as exc:
-            raise RuleError(str(exc), field=field, seat=seat) from None
+            raise RuleError(message_of(exc), field=field, seat=seat) from None
         out.append(colors.check(card, field=field, seat=seat))
     if len(out) != count:
-        raise RuleError(f"expected {count} cards, got {len(out)}: {format_cards(out)}", field=field, seat=seat)
+        raise RuleError(_("expected {n} cards, got {got}: {cards}", n=count, got=len(out), cards=format_cards(out)),
+                        field=field, seat=seat)
     return tuple(out)
 
 
@@ -1279,21 +1305,21 @@ class HalfTexas:
         """Read one finished game (``settle``'s input) and rule on it; a :class:`RuleError` names
         the field and the seat that are wrong."""
         if not isinstance(obj, Mapping):
-            raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
+            raise RuleError(_("a table is a JSON object, not {type}", type=type(obj).__name__))
         unknown = sorted(set(obj) - self.fields)
         if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(unknown)} for game 'half-texas'; known: "
-                            f"{', '.join(sorted(self.fields))}", field=unknown[0])
+            raise RuleError(_("unknown field(s) {fields} for game {game}; known: {known}", fields=", ".join(unknown),
+                              game=repr("half-texas"), known=", ".join(sorted(self.fields))), field=unknown[0])
         colors = Colors.read(obj.get("colors"))
         table_seats = _read_int(obj.get("table_seats", TABLE_SEATS), "table_seats", None, minimum=2)
         if table_seats > 8:
-            raise RuleError(f"a Half Texas table has 2 to 8 seats (6 by the seed), got {table_seats}",
+            raise RuleError(_("a Half Texas table has 2 to 8 seats (6 by the seed), got {seats}", seats=table_seats),
                             field="table_seats")
         board = _read_cards(obj.get("board"), colors, "board", None, 5)
         raises = _read_int(obj.get("raises", 0), "raises", None)
         seats_obj = obj.get("seats")
         if not isinstance(seats_obj, list) or not seats_obj:
-            raise RuleError("expected a non-empty list of seats", field="seats")
+            raise RuleError(_("expected a non-empty list of seats"), field="seats")
         holes: dict[int, tuple[Card, ...]] = {}
         points: dict[int, Points] = {}
         folded: list[int] = []
@@ -1301,27 +1327,27 @@ class HalfTexas:
         places: dict[str, tuple[Card, ...]] = {"board": board}
         for i, s in enumerate(seats_obj):
             if not isinstance(s, Mapping):
-                raise RuleError(f"seat entry {i + 1} is not an object", field="seats")
+                raise RuleError(_("seat entry {n} is not an object", n=i + 1), field="seats")
             if "seat" not in s:
-                raise RuleError(f"seat entry {i + 1} has no \"seat\" number", field="seat")
+                raise RuleError(_("seat entry {n} has no \"seat\" number", n=i + 1), field="seat")
             n = _read_int(s["seat"], "seat", None, minimum=1)
             if n > table_seats:
-                raise RuleError(f"seat {n} is not at a {table_seats}-seat table", field="seat", seat=n)
+                raise RuleError(_("seat {seat} is not at a {n}-seat table", seat=n, n=table_seats), field="seat", seat=n)
             if n in points:
-                raise RuleError(f"seat {n} is listed twice", field="seats", seat=n)
+                raise RuleError(_("seat {seat} is listed twice", seat=n), field="seats", seat=n)
             bad = sorted(set(s) - self.seat_fields)
             if bad:
-                raise RuleError(f"unknown field(s) {', '.join(bad)}; known: {', '.join(sorted(self.seat_fields))}",
-                                field=bad[0], seat=n)
+                raise RuleError(_("unknown field(s) {fields}; known: {known}", fields=", ".join(bad),
+                                  known=", ".join(sorted(self.seat_fields))), field=bad[0], seat=n)
             for flag in ("folded", "raised"):
                 if not isinstance(s.get(flag, False), bool):
-                    raise RuleError(f"expected true or false, got {s.get(flag)!r}", field=flag, seat=n)
+                    raise RuleError(_("expected true or false, got {value}", value=repr(s.get(flag))), field=flag, seat=n)
             is_folded = s.get("folded", False)
             if is_folded and s.get("raised", False):
                 raise illegal(_("a seat that raised cannot fold (it goes to the showdown)"), field="folded", seat=n)
             for f in ("bp", "rp"):
                 if f not in s:
-                    raise RuleError(f"missing {f} (the seat's points before this game)", field=f, seat=n)
+                    raise RuleError(_("missing {field} (the seat's points before this game)", field=f), field=f, seat=n)
             p = Points(_read_int(s["bp"], "bp", n), _read_int(s["rp"], "rp", n))
             if p.dropped:
                 raise illegal(_("a seat with {bp} BP {rp} RP has dropped out and does not play; leave it out of seats",
@@ -1342,11 +1368,13 @@ class HalfTexas:
             for c in cards:
                 if c in seen:
                     seat = int(place.split()[1]) if place != "board" else None
-                    raise RuleError(f"duplicate card {c}: it is both in {seen[c]} and in {place}",
+                    raise RuleError(_("duplicate card {card}: it is both in {other} and in {place}", card=str(c),
+                                      other=place_words(seen[c]), place=place_words(place)),
                                     field="hole" if seat else "board", seat=seat)
                 seen[c] = place
         if raised and "raises" in obj and raises != len(raised):
-            raise RuleError(f"raises is {raises} but {len(raised)} seat(s) are marked raised", field="raises")
+            raise RuleError(_("raises is {raises} but {n} seat(s) are marked raised", raises=raises, n=len(raised)),
+                            field="raises")
         if raised and "raises" not in obj:
             raises = len(raised)
         live = [n for n in points if n not in folded]
@@ -1357,7 +1385,8 @@ class HalfTexas:
         if button is not None:
             button = _read_int(button, "button", None, minimum=1)
             if button not in points:
-                raise RuleError(f"the button is on seat {button}, which is not among the seats", field="button")
+                raise RuleError(_("the button is on seat {button}, which is not among the seats", button=button),
+                                field="button")
             start = button
         else:
             start = table_seats

@@ -47,8 +47,8 @@ class HoldemHiLo(Holdem):
     def check_table(self, table: Table) -> None:
         q = table.extra.get("low_qualifier")
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or not 5 <= q <= 13):
-            raise RuleError(f"expected null (any low plays) or a highest low card from 5 to 13, such "
-                            f"as 8 for eight-or-better; got {q!r}", field="low_qualifier")
+            raise RuleError(_("expected null (any low plays) or a highest low card from 5 to 13, such "
+                              "as 8 for eight-or-better; got {got}", got=repr(q)), field="low_qualifier")
 
     def qualifier(self, table: Table) -> Optional[int]:
         return table.extra.get("low_qualifier")

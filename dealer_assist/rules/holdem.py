@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, Rank, Suit, format_cards
-from dealer_assist.i18n import _, both
+from dealer_assist.i18n import _, both, street as street_words
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import HandValue, _pick_five, evaluate_key, rank_text, Category
 from dealer_assist.rules.showdown import SeatHand, SeatInput, ShowdownGame, Table
@@ -84,8 +84,9 @@ class JokerHoldem(Holdem):
         if JOKER in table.board:
             slot = table.board.index(JOKER) + 1
             street = "flop" if slot <= 3 else ("turn" if slot == 4 else "river")
-            raise RuleError(f"the joker is board card {slot} ({street}): {BURN_SWAP}. "
-                            f"Swap it, then settle with the swapped card", field="board")
+            raise RuleError(_("the joker is board card {slot} ({street}): {procedure}. "
+                              "Swap it, then settle with the swapped card",
+                              slot=slot, street=street_words(street), procedure=BURN_SWAP_MSG), field="board")
 
     def seat_hand(self, table: Table, seat: SeatInput) -> SeatHand:
         if JOKER not in seat.hole:
@@ -235,8 +236,8 @@ def deal_board(stub: Sequence[Card]) -> BoardDeal:
 
     def take(what: str) -> Card:
         if not rest:
-            raise RuleError(f"the stub ran out before the {what}: a board needs up to 9 stub cards",
-                            field="stub")
+            raise RuleError(_("the stub ran out before the {street}: a board needs up to 9 stub cards",
+                              street=street_words(what)), field="stub")
         return rest.pop(0)
 
     for name, count in _DEAL:

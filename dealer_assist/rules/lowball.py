@@ -32,7 +32,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from dealer_assist.i18n import Msg, _p
+from dealer_assist.i18n import Msg, _, _p
 from dealer_assist.cards import Card, CardError, format_cards, parse_cards
 from dealer_assist.rules.evaluator import (
     LOW_ACE, Category, _nonflush_key, _pack, _unpack, evaluate_key, rank_text,
@@ -106,9 +106,10 @@ class LowValue:
 
 def _check_five(cards: Sequence[Card]) -> None:
     if len(cards) != 5:
-        raise CardError(f"a low hand is five cards, got {len(cards)}: {format_cards(cards)}", cards)
+        raise CardError(_("a low hand is five cards, got {n}: {cards}", n=len(cards), cards=format_cards(cards)),
+                        cards)
     if any(c.is_joker for c in cards):
-        raise CardError("low hands are played without a joker", cards)
+        raise CardError(_("low hands are played without a joker"), cards)
 
 
 def _badness_a5(indices: Sequence[int]) -> int:
@@ -164,7 +165,7 @@ def best_low(cards: Iterable[Card], rule: str = "a5") -> LowValue:
     """
     cards = tuple(cards)
     if not 5 <= len(cards) <= 7:
-        raise CardError(f"a low hand is made from 5 to 7 cards, got {len(cards)}", cards)
+        raise CardError(_("a low hand is made from 5 to 7 cards, got {n}", n=len(cards)), cards)
     badness = _BADNESS[rule]
     best_b, best_five = None, ()
     for five in itertools.combinations(cards, 5):

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional, Sequence
 
+from dealer_assist.i18n import _
 from dealer_assist.rules.errors import RuleError
 
 __all__ = ["Pot", "build_pots", "short_antes", "split_amount", "clockwise_from"]
@@ -105,7 +106,7 @@ def build_pots(committed: Mapping[int, int], folded: Iterable[int] = (),
     antes = {s: a for s, a in (antes or {}).items() if a}
     live = {s: c for s, c in committed.items() if s not in folded}
     if not live:
-        raise RuleError("every seat has folded: one seat must still be in the hand", field="folded")
+        raise RuleError(_("every seat has folded: one seat must still be in the hand"), field="folded")
     short = short_antes(committed, antes, folded)
     layers: list[_Layer] = []
     # the antes: one layer, or one per short ante (each short seat contests the antes up to its own)
@@ -173,7 +174,7 @@ def split_amount(amount: int, winners: Sequence[int]) -> tuple[dict[int, int], l
     ({3: 51, 1: 50}, [3])
     """
     if not winners:
-        raise RuleError("a pot needs at least one winner")
+        raise RuleError(_("a pot needs at least one winner"))
     base, odd = divmod(amount, len(winners))
     shares = {s: base for s in winners}
     lucky = list(winners[:odd])

@@ -14,10 +14,11 @@ The command ``dealer-assist settle`` is a thin I/O shell around :func:`settle` a
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.games import GAMES as _REGISTRY
+from dealer_assist.i18n import _
 from dealer_assist.rules.errors import RuleError
 
 __all__ = ["GAMES", "settle", "settle_batch", "game_for"]
@@ -29,10 +30,11 @@ GAMES: dict[str, Any] = {g.name: g.rules for g in _REGISTRY if g.settles}
 
 def game_for(obj: Any):
     if not isinstance(obj, Mapping):
-        raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
+        raise RuleError(_("a table is a JSON object, not {type}", type=type(obj).__name__))
     name = obj.get("game")
     if not isinstance(name, str) or name not in GAMES:
-        raise RuleError(f"unknown game {name!r}; known games: {', '.join(GAMES)}", field="game")
+        raise RuleError(_("unknown game {game}; known games: {games}", game=repr(name), games=", ".join(GAMES)),
+                        field="game")
     return GAMES[name]
 
 
@@ -42,8 +44,9 @@ def settle(obj: Mapping[str, Any]) -> dict:
     return ruling if isinstance(ruling, dict) else ruling.to_json()
 
 
-def settle_batch(objs: list) -> tuple[list, int]:
-    """Rule on each table; a bad one gives ``{"error": ...}`` in its place and exit code 2."""
+def settle_batch(objs: list, refused: Optional[list] = None) -> tuple[list, int]:
+    """Rule on each table; a bad one gives ``{"error": ...}`` (English) in its place and exit code
+    2, and its error goes to ``refused`` where one is given (to be said in another language)."""
     out: list = []
     code = 0
     for obj in objs:
@@ -52,4 +55,6 @@ def settle_batch(objs: list) -> tuple[list, int]:
         except (RuleError, CardError) as exc:
             out.append({"error": str(exc)})
             code = 2
+            if refused is not None:
+                refused.append(exc)
     return out, code

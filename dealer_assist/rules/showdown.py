@@ -31,7 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
-from dealer_assist.i18n import Msg, Text, _, _n, _p, both, join, lines as render_lines, seat, seat_list
+from dealer_assist.i18n import (Msg, Text, _, _n, _p, both, join, lines as render_lines, message_of, seat,
+                                 seat_list)
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount
@@ -244,34 +245,35 @@ class ShowdownGame:
     def read_table(self, obj: Mapping[str, Any]) -> Table:
         """Check ``obj`` and build a :class:`Table`; :class:`RuleError` names field and seat."""
         if not isinstance(obj, Mapping):
-            raise RuleError(f"a table is a JSON object, not {type(obj).__name__}")
+            raise RuleError(_("a table is a JSON object, not {type}", type=type(obj).__name__))
         known = {"game", "board", "button", "seats", "last_aggressor", *self.extra_fields}
         unknown = sorted(set(obj) - known)
         if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(unknown)} for game {self.name!r}; "
-                            f"known: {', '.join(sorted(known))}", field=unknown[0])
+            raise RuleError(_("unknown field(s) {fields} for game {game}; known: {known}",
+                              fields=", ".join(unknown), game=repr(self.name), known=", ".join(sorted(known))),
+                            field=unknown[0])
         board = self.read_cards(obj.get("board"), field="board", seat=None, allow_none=self.board_count == 0)
         seats_obj = obj.get("seats")
         if not isinstance(seats_obj, list) or not seats_obj:
-            raise RuleError("expected a non-empty list of seats", field="seats")
+            raise RuleError(_("expected a non-empty list of seats"), field="seats")
         seats: list[SeatInput] = []
         numbers: set[int] = set()
         for i, s in enumerate(seats_obj):
             seat = self.read_seat(s, i)
             if seat.seat in numbers:
-                raise RuleError(f"seat {seat.seat} is listed twice", field="seats", seat=seat.seat)
+                raise RuleError(_("seat {seat} is listed twice", seat=seat.seat), field="seats", seat=seat.seat)
             numbers.add(seat.seat)
             seats.append(seat)
         button = self.read_int(obj.get("button"), "button", None, minimum=1)
         if button not in numbers:
-            raise RuleError(f"the button is on seat {button}, which is not at the table "
-                            f"(seats {sorted(numbers)})", field="button")
+            raise RuleError(_("the button is on seat {button}, which is not at the table (seats {seats})",
+                              button=button, seats=str(sorted(numbers))), field="button")
         last = obj.get("last_aggressor")
         if last is not None:
             last = self.read_int(last, "last_aggressor", None, minimum=1)
             if last not in numbers:
-                raise RuleError(f"seat {last} is not at the table (seats {sorted(numbers)})",
-                                field="last_aggressor")
+                raise RuleError(_("seat {seat} is not at the table (seats {seats})",
+                                  seat=last, seats=str(sorted(numbers))), field="last_aggressor")
         extra = {k: obj[k] for k in self.extra_fields if k in obj}
         table = Table(self.name, board, button, tuple(sorted(seats, key=lambda s: s.seat)), last, extra)
         return self.check(table)
@@ -282,15 +284,15 @@ class ShowdownGame:
         it. :class:`RuleError` names field and seat."""
         board = table.board
         if not table.live:
-            raise RuleError("every seat has folded: one seat must still be in the hand", field="folded")
+            raise RuleError(_("every seat has folded: one seat must still be in the hand"), field="folded")
         if len(board) > self.board_count or (len(table.live) > 1 and len(board) != self.board_count):
             # a hand won without a showdown may end on any street; a showdown needs the full board
-            raise RuleError(f"a {self.name} showdown needs {self.board_count} board cards, "
-                            f"got {len(board)}: {format_cards(board)}", field="board")
+            raise RuleError(_("a {game} showdown needs {n} board cards, got {got}: {cards}", game=self.name,
+                              n=self.board_count, got=len(board), cards=format_cards(board)), field="board")
         if len(table.live) > 1:
             for s in table.live:
                 if s.hole is None:
-                    raise RuleError("a seat still in the hand at showdown must show its hole cards",
+                    raise RuleError(_("a seat still in the hand at showdown must show its hole cards"),
                                     field="hole", seat=s.seat)
                 self.check_hole(s)
         self.check_cards(table)
@@ -301,21 +303,28 @@ class ShowdownGame:
         """The cards a seat shows at the showdown are as many as the game deals (hook: stud counts
         its face-down and face-up cards apart)."""
         if len(seat.hole) != self.hole_count:
-            raise RuleError(f"expected {self.hole_count} cards, got {len(seat.hole)}: {format_cards(seat.hole)}",
-                            field="hole", seat=seat.seat)
+            raise RuleError(_("expected {n} cards, got {got}: {cards}", n=self.hole_count, got=len(seat.hole),
+                              cards=format_cards(seat.hole)), field="hole", seat=seat.seat)
 
     def read_int(self, value: Any, field: str, seat: Optional[int], minimum: int = 0) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
-                raise RuleError(f"expected a whole number, got {value!r}", field=field, seat=seat)
+                said = (_("expected a whole number, got None") if value is None
+                        else _("expected a whole number, got {value}", value=repr(value)))
+                raise RuleError(said, field=field, seat=seat)
         if value < minimum:
-            what = "negative" if value < 0 else f"below {minimum}"
-            raise RuleError(f"{value} is {what}: expected a whole number >= {minimum}", field=field, seat=seat)
+            if value < 0:
+                said = _("{value} is negative: expected a whole number >= {minimum}", value=value, minimum=minimum)
+            else:
+                said = _("{value} is below {minimum}: expected a whole number >= {minimum}",
+                         value=value, minimum=minimum)
+            raise RuleError(said, field=field, seat=seat)
         top = MAX_SEAT if field in ("seat", "button", "last_aggressor", "owner") else MAX_CHIPS
         if value > top:
-            raise RuleError(f"{value} is too large: expected at most {top}", field=field, seat=seat)
+            raise RuleError(_("{value} is too large: expected at most {top}", value=value, top=top),
+                            field=field, seat=seat)
         return value
 
     def read_cards(self, value: Any, *, field: str, seat: Optional[int], allow_none: bool = False
@@ -323,22 +332,22 @@ class ShowdownGame:
         if value is None and allow_none:
             return ()
         if not isinstance(value, list):
-            raise RuleError(f"expected a list of cards such as [\"As\", \"Kd\"], got {value!r}",
+            raise RuleError(_("expected a list of cards such as [\"As\", \"Kd\"], got {value}", value=repr(value)),
                             field=field, seat=seat)
         out = []
         for token in value:
             try:
                 out.append(parse_card(token))
             except CardError as exc:
-                raise RuleError(str(exc), field=field, seat=seat) from None
+                raise RuleError(message_of(exc), field=field, seat=seat) from None
         return tuple(out)
 
     def read_seat_number(self, s: Any, position: int) -> int:
         """The seat number of seat entry ``position`` (0-based), checking the entry is an object."""
         if not isinstance(s, Mapping):
-            raise RuleError(f"seat entry {position + 1} is not an object", field="seats")
+            raise RuleError(_("seat entry {n} is not an object", n=position + 1), field="seats")
         if "seat" not in s:
-            raise RuleError(f"seat entry {position + 1} has no \"seat\" number", field="seat")
+            raise RuleError(_("seat entry {n} has no \"seat\" number", n=position + 1), field="seat")
         return self.read_int(s["seat"], "seat", None, minimum=1)
 
     def read_seat(self, s: Any, position: int) -> SeatInput:
@@ -351,27 +360,29 @@ class ShowdownGame:
         else:
             hole = self.read_cards(hole_raw, field="hole", seat=number)
             if len(hole) != self.hole_count:
-                raise RuleError(f"expected {self.hole_count} cards, got {len(hole)}: {format_cards(hole)}",
-                                field="hole", seat=number)
+                raise RuleError(_("expected {n} cards, got {got}: {cards}", n=self.hole_count, got=len(hole),
+                                  cards=format_cards(hole)), field="hole", seat=number)
         return SeatInput(number, hole, committed, folded, ante)
 
     def check_seat_fields(self, s: Mapping[str, Any], number: int, cards: set[str]) -> None:
         """Refuse a seat entry's unknown fields; ``cards``: the game's card fields."""
         unknown = sorted(set(s) - {"seat", "committed", "ante", "folded", *cards, *self.seat_extra_fields()})
         if unknown:
-            raise RuleError(f"unknown field(s) {', '.join(unknown)}", field=unknown[0], seat=number)
+            raise RuleError(_("unknown field(s) {fields}", fields=", ".join(unknown)),
+                            field=unknown[0], seat=number)
 
     def read_chips(self, s: Mapping[str, Any], number: int) -> tuple[int, int, bool]:
         """A seat entry's ``committed``, ``ante`` (part of it, default 0) and ``folded``."""
         folded = s.get("folded", False)
         if not isinstance(folded, bool):
-            raise RuleError(f"expected true or false, got {folded!r}", field="folded", seat=number)
+            raise RuleError(_("expected true or false, got {value}", value=repr(folded)),
+                            field="folded", seat=number)
         committed = self.read_int(s.get("committed"), "committed", number)
         ante = self.read_int(s.get("ante", 0), "ante", number)
         if ante > committed:
-            raise RuleError(f"the ante ({ante}) is part of the chips committed ({committed}): "
-                            f"committed counts every chip the seat put in, its ante included",
-                            field="ante", seat=number)
+            raise RuleError(_("the ante ({ante}) is part of the chips committed ({committed}): "
+                              "committed counts every chip the seat put in, its ante included",
+                              ante=ante, committed=committed), field="ante", seat=number)
         return committed, ante, folded
 
     def seat_extra_fields(self) -> tuple[str, ...]:
@@ -389,16 +400,18 @@ class ShowdownGame:
             fld = "board" if seat is None else "hole"
             for c in cards:
                 if c.is_joker and not jokers:
-                    raise RuleError(f"{self.name} is played without a joker (JK); "
-                                    f"joker hold'em is game \"joker-holdem\"", field=fld, seat=seat)
+                    raise RuleError(_("{game} is played without a joker (JK); "
+                                      "joker hold'em is game \"joker-holdem\"", game=self.name),
+                                    field=fld, seat=seat)
                 if not c.is_joker and c.index not in in_deck:
-                    raise RuleError(f"{c} is not in the {self.name} deck", field=fld, seat=seat)
+                    raise RuleError(_("{card} is not in the {game} deck", card=str(c), game=self.name),
+                                    field=fld, seat=seat)
         try:
             check_unique(groups, jokers_allowed=jokers)
         except CardError as exc:
             where = [p for p in groups if exc.token is not None and exc.token in groups[p]]
             seat = next((int(p.split()[1]) for p in reversed(where) if p != "board"), None)
-            raise RuleError(str(exc), field="hole" if seat else "board", seat=seat) from None
+            raise RuleError(message_of(exc), field="hole" if seat else "board", seat=seat) from None
 
     # ----------------------------------------------------------------- hooks
 
@@ -501,7 +514,7 @@ class ShowdownGame:
                 hands[s.seat] = self.seat_hand(table, s)
         committed = {s.seat: s.committed for s in table.seats}
         if sum(committed.values()) == 0:
-            raise RuleError("no chips were committed: there is nothing to award", field="committed")
+            raise RuleError(_("no chips were committed: there is nothing to award"), field="committed")
         pots = self.pots(table)
         awards: list[PotAward] = []
         for i, pot in enumerate(pots):

@@ -99,10 +99,10 @@ def open_value(up: Sequence[Card], wild: WildSpec = NO_WILD) -> OpenValue:
     """
     up = tuple(up)
     if not 3 <= len(up) <= 4:
-        raise CardError(f"the owner is decided from 3 or 4 open cards, got {format_cards(up)}", up)
+        raise CardError(_("the owner is decided from 3 or 4 open cards, got {cards}", cards=format_cards(up)), up)
     naturals = [c for c in up if not wild.is_wild(c)]
     if any(c.is_joker for c in naturals):
-        raise CardError("a joker is an open card, but the table names no \"wild\": [\"JK\"]", up)
+        raise CardError(_("a joker is an open card, but the table names no \"wild\": [\"JK\"]"), up)
     counts: dict[int, int] = {}
     for c in naturals:
         counts[c.rank] = counts.get(c.rank, 0) + 1
@@ -119,7 +119,7 @@ def open_value(up: Sequence[Card], wild: WildSpec = NO_WILD) -> OpenValue:
 def owner(up_by_seat: Mapping[int, Sequence[Card]], wild: WildSpec = NO_WILD) -> int:
     """The seat whose open cards are strongest (seed 003): it acts first, and shows first."""
     if not up_by_seat:
-        raise RuleError("no seat has open cards to decide the owner from", field="up")
+        raise RuleError(_("no seat has open cards to decide the owner from"), field="up")
     return max(up_by_seat, key=lambda s: open_value(up_by_seat[s], wild))
 
 
@@ -176,39 +176,39 @@ class Stud7(WildCards, _StudHigh):
             if isinstance(first, int) and not isinstance(first, bool):
                 obj = {**obj, "button": first}
         if isinstance(obj, Mapping) and obj.get("last_aggressor") is not None:
-            raise RuleError("stud shows from the owner of the last round (seed 003), not from the "
-                            "last aggressor; give \"owner\" if it cannot be read from the open cards",
+            raise RuleError(_("stud shows from the owner of the last round (seed 003), not from the "
+                              "last aggressor; give \"owner\" if it cannot be read from the open cards"),
                             field="last_aggressor")
         try:
             return super().read_table(obj)
         except RuleError as exc:
-            if exc.field == "hole" and "must show" in exc.reason:
-                raise RuleError("a seat still in the hand at showdown must show its \"down\" (3) and "
-                                "\"up\" (4) cards", field="down", seat=exc.seat) from None
+            if exc.field == "hole" and "must show" in str(exc.reason):
+                raise RuleError(_("a seat still in the hand at showdown must show its \"down\" (3) and "
+                                  "\"up\" (4) cards"), field="down", seat=exc.seat) from None
             raise
 
     def read_seat(self, s: Any, position: int) -> SeatInput:
         number = self.read_seat_number(s, position)
         if "hole" in s:
-            raise RuleError("stud seats give \"down\" (the 3 face-down cards) and \"up\" (the 4 "
-                            "face-up cards, in the order dealt), not \"hole\"", field="hole", seat=number)
+            raise RuleError(_("stud seats give \"down\" (the 3 face-down cards) and \"up\" (the 4 "
+                              "face-up cards, in the order dealt), not \"hole\""), field="hole", seat=number)
         self.check_seat_fields(s, number, {"down", "up"})
         committed, ante, folded = self.read_chips(s, number)
         down = self.read_cards(s.get("down"), field="down", seat=number, allow_none=True)
         up = self.read_cards(s.get("up"), field="up", seat=number, allow_none=True)
         if folded:
             if len(down) > 3:
-                raise RuleError(f"a seat has at most 3 face-down cards, got {len(down)}", field="down",
+                raise RuleError(_("a seat has at most 3 face-down cards, got {n}", n=len(down)), field="down",
                                 seat=number)
             if up and len(up) not in (3, 4):
-                raise RuleError(f"a folded seat's open cards are 3 (folded before the 6th card) or 4, "
-                                f"got {len(up)}: {format_cards(up)}", field="up", seat=number)
+                raise RuleError(_("a folded seat's open cards are 3 (folded before the 6th card) or 4, "
+                                  "got {n}: {cards}", n=len(up), cards=format_cards(up)), field="up", seat=number)
         elif down or up:
             if len(down) != 3:
-                raise RuleError(f"expected 3 face-down cards (2 first, 1 last), got {len(down)}: "
-                                f"{format_cards(down)}", field="down", seat=number)
+                raise RuleError(_("expected 3 face-down cards (2 first, 1 last), got {n}: {cards}",
+                                  n=len(down), cards=format_cards(down)), field="down", seat=number)
             if len(up) != 4:
-                raise RuleError(f"expected 4 face-up cards, got {len(up)}: {format_cards(up)}",
+                raise RuleError(_("expected 4 face-up cards, got {n}: {cards}", n=len(up), cards=format_cards(up)),
                                 field="up", seat=number)
         cards = down[:2] + up + down[2:]
         return StudSeat(number, cards or None, committed, folded, ante, down, up)
@@ -216,10 +216,10 @@ class Stud7(WildCards, _StudHigh):
     def check_hole(self, seat: SeatInput) -> None:
         down, up = getattr(seat, "down", ()), getattr(seat, "up", ())
         if len(down) != 3:
-            raise RuleError(f"expected 3 face-down cards (2 first, 1 last), got {len(down)}: "
-                            f"{format_cards(down)}", field="down", seat=seat.seat)
+            raise RuleError(_("expected 3 face-down cards (2 first, 1 last), got {n}: {cards}",
+                              n=len(down), cards=format_cards(down)), field="down", seat=seat.seat)
         if len(up) != 4:
-            raise RuleError(f"expected 4 face-up cards, got {len(up)}: {format_cards(up)}",
+            raise RuleError(_("expected 4 face-up cards, got {n}: {cards}", n=len(up), cards=format_cards(up)),
                             field="up", seat=seat.seat)
 
     def check_table(self, table: Table) -> None:
@@ -228,16 +228,18 @@ class Stud7(WildCards, _StudHigh):
         if given is None:
             return
         if isinstance(given, bool) or not isinstance(given, int) or given not in {s.seat for s in table.seats}:
-            raise RuleError(f"the owner must be a seat at the table, got {given!r}", field="owner")
+            raise RuleError(_("the owner must be a seat at the table, got {given}", given=repr(given)), field="owner")
         known = self._known_up(table)
         if given in known and len(known) > 1:
             best = owner(known, wild_of(table))
             if best != given:
-                raise RuleError(f"seat {given}'s open cards ({format_cards(known[given])}: "
-                                f"{open_value(known[given], wild_of(table)).describe()}) are weaker than "
-                                f"seat {best}'s ({format_cards(known[best])}: "
-                                f"{open_value(known[best], wild_of(table)).describe()}): "
-                                f"the owner is seat {best}", field="owner")
+                raise RuleError(_("seat {given}'s open cards ({cards}: {open}) are weaker than "
+                                  "seat {best}'s ({best_cards}: {best_open}): the owner is seat {best}",
+                                  given=given, cards=format_cards(known[given]),
+                                  open=open_value(known[given], wild_of(table)).description(),
+                                  best=best, best_cards=format_cards(known[best]),
+                                  best_open=open_value(known[best], wild_of(table)).description()),
+                                field="owner")
 
     # -------------------------------------------------------------- hooks
 
@@ -447,11 +449,12 @@ def draw_hints(cards: Sequence[Card], *, seen: Iterable[Card] = (), level: str =
     """
     cards = tuple(cards)
     if not 1 <= len(cards) <= 7:
-        raise CardError(f"a stud hand is 1 to 7 cards, got {len(cards)}", cards)
+        raise CardError(_("a stud hand is 1 to 7 cards, got {n}", n=len(cards)), cards)
     if any(c.is_joker for c in cards) or len(set(cards)) != len(cards):
-        raise CardError(f"expected distinct cards without a joker: {format_cards(cards)}", cards)
+        raise CardError(_("expected distinct cards without a joker: {cards}", cards=format_cards(cards)), cards)
     if level not in ("beginner", "intermediate", "advanced"):
-        raise RuleError(f"level is beginner, intermediate or advanced, got {level!r}", field="level")
+        raise RuleError(_("level is beginner, intermediate or advanced, got {level}", level=repr(level)),
+                        field="level")
     seen = tuple(c for c in seen if c is not None)
     hints: list[Hint] = []
     made_before: Optional[Category] = None

@@ -77,13 +77,13 @@ def parse_wild(value: Any) -> WildSpec:
     if value is None:
         return NO_WILD
     if not isinstance(value, list):
-        raise RuleError(f"expected a list such as [\"2\"] or [\"JK\"], got {value!r}", field="wild")
+        raise RuleError(_("expected a list such as [\"2\"] or [\"JK\"], got {got}", got=repr(value)), field="wild")
     ranks: set = set()
     joker = False
     for token in value:
         if isinstance(token, str) and token.strip().upper() in ("JK", "JOKER"):
             if joker:
-                raise RuleError("JK is listed twice", field="wild")
+                raise RuleError(_("JK is listed twice"), field="wild")
             joker = True
             continue
         try:
@@ -91,10 +91,10 @@ def parse_wild(value: Any) -> WildSpec:
         except CardError:
             rank = None
         if rank is None:
-            raise RuleError(f"{token!r} is not a rank or JK: name wild ranks without a suit, e.g. "
-                            f"[\"2\"] (every deuce is wild) or [\"JK\"]", field="wild")
+            raise RuleError(_("{token} is not a rank or JK: name wild ranks without a suit, e.g. "
+                              "[\"2\"] (every deuce is wild) or [\"JK\"]", token=repr(token)), field="wild")
         if int(rank) in ranks:
-            raise RuleError(f"rank {rank.symbol} is listed twice", field="wild")
+            raise RuleError(_("rank {rank} is listed twice", rank=rank.symbol), field="wild")
         ranks.add(int(rank))
     return WildSpec(frozenset(ranks), joker)
 
@@ -192,7 +192,8 @@ def best_wild_hand(cards: Sequence[Card], wild: WildSpec) -> WildValue:
     """The best high hand of 5 to 7 cards where the cards ``wild`` names are wild."""
     cards = tuple(cards)
     if not 5 <= len(cards) <= 7:
-        raise CardError(f"a hand is 5 to 7 cards, got {len(cards)}: {format_cards(cards)}", cards)
+        raise CardError(_("a hand is 5 to 7 cards, got {n}: {cards}", n=len(cards), cards=format_cards(cards)),
+                        cards)
     naturals = [c for c in cards if not wild.is_wild(c)]
     # The joker first, then the wild ranks high to low, so the report reads the same every time.
     wilds = sorted((c for c in cards if wild.is_wild(c)), key=lambda c: -c.index)

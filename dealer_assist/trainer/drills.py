@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, JOKER, Card, CardError, Rank, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, Text, _, both, seat_list
+from dealer_assist.i18n import Msg, Text, _, both, message_of, seat_list
 from dealer_assist.rules.daifugo import STRENGTH_ORDER, Move, State
 from dealer_assist.rules.daifugo import check_json as daifugo_check
 from dealer_assist.rules.half_texas import Colors
@@ -287,11 +287,11 @@ def _stud_answer(table: Mapping) -> dict:
 def _burn_swap_answer(table: Mapping) -> dict:
     stub = table.get("stub")
     if not isinstance(stub, list):
-        raise UserError("stub: expected the list of stub cards, top card first")
+        raise UserError(_("{field}: {why}", field="stub", why=_("expected the list of stub cards, top card first")))
     try:
         cards = [parse_card(c) for c in stub]
     except CardError as exc:
-        raise UserError(f"stub: {exc}") from None
+        raise UserError(_("{field}: {why}", field="stub", why=message_of(exc))) from None
     return deal_board(cards).to_json()
 
 

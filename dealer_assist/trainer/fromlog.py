@@ -42,7 +42,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from dealer_assist.cards import JOKER, CardError
 from dealer_assist.errors import UserError
 from dealer_assist.games import Drilled, UnknownGame, find_game
-from dealer_assist.i18n import Msg, Text, _, _n, both, render
+from dealer_assist.i18n import Msg, Text, _, _n, both, message_of, os_reason, render
 from dealer_assist.trainer.drills import TOPICS, Drill
 from dealer_assist.zones import board_slot, seat_of_zone
 
@@ -274,7 +274,7 @@ def hand_drill(hand: Mapping[str, Any], log: str = "", topic: Optional[str] = No
     except (UserError, CardError, KeyError, IndexError, TypeError, ValueError) as exc:
         # a table the engine refuses (or one the log kept half): not a drill, said in one line
         raise LogSkip(_("hand {hand}: the engine cannot rule on its logged table ({why})", hand=ref,
-                        why=str(exc) or type(exc).__name__)) from None
+                        why=message_of(exc) if str(exc) else type(exc).__name__)) from None
     if name == "showing-order" and len(answer.get("showdown_order") or ()) < 2:
         raise LogSkip(_("hand {hand}: fewer than two seats show: no showing order to ask", hand=ref))
     stored = _stored(stored_ruling)
@@ -315,7 +315,7 @@ def _check_file(path: str) -> None:
         with open(path, "rb") as f:
             head = f.read(16)
     except OSError as exc:
-        raise UserError(_("--from-log: cannot read {path}: {why}", path=path, why=exc.strerror or str(exc))) from None
+        raise UserError(_("--from-log: cannot read {path}: {why}", path=path, why=os_reason(exc))) from None
     if not head:
         raise UserError(_("--from-log: {path} is empty: not a hand log", path=path))
     if head != b"SQLite format 3\x00":
@@ -343,7 +343,8 @@ def _read(work, path: str):
     except LogSkip:
         raise
     except UserError as exc:
-        raise UserError(_("--from-log: cannot read the hand log {path}: {why}", path=path, why=str(exc))) from None
+        raise UserError(_("--from-log: cannot read the hand log {path}: {why}", path=path,
+                          why=message_of(exc))) from None
     except (sqlite3.Error, ValueError, TypeError, KeyError) as exc:
         raise UserError(_("--from-log: the hand log {path} is damaged ({why}); dealer-assist review --salvage "
                           "copies what is still readable", path=path, why=str(exc) or type(exc).__name__)) from None

@@ -30,7 +30,7 @@ import time
 from typing import Any, Callable, Iterable, Mapping, Optional
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _
+from dealer_assist.i18n import Msg, _, message_of
 from dealer_assist.live.events import HandEnd, HandStart, Showdown, TableEvent
 from dealer_assist.trainer.drills import CheckResult, Drill, check
 from dealer_assist.trainer.store import Store
@@ -207,7 +207,7 @@ class Shadow:
             if self.drill_hand != hand or self.drill is None:
                 self.drill, self.drill_hand, self.result, self.missed = None, hand, None, False
                 self.skipped = _("hand {hand}: this showdown cannot be asked ({why})",
-                                 hand=hand_ref(self.session, hand), why=str(exc))
+                                 hand=hand_ref(self.session, hand), why=message_of(exc))
             return True
         if self.drill is not None and self.drill_hand == hand:
             self.updated = self.drill.table != drill.table
@@ -234,7 +234,7 @@ class Shadow:
             write()
             self.store_error = None
         except (sqlite3.Error, UserError) as exc:
-            self.store_error = _("the trainee store did not keep this: {why}", why=str(exc))
+            self.store_error = _("the trainee store did not keep this: {why}", why=message_of(exc))
 
     def close(self) -> bool:
         """The session ends: an open question is not answered."""

@@ -25,14 +25,17 @@ a card whose two corners are both visible counts once, and a covered corner says
 from __future__ import annotations
 
 import functools
+import json
 import math  # noqa: F401  (used by doctests)
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import Said, _, os_reason
 
 #: Number of classifier outputs: 52 cards, the joker, none.
 NUM_CLASSES = 54
@@ -107,24 +110,60 @@ def session_options(ort):
     return opts
 
 
-def load_session(path: str | Path, what: str):
+def file_reason(exc: BaseException) -> Said:
+    """Why a file the reader needs (``models.json``, an enrolled deck, a label file) could not be
+    read: ``str(exc)`` in English; in Japanese the system's reason (:func:`os_reason`), the line
+    and column of a JSON mistake, or that its contents are not as expected.
+
+    >>> r = file_reason(json.JSONDecodeError("Expecting value", "{", 1))
+    >>> r.render("en")
+    'Expecting value: line 1 column 2 (char 1)'
+    >>> r.meaning.render("en"), file_reason(KeyError("cards")).meaning.render("en")
+    ('line 1 column 2', 'its contents are not as expected')
+    """
+    if isinstance(exc, json.JSONDecodeError):
+        meaning: Any = _("line {line} column {column}", line=exc.lineno, column=exc.colno)
+    elif isinstance(exc, OSError):
+        meaning = os_reason(exc)
+    else:
+        meaning = _("its contents are not as expected")
+    return Said(str(exc), meaning)
+
+
+def ort_reason(exc: BaseException) -> Said:
+    """Why ONNX Runtime refused a model file: the first line of its own words (at most 200
+    characters) in English; in Japanese what its status means.
+
+    >>> r = ort_reason(RuntimeError("[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Load model failed"))
+    >>> r.render("en"), r.meaning.render("en")
+    ('[ONNXRuntimeError] : 7 : INVALID_PROTOBUF : Load model failed', 'the file cannot be parsed as an ONNX model')
+    """
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "INVALID_PROTOBUF" in first or "Protobuf parsing failed" in first:
+        meaning = _("the file cannot be parsed as an ONNX model")
+    else:
+        meaning = _("ONNX Runtime cannot load the file")
+    return Said(first[:200], meaning)
+
+
+def load_session(path: str | Path, what: object):
     """An ONNX Runtime session for a model file (:func:`session_options`); :class:`UserError`
-    naming the file when it is missing or not a readable ONNX model."""
+    naming the file when it is missing or not a readable ONNX model. ``what`` names the model in
+    the error (a catalogue message, ``_("card detector")``, or plain text)."""
     try:
         import onnxruntime as ort
     except ImportError:  # pragma: no cover - the runtime dependency is declared
-        raise UserError("onnxruntime is not installed: pip install onnxruntime") from None
+        raise UserError(_("onnxruntime is not installed: pip install onnxruntime")) from None
     p = Path(path)
     if not p.is_file():
-        raise UserError(f"{what} model not found: {p} (train one with python -m "
-                        f"dealer_assist.vision.train, or use the shipped models/ folder)")
+        raise UserError(_("{what} model not found: {path} (train one with python -m "
+                          "dealer_assist.vision.train, or use the shipped models/ folder)", what=what, path=p))
     opts = session_options(ort)
     try:
         return ort.InferenceSession(str(p), sess_options=opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for corrupt files
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UserError(f"{what} model {p} cannot be loaded (corrupt or not an ONNX model): "
-                        f"{first[:200]}") from None
+        raise UserError(_("{what} model {path} cannot be loaded (corrupt or not an ONNX model): {why}",
+                          what=what, path=p, why=ort_reason(exc))) from None
 
 
 class CornerClassifier:
@@ -132,12 +171,12 @@ class CornerClassifier:
     embeddings out. The network normalises each crop itself, so the input is raw pixels."""
 
     def __init__(self, path: str | Path):
-        self.session = load_session(path, "corner classifier")
+        self.session = load_session(path, _("corner classifier"))
         self.input_name = self.session.get_inputs()[0].name
         outs = [o.name for o in self.session.get_outputs()]
         if len(outs) < 2:
-            raise UserError(f"corner classifier model {path}: expected outputs (probs, embedding), "
-                            f"got {outs}")
+            raise UserError(_("corner classifier model {path}: expected outputs (probs, embedding), got {outs}",
+                              path=path, outs=str(outs)))
         self.output_names = outs[:2]
 
     def __call__(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dealer_assist.i18n import _
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import READABLE
 from dealer_assist.vision.look import PatchClassifier
@@ -92,7 +93,7 @@ class CourtSuitReader(PatchClassifier):
     """The exported court-suit CNN: BGR uint8 crops (N, 56, 56, 3) in, suit probabilities (N, 4)
     in :data:`CLASSES` order out."""
 
-    what = "court suit reader"
+    what = _("court suit reader")
     classes = CLASSES
     input_hw = (SIZE[1], SIZE[0])
 

@@ -60,8 +60,9 @@ import numpy as np
 
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _, message_of, os_reason
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, load_session
+from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, file_reason, load_session
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
@@ -475,15 +476,15 @@ class CardDetector:
                  settings: DetectorSettings = DetectorSettings(), decks_root: str | Path | None = None):
         d = Path(model_dir)
         if not d.is_dir():
-            raise UserError(f"model folder not found: {d}")
+            raise UserError(_("model folder not found: {path}", path=d))
         meta_path = d / META_FILE
         meta: dict[str, Any] = {}
         if meta_path.is_file():
             try:
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
-                raise UserError(f"{meta_path}: not valid JSON ({exc})") from None
-        self.obb = load_session(d / OBB_FILE, "card detector")
+                raise UserError(_("{path}: not valid JSON ({why})", path=meta_path, why=file_reason(exc))) from None
+        self.obb = load_session(d / OBB_FILE, _("card detector"))
         self.cls = CornerClassifier(d / CLS_FILE)
         self.look_path = d / LOOK_FILE     # optional: missing_model_warning() names what is off without it
         self.look = LookClassifier(d / LOOK_FILE) if (d / LOOK_FILE).is_file() else None
@@ -497,15 +498,16 @@ class CardDetector:
         try:
             self.input_shape = (int(shape[0]), int(shape[1]))
         except (TypeError, ValueError):
-            raise UserError(f"card detector {d / OBB_FILE}: cannot tell its input size "
-                            f"(input shape {inp.shape}); write imgsz [h, w] in {meta_path}") from None
+            raise UserError(_("card detector {path}: cannot tell its input size (input shape {shape}); "
+                              "write imgsz [h, w] in {meta}", path=d / OBB_FILE, shape=str(inp.shape),
+                              meta=meta_path)) from None
         self.input_name = inp.name
         self.settings = settings
         try:
             #: the steps :meth:`detect` runs, in order (:attr:`DetectorSettings.steps`)
             self.steps = settings.pipeline()
         except ValueError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(message_of(exc)) from None
         #: the sure threshold measured for these very models (None: not measured, no card is sure)
         self.sure_threshold: float | None = measured_sure(d, meta)
         #: ... and the one of cards under :data:`SURE_MIN_SIDE` pixels (None: not measured, no
@@ -697,7 +699,7 @@ class CardDetector:
         ``_outline`` (its ordered outline) and ``_look`` for :meth:`sureness`, and no ``sure``
         yet: the frame's :meth:`candidates` through every step of the pipeline."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
-            raise UserError("expected a colour (BGR) image")
+            raise UserError(_("expected a colour (BGR) image"))
         cards, backs = card_dicts(self.read(image, self.candidates(image)))
         return {"cards": cards, "backs": backs}
 
@@ -1010,15 +1012,10 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
     if getattr(detector, "look", None) is not None or not detector.settings.look:
         return None
     path = getattr(detector, "look_path", LOOK_FILE)
-    if lang == "ja":
-        return (f"警告: 任意のモデル {path} がないため、カード全体の見た目による判定が無効です: "
-                f"インデックスの読めないカード（インデックスのないジョーカーなど）の見た目確認と、"
-                f"中央のスートによる確認を行いません。確実（sure）と判定されるカードもありません"
-                f"（モデルを戻すか、--no-look でこの警告を消せます）")
-    return (f"warning: the optional model {path} is missing, so the whole-card look is off: cards "
-            f"whose corners show no index (jokers without one) are not looked at whole, and the suit "
-            f"the centre pips show is not checked, and no card is reported sure (restore the model, "
-            f"or give --no-look to silence this)")
+    return _("warning: the optional model {path} is missing, so the whole-card look is off: cards "
+             "whose corners show no index (jokers without one) are not looked at whole, and the suit "
+             "the centre pips show is not checked, and no card is reported sure (restore the model, "
+             "or give --no-look to silence this)", path=path).render(lang)
 
 
 def model_checksums(model_dir: str | Path) -> dict[str, str]:
@@ -1095,10 +1092,10 @@ def read_image(path: str | Path) -> np.ndarray:
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as exc:
-        raise UserError(f"cannot read {p}: {exc.strerror or exc}") from None
+        raise UserError(_("cannot read {path}: {why}", path=p, why=os_reason(exc))) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise UserError(f"{p}: not a readable image")
+        raise UserError(_("{path}: not a readable image", path=p))
     return image
 
 

@@ -33,8 +33,10 @@ from typing import Any
 import numpy as np
 
 from dealer_assist.cards import Card, CardError
-from dealer_assist.errors import UserError
+from dealer_assist.errors import UserError, Worded
+from dealer_assist.i18n import _, join, message_of
 from dealer_assist.vision import geometry
+from dealer_assist.vision.classifier import file_reason
 from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, label_of, \
     save_deck
 from dealer_assist.vision.detector import CLS_FILE, CardDetector, DetectorSettings, read_image
@@ -66,8 +68,8 @@ def card_from_filename(path: str | Path) -> Card:
     try:
         return Card.parse(_name_token(path))
     except CardError:
-        raise UserError(f"{Path(path).name}: name the photo after its card (JK.jpg, Ah-2.jpg, "
-                        f"10h_front.png) or give --card") from None
+        raise UserError(_("{name}: name the photo after its card (JK.jpg, Ah-2.jpg, 10h_front.png) "
+                          "or give --card", name=Path(path).name)) from None
 
 
 #: File-name words of a suit-row photo (rule 4 above) and their suit letter.
@@ -119,7 +121,7 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | str | 
             meta = json.loads(sidecar.read_text(encoding="utf-8"))
             labelled = meta["cards"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UserError(f"{sidecar}: not a label file ({exc})") from None
+            raise UserError(_("{path}: not a label file ({why})", path=sidecar, why=file_reason(exc))) from None
         centres = np.array([c["center"] for c in result_cards], np.float64)
         out = []
         for lab in labelled:
@@ -137,8 +139,8 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | str | 
     suit = suit_of_filename(path) if card is None else None
     if suit is not None:
         if len(result_cards) != len(ROW_RANKS):
-            raise _Skip(f"named after a suit, so it should show that suit's 13 cards (A to K in "
-                        f"reading order); {len(result_cards)} cards were found")
+            raise _Skip(_("named after a suit, so it should show that suit's 13 cards (A to K in "
+                          "reading order); {n} cards were found", n=len(result_cards)))
         polys = [np.asarray(c["polygon"], np.float64) for c in result_cards]
         heights = np.array([max(np.linalg.norm(q[1] - q[2]), np.linalg.norm(q[0] - q[1])) for q in polys])
         order = reading_order(np.array([c["center"] for c in result_cards]), heights)
@@ -153,8 +155,11 @@ def _targets(path: Path, result_cards: list[dict[str, Any]], card: Card | str | 
     return [(int(np.argmax(areas)), target, True)]
 
 
-class _Skip(Exception):
+class _Skip(Worded, Exception):
     """A photo that cannot be used, with the reason (listed under ``skipped``)."""
+
+    def __init__(self, message: object):
+        super().__init__(self._words(message))
 
 
 def _area(p: np.ndarray) -> float:
@@ -165,7 +170,9 @@ def _area(p: np.ndarray) -> float:
 def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root: str | Path | None = None,
                 card: str | None = None, append: bool = False) -> dict[str, Any]:
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
-    Photos in which nothing usable is found are listed under ``"skipped"`` with the reason."""
+    Photos in which nothing usable is found are listed under ``"skipped"`` with the reason (in
+    English, as deck.json keeps it; the summary's ``"skipped_why"`` holds each reason as a
+    message of the catalogues, in the same order, for a person's screen)."""
     folder = deck_dir(name, root)
     fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
     # a photo is known to show a card: a low score or a "back" call (a new joker art can look
@@ -177,24 +184,29 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     tmpl_l: list[np.ndarray] = []
     tlab_l: list[int] = []
     skipped: list[dict[str, str]] = []
+    why: list[Any] = []             # each skipped photo's reason as a message (skipped_why)
+
+    def skip(p: Path, reason: Any) -> None:
+        skipped.append({"image": str(p), "reason": str(reason)})
+        why.append(reason)
     views: dict[str, int] = {}
     for path in images:
         p = Path(path)
         try:
             image = read_image(p)
         except UserError as exc:
-            skipped.append({"image": str(p), "reason": str(exc)})
+            skip(p, message_of(exc))
             continue
-        boxes, _ = det.find_boxes(image)
+        boxes = det.find_boxes(image)[0]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         found = [{"center": b[:2].tolist(), "polygon": q.tolist()} for b, q in zip(boxes, polys)]
         try:
             targets = _targets(p, found, fixed)
         except _Skip as exc:
-            skipped.append({"image": str(p), "reason": str(exc)})
+            skip(p, message_of(exc))
             continue
         if not targets:
-            skipped.append({"image": str(p), "reason": "no card found in the photo"})
+            skip(p, _("no card found in the photo"))
             continue
         for j, c, full in targets:
             if c == BACK:       # the deck's back: its whole-card look only
@@ -225,8 +237,8 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         for k, v in prev.items():
             views[k] = views.get(k, 0) + int(v)
     if not lab_l and not tlab_l:
-        reasons = "; ".join(f"{s['image']}: {s['reason']}" for s in skipped[:3])
-        raise UserError(f"nothing to enroll for deck {name!r}: {reasons}")
+        reasons = join([join([s["image"], ": ", w]) for s, w in zip(skipped[:3], why)], "; ")
+        raise UserError(_("nothing to enroll for deck {name}: {reasons}", name=repr(name), reasons=reasons))
     emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
@@ -235,4 +247,4 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
               np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
               np.array(tlab_l))
-    return {**info, "folder": str(folder)}
+    return {**info, "folder": str(folder), "skipped_why": why}

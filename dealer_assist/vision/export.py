@@ -19,6 +19,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from dealer_assist.commands import add_lang
+from dealer_assist.i18n import _
 from dealer_assist.vision.detector import CLASS_NAMES, CLS_FILE, META_FILE, OBB_FILE
 from dealer_assist.vision.geometry import CROP_H, CROP_W
 from dealer_assist.vision.look import LOOK_FILE
@@ -119,9 +121,10 @@ def main(argv: list[str] | None = None) -> int:
                          f"models/{CLS_FILE} is kept (copied into --out)")
     ap.add_argument("--out", default="models")
     ap.add_argument("--imgsz", type=int, default=416)
+    add_lang(ap)
     args = ap.parse_args(argv)
     export_all(args.obb, args.cls, args.out, args.imgsz)
-    print(f"exported to {args.out}")
+    print(_("exported to {path}", path=args.out).render(args.lang))
     return 0
 
 

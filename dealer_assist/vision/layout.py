@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dealer_assist.i18n import _
 from dealer_assist.vision.look import LOOK_H, LOOK_W, PatchClassifier
 
 #: What a layout can show: the ace, the number cards by rank, and the court cards together.
@@ -175,7 +176,7 @@ class LayoutClassifier(PatchClassifier):
     patches; :meth:`probs` hides their indices), probabilities (N, 46) in
     :data:`LAYOUT_CLASSES` order out, or (N, 44) for a model of the suited classes alone."""
 
-    what = "card layout classifier"
+    what = _("card layout classifier")
     classes = LAYOUT_CLASSES
 
     def classes_for(self, outputs) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 from dealer_assist.vision.classifier import load_session
 from dealer_assist.vision.geometry import rectify_card
 
@@ -78,7 +79,7 @@ class PatchClassifier:
     (N, len(classes)) out (its first output). Subclasses name what it is, its classes and, for
     other patches than the whole card's, their size."""
 
-    what = "card look classifier"
+    what = _("card look classifier")
     classes: tuple[str, ...] = LOOK_CLASSES
     #: the input's (height, width)
     input_hw: tuple[int, int] = (LOOK_H, LOOK_W)
@@ -91,8 +92,9 @@ class PatchClassifier:
         outs = self.session.get_outputs()[0].shape
         self.classes = self.classes_for(outs[-1])
         if len(shape) != 4 or shape[2:] != list(self.input_hw) or outs[-1] != len(self.classes):
-            raise UserError(f"{self.what} {path}: input {shape}, output {outs}; expected "
-                            f"[n, 3, {self.input_hw[0]}, {self.input_hw[1]}] -> [n, {len(self.classes)}]")
+            raise UserError(_("{what} {path}: input {shape}, output {outs}; expected "
+                              "[n, 3, {h}, {w}] -> [n, {k}]", what=self.what, path=path, shape=str(shape),
+                              outs=str(outs), h=self.input_hw[0], w=self.input_hw[1], k=len(self.classes)))
 
     def classes_for(self, outputs) -> tuple[str, ...]:
         """The classes of a model with this many outputs (a subclass may take more than one

@@ -47,8 +47,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dealer_assist.errors import UserError
-from dealer_assist.vision.classifier import load_session
+from dealer_assist.commands import add_lang
+from dealer_assist.errors import UserError, says
+from dealer_assist.i18n import _
+from dealer_assist.vision.classifier import file_reason, load_session
 
 
 def _load_graph(onnx_path: Path):
@@ -59,7 +61,7 @@ def _load_graph(onnx_path: Path):
     try:
         graph = onnx.load(str(onnx_path)).graph
     except Exception as exc:  # noqa: BLE001 - a corrupt file is a user's problem to hear about
-        raise UserError(f"cannot read the ONNX model {onnx_path}: {exc}") from None
+        raise UserError(_("cannot read the ONNX model {path}: {why}", path=onnx_path, why=file_reason(exc))) from None
     return graph, {i.name: numpy_helper.to_array(i).copy() for i in graph.initializer}
 
 
@@ -94,7 +96,7 @@ def _unfold_norms(model, pairs: list, batches) -> None:
     for h in hooks:
         h.remove()
     with torch.no_grad():
-        for (_, bn), measured in zip(pairs, stats):
+        for (_name, bn), measured in zip(pairs, stats):
             mean = torch.stack([m for m, _ in measured]).mean(0)
             var = torch.stack([v for _, v in measured]).mean(0).clamp_min(1e-6)
             b = bn.bias.clone()
@@ -112,13 +114,13 @@ def _frames(folder: Path, n: int, shape: tuple[int, int]) -> np.ndarray:
 
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))[:n]
     if not files:
-        raise UserError(f"no frames in {folder} to measure the batch-norm statistics on")
+        raise UserError(_("no frames in {folder} to measure the batch-norm statistics on", folder=folder))
     out = []
     for f in files:
         img = cv2.imread(str(f))
         if img is None:
             continue
-        lb, _, _ = letterbox(img, shape)
+        lb = letterbox(img, shape)[0]
         out.append(cv2.cvtColor(lb, cv2.COLOR_BGR2RGB).transpose(2, 0, 1).astype(np.float32) / 255.0)
     return np.stack(out)
 
@@ -137,7 +139,8 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
     inits = _initializers(onnx_path)
     first = inits.get("model.0.conv.weight")
     if first is None:
-        raise UserError(f"{onnx_path}: no first convolution (model.0.conv.weight): not this project's detector")
+        raise UserError(_("{path}: no first convolution (model.0.conv.weight): not this project's detector",
+                          path=onnx_path))
     cfg = yaml.safe_load(obb_yaml(first.shape[0] / 64))   # the stem has 64 x width channels
     model = OBBModel(cfg, ch=3, nc=len(NAMES), verbose=False)
     model.names = dict(NAMES)
@@ -148,8 +151,9 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
             if isinstance(mod, Conv) and hasattr(mod, "bn"):
                 w, b = inits[f"{name}.conv.weight"], inits[f"{name}.conv.bias"]
                 if tuple(mod.conv.weight.shape) != w.shape:
-                    raise UserError(f"{onnx_path}: {name} has shape {w.shape}, the architecture "
-                                    f"{tuple(mod.conv.weight.shape)}: not this project's detector")
+                    raise UserError(_("{path}: {name} has shape {shape}, the architecture {wanted}: not "
+                                      "this project's detector", path=onnx_path, name=name, shape=str(w.shape),
+                                      wanted=str(tuple(mod.conv.weight.shape))))
                 mod.conv.weight.copy_(torch.from_numpy(w))
                 _set_identity_norm(mod.bn, b)
                 used.update({f"{name}.conv.weight", f"{name}.conv.bias"})
@@ -164,7 +168,8 @@ def rebuild(onnx_path: Path, frames: np.ndarray):
     left = sorted(k for k in inits if k not in used and inits[k].ndim >= 1 and inits[k].size > 4
                   and k.startswith("model."))
     if left:
-        raise UserError(f"{onnx_path}: weights not placed in the architecture: {', '.join(left[:5])}")
+        raise UserError(_("{path}: weights not placed in the architecture: {names}", path=onnx_path,
+                          names=", ".join(left[:5])))
     # the real statistics of each convolution's output, measured with the exact (identity) norms
     _unfold_norms(model, [(m.conv, m.bn) for m in convs.values()],
                   (torch.from_numpy(frames[i:i + 8]) for i in range(0, len(frames), 8)))
@@ -175,14 +180,15 @@ def check_against_onnx(model, onnx_path: Path, frame: np.ndarray) -> float:
     """Largest absolute difference between the rebuilt model and ONNX Runtime on one frame."""
     import torch
 
-    sess = load_session(onnx_path, "card detector")
+    sess = load_session(onnx_path, _("card detector"))
     ref = sess.run(None, {sess.get_inputs()[0].name: frame[None]})[0]
     model.eval()
     with torch.no_grad():
         got = model(torch.from_numpy(frame[None]))
     got = (got[0] if isinstance(got, (list, tuple)) else got).numpy()
     if got.shape != ref.shape:
-        raise UserError(f"the rebuilt model gives {got.shape}, the ONNX model {ref.shape}")
+        raise UserError(_("the rebuilt model gives {got}, the ONNX model {ref}", got=str(got.shape),
+                          ref=str(ref.shape)))
     return float(np.abs(got - ref).max())
 
 
@@ -200,7 +206,7 @@ def rebuild_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: t
     pairs = [(m, net.features[i + 1]) for i, m in enumerate(net.features)
              if isinstance(m, torch.nn.Conv2d)]
     if len(pairs) != len(conv_wb) or any(tuple(c.weight.shape) != w.shape for (c, _), (w, _) in zip(pairs, conv_wb)):
-        raise UserError(f"{onnx_path}: its convolutions do not match the corner network's layout")
+        raise UserError(_("{path}: its convolutions do not match the corner network's layout", path=onnx_path))
     with torch.no_grad():
         for (conv, bn), (w, b) in zip(pairs, conv_wb):
             conv.weight.copy_(torch.from_numpy(w))
@@ -219,7 +225,7 @@ def check_cnn_against_onnx(net, onnx_path: Path, crops: np.ndarray) -> float:
     Runtime, on ``crops``."""
     import torch
 
-    sess = load_session(onnx_path, "network")
+    sess = load_session(onnx_path, _("network"))
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
     ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
     net.eval()
@@ -267,16 +273,27 @@ def main(argv: list[str] | None = None) -> int:
                     help="rebuild the court-suit reader instead (--onnx models/court-suit.onnx; --frames: "
                          "a rendered dataset folder, whose courts' end crops give the batch-norm "
                          "statistics); the checkpoint is what train_court_suit --init takes")
+    add_lang(ap)
     args = ap.parse_args(argv)
+    try:
+        return _recover(args)
+    except UserError as exc:
+        print(f"recover: {says(exc, args.lang)}", file=sys.stderr)
+        return 2
+
+
+def _recover(args: argparse.Namespace) -> int:
     import json
 
+    lang = args.lang
     if args.court_suit:
-        return _recover_court_suit(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
+        return _recover_court_suit(Path(args.onnx), Path(args.frames), args.n, Path(args.out), lang)
 
     if args.corner_classifier:
-        return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out))
+        return _recover_corner_classifier(Path(args.onnx), Path(args.frames), args.n, Path(args.out), lang)
     if args.look or args.layout:
-        return _recover_look(Path(args.onnx), Path(args.frames), args.n, Path(args.out), layout=args.layout)
+        return _recover_look(Path(args.onnx), Path(args.frames), args.n, Path(args.out), layout=args.layout,
+                             lang=lang)
 
     onnx_path = Path(args.onnx)
     meta = json.loads((onnx_path.parent / "models.json").read_text(encoding="utf-8"))
@@ -284,33 +301,36 @@ def main(argv: list[str] | None = None) -> int:
     frames = _frames(Path(args.frames), args.n, (h, w))
     model = rebuild(onnx_path, frames)
     diff = check_against_onnx(model, onnx_path, frames[0])
-    print(f"rebuilt from {onnx_path}: largest difference to ONNX Runtime {diff:.2e}", file=sys.stderr)
+    print(_("rebuilt from {path}: largest difference to ONNX Runtime {diff}", path=onnx_path,
+            diff=f"{diff:.2e}").render(lang), file=sys.stderr)
     if diff > 1e-2:
-        raise UserError(f"the rebuilt detector differs from {onnx_path} by {diff:.3g}: not saved")
+        raise UserError(_("the rebuilt detector differs from {path} by {diff}: not saved", path=onnx_path,
+                          diff=f"{diff:.3g}"))
     save_checkpoint(model, Path(args.out))
-    print(f"saved {args.out}", file=sys.stderr)
+    print(_("saved {path}", path=args.out).render(lang), file=sys.stderr)
     return 0
 
 
-def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+def _recover_corner_classifier(onnx_path: Path, data: Path, n_frames: int, out: Path, lang: str = "en") -> int:
     from dealer_assist.vision.geometry import CROP_H, CROP_W
     from dealer_assist.vision.train import build_crops
 
-    crops, _ = build_crops(data, "train", reps=1, seed=0, limit=n_frames)
-    return _save_cnn(onnx_path, crops, 54, (CROP_H, CROP_W), out)
+    crops = build_crops(data, "train", reps=1, seed=0, limit=n_frames)[0]
+    return _save_cnn(onnx_path, crops, 54, (CROP_H, CROP_W), out, lang)
 
 
-def _recover_court_suit(onnx_path: Path, data: Path, n_frames: int, out: Path) -> int:
+def _recover_court_suit(onnx_path: Path, data: Path, n_frames: int, out: Path, lang: str = "en") -> int:
     from dealer_assist.vision.court_suit import CLASSES, SIZE
     from dealer_assist.vision.train_court_suit import court_crops_of
 
-    crops, _ = court_crops_of([data], reps=1, seed=0, limit=n_frames)
+    crops = court_crops_of([data], reps=1, seed=0, limit=n_frames)[0]
     if not len(crops):
-        raise UserError(f"no court cards in the rendered frames under {data / 'meta'}")
-    return _save_cnn(onnx_path, crops, len(CLASSES), (SIZE[1], SIZE[0]), out)
+        raise UserError(_("no court cards in the rendered frames under {folder}", folder=data / "meta"))
+    return _save_cnn(onnx_path, crops, len(CLASSES), (SIZE[1], SIZE[0]), out, lang)
 
 
-def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path, layout: bool = False) -> int:
+def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path, layout: bool = False,
+                  lang: str = "en") -> int:
     """The card look's checkpoint, or with ``layout`` the layout check's (the same network on the
     same patches with their indices hidden; as many classes as the file names)."""
     from dealer_assist.vision.look import LOOK_CLASSES, LOOK_H, LOOK_W
@@ -318,36 +338,34 @@ def _recover_look(onnx_path: Path, data: Path, n_frames: int, out: Path, layout:
 
     frames = sorted((data / "meta" / "train").glob("*.json"))[:n_frames]
     if not frames:
-        raise UserError(f"no rendered frames under {data / 'meta' / 'train'}")
-    patches, _, _ = build_patches(data, "train", 0, frames)
+        raise UserError(_("no rendered frames under {folder}", folder=data / "meta" / "train"))
+    patches = build_patches(data, "train", 0, frames)[0]
     if not layout:
-        return _save_cnn(onnx_path, patches, len(LOOK_CLASSES), (LOOK_H, LOOK_W), out)
+        return _save_cnn(onnx_path, patches, len(LOOK_CLASSES), (LOOK_H, LOOK_W), out, lang)
     from dealer_assist.vision.layout import LayoutClassifier, hide_indices
 
     classes = len(LayoutClassifier(onnx_path).classes)
-    return _save_cnn(onnx_path, hide_indices(patches), classes, (LOOK_H, LOOK_W), out)
+    return _save_cnn(onnx_path, hide_indices(patches), classes, (LOOK_H, LOOK_W), out, lang)
 
 
-def _save_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: tuple[int, int], out: Path) -> int:
+def _save_cnn(onnx_path: Path, crops: np.ndarray, num_classes: int, crop_hw: tuple[int, int], out: Path,
+              lang: str = "en") -> int:
     """Rebuild a CNN from its ONNX file, check it against ONNX Runtime and save the checkpoint."""
     import torch
 
     net = rebuild_cnn(onnx_path, crops, num_classes, crop_hw)
     diff = check_cnn_against_onnx(net, onnx_path, crops[:512])
-    print(f"rebuilt from {onnx_path} ({len(crops)} crops measured): largest difference of the "
-          f"probabilities to ONNX Runtime {diff:.2e}", file=sys.stderr)
+    print(_("rebuilt from {path} ({n} crops measured): largest difference of the probabilities to ONNX "
+            "Runtime {diff}", path=onnx_path, n=len(crops), diff=f"{diff:.2e}").render(lang), file=sys.stderr)
     if diff > 1e-3:
-        raise UserError(f"the rebuilt network differs from {onnx_path} by {diff:.3g}: not saved")
+        raise UserError(_("the rebuilt network differs from {path} by {diff}: not saved", path=onnx_path,
+                          diff=f"{diff:.3g}"))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": {k: v.detach().cpu() for k, v in net.state_dict().items()},
                 "recovered_from": str(onnx_path)}, str(out))
-    print(f"saved {out}", file=sys.stderr)
+    print(_("saved {path}", path=out).render(lang), file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
-    try:
-        sys.exit(main())
-    except UserError as exc:
-        print(f"recover: {exc}", file=sys.stderr)
-        sys.exit(2)
+    sys.exit(main())

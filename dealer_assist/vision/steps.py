@@ -36,6 +36,8 @@ import cv2
 import numpy as np
 
 from dealer_assist.cards import HIDDEN
+from dealer_assist.errors import Worded
+from dealer_assist.i18n import _
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JK, NONE, READABLE, card_posterior, class_of, name_from_posterior
 from dealer_assist.vision.look import BACK as LOOK_BACK
@@ -574,21 +576,29 @@ OPTIONAL_STEPS = tuple(s.name for s in STEPS if s.optional and s.default)
 LOOK_STEPS = ("look_jokers", "look_suit", "jokers_among_backs")
 
 
+class StepError(Worded, ValueError):
+    """A step name that is no step (a :class:`ValueError`; its words in each language)."""
+
+    def __init__(self, message: object):
+        super().__init__(self._words(message))
+
+
 def pipeline(names: Sequence[str]) -> tuple[Step, ...]:
     """The steps named, in :data:`STEPS`' order, the core steps always among them; a name that is
-    no step is a :class:`ValueError` naming the steps.
+    no step is a :class:`StepError` (a :class:`ValueError`) naming the steps.
 
     >>> [s.name for s in pipeline(["rescue", "search"])]
     ['read_corners', 'search', 'name', 'rescue']
     >>> pipeline(["resque"])
     Traceback (most recent call last):
     ...
-    ValueError: no reader step 'resque'; the steps are faces_among_backs, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named
+    dealer_assist.vision.steps.StepError: no reader step 'resque'; the steps are faces_among_backs, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named
     """
     wanted = set(names)
     unknown = sorted(wanted - set(STEP_NAMES))
     if unknown:
-        raise ValueError(f"no reader step {unknown[0]!r}; the steps are {', '.join(STEP_NAMES)}")
+        raise StepError(_("no reader step {name}; the steps are {steps}", name=repr(unknown[0]),
+                          steps=", ".join(STEP_NAMES)))
     return tuple(s for s in STEPS if s.name in wanted or not s.optional)
 
 
@@ -666,7 +676,7 @@ def one_deck_names(named: list[tuple[str, float]], posts: list, boxes: np.ndarra
     ['As', 'As']
     """
     by_name: dict[str, list[int]] = {}
-    for k, (n, _) in enumerate(named):
+    for k, (n, _step) in enumerate(named):
         if n not in (HIDDEN, "JK"):
             by_name.setdefault(n, []).append(k)
     if all(len(ks) < 2 for ks in by_name.values()):

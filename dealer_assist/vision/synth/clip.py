@@ -39,6 +39,7 @@ import numpy as np
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import N_, _, message_of, os_reason
 from dealer_assist.vision.synth.draw import HERSHEY, poly
 from dealer_assist.vision.synth.faces import card_canvas
 from dealer_assist.vision.synth.scene import (FRAME_H, FRAME_W, Obj, _button_sprite, _chip_sprite,
@@ -154,48 +155,52 @@ class Scenario:
 
 # --- parsing -----------------------------------------------------------------------------------
 
-def _num(v: Any, what: str) -> float:
+def _num(v: Any, what: Any) -> float:
+    """``v`` as a number; ``what`` names it: a top-level key (text) or a message (``zone Z size``)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(float(v)):
-        raise ScenarioError(f"scenario: {what} must be a number, not {v!r}")
+        if isinstance(what, str):
+            raise ScenarioError(_("scenario: {key} must be a number, not {value}", key=what, value=repr(v)))
+        raise ScenarioError(_("scenario: {what} must be a number, not {value}", what=what, value=repr(v)))
     return float(v)
 
 
-def _pair(v: Any, what: str) -> tuple[float, float]:
+def _pair(v: Any, what: Any) -> tuple[float, float]:
     if not isinstance(v, (list, tuple)) or len(v) != 2:
-        raise ScenarioError(f"scenario: {what} must be a pair [x, y], not {v!r}")
+        raise ScenarioError(_("scenario: {what} must be a pair [x, y], not {value}", what=what, value=repr(v)))
     return _num(v[0], what), _num(v[1], what)
 
 
-def _keys(obj: Any, allowed: set, what: str) -> dict:
+def _keys(obj: Any, allowed: set, what: Any) -> dict:
     if not isinstance(obj, dict):
-        raise ScenarioError(f"{what} must be a mapping, not {type(obj).__name__}")
+        raise ScenarioError(_("{what} must be a mapping, not {type}", what=what, type=type(obj).__name__))
     extra = sorted(set(obj) - allowed, key=str)
     if extra:
-        raise ScenarioError(f"{what}: unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+        raise ScenarioError(_("{what}: unknown key {key} (allowed: {allowed})", what=what, key=repr(extra[0]),
+                              allowed=", ".join(sorted(allowed))))
     return obj
 
 
-def _card_name(text: Any, where: str) -> str:
+def _card_name(text: Any, where: Any) -> str:
     if isinstance(text, str) and text.upper() == "BACK":
         return "BACK"
     try:
         card = parse_card(text)
     except CardError as exc:
-        raise ScenarioError(f"{where}: {exc}") from None
+        raise ScenarioError(_("{where}: {why}", where=where, why=message_of(exc))) from None
     return str(card)
 
 
-def _seat_map(obj: Any, what: str, seats: int) -> dict[int, Any]:
+def _seat_map(obj: Any, what: Any, seats: int) -> dict[int, Any]:
     if not isinstance(obj, dict):
-        raise ScenarioError(f"{what} must map seat numbers to values")
+        raise ScenarioError(_("{what} must map seat numbers to values", what=what))
     out = {}
     for k, v in obj.items():
         try:
             seat = int(k)
         except (TypeError, ValueError):
-            raise ScenarioError(f"{what}: {k!r} is not a seat number") from None
+            raise ScenarioError(_("{what}: {key} is not a seat number", what=what, key=repr(k))) from None
         if not 1 <= seat <= seats:
-            raise ScenarioError(f"{what}: seat {seat} is not one of 1..{seats}")
+            raise ScenarioError(_("{what}: seat {seat} is not one of 1..{seats}", what=what, seat=seat, seats=seats))
         out[seat] = v
     return out
 
@@ -208,67 +213,75 @@ def load_scenario(path: str | Path) -> Scenario:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ScenarioError(f"cannot read scenario {p}: {exc.strerror or exc}") from None
+        raise ScenarioError(_("cannot read scenario {path}: {why}", path=p, why=os_reason(exc))) from None
     try:
         obj = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"scenario {p} is not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise ScenarioError(_("scenario {path} is not valid YAML: {why}", path=p,
+                              why=str(exc).splitlines()[0])) from None
     return parse_scenario(obj)
 
 
 def parse_scenario(obj: Any) -> Scenario:
     """Check a scenario mapping and expand its segments into per-frame table states."""
     obj = _keys(obj, {"version", "name", "seed", "fps", "video", "camera", "styles", "table", "layout",
-                      "segments"}, "scenario")
+                      "segments"}, _("scenario"))
     cam = _keys(obj.get("camera") or {}, {"tilt_deg", "yaw_deg", "focal_px", "px_per_mm", "center_mm"},
-                "scenario camera")
-    sty = _keys(obj.get("styles") or {}, {"deck", "joker", "back"}, "scenario styles")
+                _("scenario camera"))
+    sty = _keys(obj.get("styles") or {}, {"deck", "joker", "back"}, _("scenario styles"))
+    unknown_style = {"deck": N_("scenario styles: unknown deck style {name}"),
+                     "joker": N_("scenario styles: unknown joker style {name}"),
+                     "back": N_("scenario styles: unknown back style {name}")}
     for key, table in (("deck", DECK_STYLES), ("joker", JOKER_STYLES), ("back", BACK_STYLES)):
         if sty.get(key) not in table:
-            raise ScenarioError(f"scenario styles: unknown {key} style {sty.get(key)!r}")
-    tab = _keys(obj.get("table") or {}, {"felt", "table_points", "title"}, "scenario table")
+            raise ScenarioError(_(unknown_style[key], name=repr(sty.get(key))))
+    tab = _keys(obj.get("table") or {}, {"felt", "table_points", "title"}, _("scenario table"))
     title = tab.get("title", "JOKER HOLD'EM")
     if not isinstance(title, str) or len(title) > 40 or not title.isascii():
-        raise ScenarioError("scenario table: title is the game's name printed on the felt, in at most "
-                            "40 plain letters (ASCII)")
+        raise ScenarioError(_("scenario table: title is the game's name printed on the felt, in at most "
+                              "40 plain letters (ASCII)"))
     felt = tab.get("felt", [40, 110, 30])
     if not isinstance(felt, (list, tuple)) or len(felt) != 3:
-        raise ScenarioError("scenario table: felt must be a BGR colour [b, g, r]")
-    lay = _keys(obj.get("layout") or {}, {"seats", "zones", "chips", "button"}, "scenario layout")
-    seats = int(_num(lay.get("seats", 6), "layout seats"))
+        raise ScenarioError(_("scenario table: felt must be a BGR colour [b, g, r]"))
+    lay = _keys(obj.get("layout") or {}, {"seats", "zones", "chips", "button"}, _("scenario layout"))
+    seats = int(_num(lay.get("seats", 6), _("layout seats")))
     zones: dict[str, Zone] = {}
     for name, z in (lay.get("zones") or {}).items():
-        z = _keys(z, {"center", "size", "angle", "slots"}, f"scenario zone {name}")
+        z = _keys(z, {"center", "size", "angle", "slots"}, _("scenario zone {name}", name=name))
         slots = z.get("slots", [[0, 0, 0]])
         if not isinstance(slots, list) or not slots:
-            raise ScenarioError(f"scenario zone {name}: slots must be a list of [dx, dy, dangle]")
+            raise ScenarioError(_("scenario zone {name}: slots must be a list of [dx, dy, dangle]", name=name))
         sl = []
         for s in slots:
             if not isinstance(s, (list, tuple)) or len(s) not in (2, 3):
-                raise ScenarioError(f"scenario zone {name}: a slot is [dx, dy] or [dx, dy, dangle], not {s!r}")
-            sl.append(tuple(_num(v, f"zone {name} slot") for v in s) + ((0.0,) if len(s) == 2 else ()))
-        zones[str(name)] = Zone(str(name), _pair(z.get("center"), f"zone {name} center"),
-                                _pair(z.get("size"), f"zone {name} size"),
-                                _num(z.get("angle", 0), f"zone {name} angle"), tuple(sl))
+                raise ScenarioError(_("scenario zone {name}: a slot is [dx, dy] or [dx, dy, dangle], not {slot}",
+                                      name=name, slot=repr(s)))
+            sl.append(tuple(_num(v, _("zone {name} slot", name=name)) for v in s) + ((0.0,) if len(s) == 2 else ()))
+        zones[str(name)] = Zone(str(name), _pair(z.get("center"), _("zone {name} center", name=name)),
+                                _pair(z.get("size"), _("zone {name} size", name=name)),
+                                _num(z.get("angle", 0), _("zone {name} angle", name=name)), tuple(sl))
     if not zones:
-        raise ScenarioError("scenario layout: no zones")
-    chip_spots = {k: _pair(v, f"layout chips seat {k}") for k, v in _seat_map(lay.get("chips") or {}, "layout chips", seats).items()}
-    button_spots = {k: _pair(v, f"layout button seat {k}") for k, v in _seat_map(lay.get("button") or {}, "layout button", seats).items()}
+        raise ScenarioError(_("scenario layout: no zones"))
+    chip_spots = {k: _pair(v, _("layout chips seat {seat}", seat=k))
+                  for k, v in _seat_map(lay.get("chips") or {}, _("layout chips"), seats).items()}
+    button_spots = {k: _pair(v, _("layout button seat {seat}", seat=k))
+                    for k, v in _seat_map(lay.get("button") or {}, _("layout button"), seats).items()}
     segs = obj.get("segments")
     if not isinstance(segs, list) or not segs:
-        raise ScenarioError("scenario: segments must be a non-empty list")
+        raise ScenarioError(_("scenario: segments must be a non-empty list"))
     frames = _expand(segs, zones, seats, chip_spots, button_spots)
     tp = tab.get("table_points") or []
     return Scenario(
         name=str(obj.get("name", "clip")), seed=int(_num(obj.get("seed", 0), "seed")),
-        fps=_num(obj.get("fps", 15), "fps"), tilt_deg=_num(cam.get("tilt_deg", 15), "camera tilt_deg"),
-        yaw_deg=_num(cam.get("yaw_deg", 0), "camera yaw_deg"), focal_px=_num(cam.get("focal_px", 1200), "camera focal_px"),
-        px_per_mm=_num(cam.get("px_per_mm", 1.75), "camera px_per_mm"),
-        center_mm=_pair(cam.get("center_mm", [400, 240]), "camera center_mm"),
+        fps=_num(obj.get("fps", 15), "fps"), tilt_deg=_num(cam.get("tilt_deg", 15), _("camera {key}", key="tilt_deg")),
+        yaw_deg=_num(cam.get("yaw_deg", 0), _("camera {key}", key="yaw_deg")),
+        focal_px=_num(cam.get("focal_px", 1200), _("camera {key}", key="focal_px")),
+        px_per_mm=_num(cam.get("px_per_mm", 1.75), _("camera {key}", key="px_per_mm")),
+        center_mm=_pair(cam.get("center_mm", [400, 240]), _("camera {key}", key="center_mm")),
         deck=sty["deck"], joker=sty["joker"], back=sty["back"], felt=tuple(float(v) for v in felt),
         zones=zones, chip_spots=chip_spots, button_spots=button_spots, frames=tuple(frames),
         video=str(obj.get("video", "clip.mp4")), seats=seats,
-        table_points=tuple(_pair(p, "table table_points") for p in tp), title=title)
+        table_points=tuple(_pair(p, _("table {key}", key="table_points")) for p in tp), title=title)
 
 
 def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots: dict) -> list[FrameState]:
@@ -278,15 +291,16 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
     out: list[FrameState] = []
     allowed = {"frames", "note", "cards", "clear", "move", "add", "reveal", "chips", "button", "occluder"}
     for i, seg in enumerate(segs, 1):
-        where = f"scenario segment {i}"
+        where = _("scenario segment {i}", i=i)
         seg = _keys(seg, allowed, where)
         n = seg.get("frames")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ScenarioError(f"{where}: frames must be a whole number >= 1, not {n!r}")
+            raise ScenarioError(_("{where}: frames must be a whole number >= 1, not {n}", where=where, n=repr(n)))
 
         def zone_of(name: Any) -> Zone:
             if name not in zones:
-                raise ScenarioError(f"{where}: unknown zone {name!r} (zones: {', '.join(sorted(zones))})")
+                raise ScenarioError(_("{where}: unknown zone {zone} (zones: {zones})", where=where, zone=repr(name),
+                                      zones=", ".join(sorted(zones))))
             return zones[name]
 
         def free_slot(zone: str, taken: list[Placed]) -> int:
@@ -294,7 +308,8 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
             for k in range(len(zones[zone].slots)):
                 if k not in used:
                     return k
-            raise ScenarioError(f"{where}: zone {zone!r} has no free slot (it has {len(zones[zone].slots)})")
+            raise ScenarioError(_("{where}: zone {zone} has no free slot (it has {n})", where=where, zone=repr(zone),
+                                  n=len(zones[zone].slots)))
 
         if "cards" in seg:
             cards = []
@@ -308,59 +323,70 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
                 zone_of(z)
                 cards = [p for p in cards if p.zone != z]
         for mv in seg.get("move") or []:
-            mv = _keys(mv, {"from", "to", "card"}, f"{where} move")
+            mv = _keys(mv, {"from", "to", "card"}, _("{where} move", where=where))
             src, dst = zone_of(mv.get("from")).name, zone_of(mv.get("to")).name
             want = _card_name(mv["card"], where) if "card" in mv else None
             moving = [p for p in cards if p.zone == src and (want is None or p.card == want)]
             if not moving:
-                raise ScenarioError(f"{where}: nothing to move from {src}" + (f" ({want})" if want else ""))
+                if want:
+                    raise ScenarioError(_("{where}: nothing to move from {zone} ({card})", where=where, zone=src,
+                                          card=want))
+                raise ScenarioError(_("{where}: nothing to move from {zone}", where=where, zone=src))
             cards = [p for p in cards if p not in moving]
             for p in moving:
                 cards.append(Placed(dst, free_slot(dst, cards), p.card))
         for seat_zone, names in (seg.get("reveal") or {}).items():
             zone_of(seat_zone)
             if not isinstance(names, list):
-                raise ScenarioError(f"{where}: reveal {seat_zone} must list the cards, slot by slot")
+                raise ScenarioError(_("{where}: reveal {zone} must list the cards, slot by slot", where=where,
+                                      zone=seat_zone))
             backs = sorted((p for p in cards if p.zone == seat_zone and p.card == "BACK"), key=lambda p: p.slot)
             if len(backs) != len(names):
-                raise ScenarioError(f"{where}: reveal {seat_zone} names {len(names)} cards but {len(backs)} lie face down there")
+                raise ScenarioError(_("{where}: reveal {zone} names {n} cards but {k} lie face down there",
+                                      where=where, zone=seat_zone, n=len(names), k=len(backs)))
             for p, name in zip(backs, names):
                 cards[cards.index(p)] = Placed(p.zone, p.slot, _card_name(name, where))
         if not isinstance(adds, list):
-            raise ScenarioError(f"{where}: cards/add must be a list")
+            raise ScenarioError(_("{where}: cards/add must be a list", where=where))
         for a in adds:
-            a = _keys(a, {"zone", "card", "slot"}, f"{where} card")
+            a = _keys(a, {"zone", "card", "slot"}, _("{where} card", where=where))
             z = zone_of(a.get("zone")).name
             slot = a.get("slot")
             if slot is None:
                 slot = free_slot(z, cards)
             if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(zones[z].slots):
-                raise ScenarioError(f"{where}: slot {slot!r} of zone {z} does not exist (0..{len(zones[z].slots) - 1})")
+                raise ScenarioError(_("{where}: slot {slot} of zone {zone} does not exist (0..{top})", where=where,
+                                      slot=repr(slot), zone=z, top=len(zones[z].slots) - 1))
             if any(p.zone == z and p.slot == slot for p in cards):
-                raise ScenarioError(f"{where}: slot {slot} of zone {z} is already taken")
+                raise ScenarioError(_("{where}: slot {slot} of zone {zone} is already taken", where=where, slot=slot,
+                                      zone=z))
             cards.append(Placed(z, slot, _card_name(a.get("card"), where)))
         seen: dict[str, str] = {}
         for p in cards:
             if p.card != "BACK":
                 if p.card in seen:
-                    raise ScenarioError(f"{where}: duplicate card {p.card} (in {seen[p.card]} and {p.zone})")
+                    raise ScenarioError(_("{where}: duplicate card {card} (in {first} and {second})", where=where,
+                                          card=p.card, first=seen[p.card], second=p.zone))
                 seen[p.card] = p.zone
         if "chips" in seg:
             chips = {}
-            for seat, hgt in _seat_map(seg["chips"] or {}, f"{where} chips", seats).items():
+            for seat, hgt in _seat_map(seg["chips"] or {}, _("{where} chips", where=where), seats).items():
                 if seat not in chip_spots:
-                    raise ScenarioError(f"{where}: chips for seat {seat}, but the layout has no chip spot for it")
+                    raise ScenarioError(_("{where}: chips for seat {seat}, but the layout has no chip spot for it",
+                                          where=where, seat=seat))
                 if isinstance(hgt, bool) or not isinstance(hgt, int) or not 0 <= hgt <= 20:
-                    raise ScenarioError(f"{where}: chip stack of seat {seat} must be 0..20 chips high")
+                    raise ScenarioError(_("{where}: chip stack of seat {seat} must be 0..20 chips high", where=where,
+                                          seat=seat))
                 chips[seat] = hgt
         if "button" in seg:
             b = seg["button"]
             if b is not None and (b not in button_spots):
-                raise ScenarioError(f"{where}: button seat {b!r} has no button spot in the layout")
+                raise ScenarioError(_("{where}: button seat {seat} has no button spot in the layout", where=where,
+                                      seat=repr(b)))
             button = b
         occ = seg.get("occluder")
         if occ is not None:
-            occ = _keys(occ, {"zone"}, f"{where} occluder")
+            occ = _keys(occ, {"zone"}, _("{where} occluder", where=where))
             occ = zone_of(occ.get("zone")).name
         state = FrameState(i, tuple(cards), tuple(sorted(chips.items())), button, occ, str(seg.get("note", "")))
         out.extend([state] * n)
@@ -587,7 +613,7 @@ def write_clip(sc: Scenario, out_dir: str | Path, progress: Callable[[int, int],
     tmp = video.with_name(video.stem + ".part" + video.suffix)
     writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*fourcc), sc.fps, (FRAME_W, FRAME_H))
     if not writer.isOpened():
-        raise UserError(f"cannot write video {tmp} with codec {fourcc!r}")
+        raise UserError(_("cannot write video {path} with codec {codec}", path=tmp, codec=repr(fourcc)))
     r = ClipRenderer(sc)
     n = len(sc.frames)
     lines = []

@@ -16,7 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 import cv2
 import numpy as np
 
-from dealer_assist.vision.synth.scene import SPLIT_CODE, VISIBLE_MIN, cut_by_frame, render_scene
+from dealer_assist.i18n import _
+from dealer_assist.vision.synth.scene import VISIBLE_MIN, cut_by_frame, render_scene
+from dealer_assist.vision.synth.styles import SynthError, check_split
 
 CLASS_NAMES = {0: "face", 1: "back", 2: "joker"}
 #: A card or back is put in the detector's labels when at least this fraction of it shows (a
@@ -171,12 +173,11 @@ def write_dataset(out_dir: str, n: int, split: str, seed0: int = 0, workers: int
     """Render frames with seeds ``seed0 .. seed0 + n - 1`` of ``split`` into ``out_dir``;
     returns how many were newly written (existing frames are skipped). ``progress(done, n)`` is
     called as chunks finish."""
-    if split not in SPLIT_CODE:
-        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    check_split(split)
     if n < 0 or workers < 1:
-        raise ValueError("n must be >= 0 and workers >= 1")
+        raise SynthError(_("n must be >= 0 and workers >= 1"))
     if recipe not in RECIPES:
-        raise ValueError(f"unknown recipe {recipe!r}; known: {', '.join(RECIPES)}")
+        raise SynthError(_("unknown recipe {recipe}; known: {known}", recipe=repr(recipe), known=", ".join(RECIPES)))
     for sub in ("images", "labels", "meta"):
         os.makedirs(os.path.join(out_dir, sub, split), exist_ok=True)
     seeds = list(range(seed0, seed0 + n))

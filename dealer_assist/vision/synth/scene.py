@@ -27,8 +27,9 @@ import numpy as np
 from dealer_assist.cards import DECK_52
 from dealer_assist.vision.synth.draw import FontSpec, HERSHEY, circle, ellipse, glyph_mask, paste_center, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, card_canvas
-from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, deck_style, \
-    styles_for
+from dealer_assist.i18n import _
+from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, SynthError, \
+    check_split, deck_style, styles_for
 
 FRAME_W, FRAME_H = 1280, 720
 SPLIT_CODE = {"train": 1, "test": 2}
@@ -217,12 +218,12 @@ def _table_print(tex: np.ndarray, rng: np.random.Generator, to_canvas: np.ndarra
     for r in rng.uniform(250, 700, rng.integers(1, 3)):
         cv2.ellipse(tex, (int(cx), int(cy)), (int(r * scale), int(r * scale)), 0, 0, 360, col,
                     max(1, int(3 * scale)), cv2.LINE_AA)
-    for _ in range(rng.integers(0, 6)):  # empty card-spot outlines and betting boxes
+    for _i in range(rng.integers(0, 6)):  # empty card-spot outlines and betting boxes
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         bw, bh = rng.uniform(60, 160) * scale, rng.uniform(80, 200) * scale
         cv2.rectangle(tex, (int(x), int(y)), (int(x + bw), int(y + bh)), col, max(1, int(2 * scale)), cv2.LINE_AA)
     words = ["DEALER", "PLAYER", "BANKER", "JOKER HOLD'EM", "INSURANCE", "ANTE", "BET", "PAYS 2 TO 1", "TIE"]
-    for _ in range(rng.integers(1, 4)):
+    for _i in range(rng.integers(1, 4)):
         txt = str(rng.choice(words))
         face = HERSHEY[str(rng.choice(["simplex", "duplex", "complex", "triplex"]))]
         cv2.putText(tex, txt, (int(rng.uniform(0, w * 0.7)), int(rng.uniform(40, h))), face,
@@ -337,7 +338,7 @@ class _Layout:
 
     def try_place(self, make, overlap_ok: float = 0.0, tries: int = 25):
         """``make(center_world, angle)`` -> list of sprite->world matrices (cards) or None."""
-        for _ in range(tries):
+        for _i in range(tries):
             u = self.rng.uniform(0.08, 0.92) * FRAME_W
             v = self.rng.uniform(0.1, 0.9) * FRAME_H
             cw = self.world_at(u, v)
@@ -421,7 +422,7 @@ def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int
     'var-180'
     """
     if split != "train":
-        raise ValueError("fresh pips are for training frames only: the test split's decks are fixed")
+        raise SynthError(_("fresh pips are for training frames only: the test split's decks are fixed"))
     lo, hi = fresh_pips
     return f"{deck_name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
 
@@ -437,10 +438,11 @@ def fresh_font_name(deck_name: str, seed: int, split: str) -> str:
     from dealer_assist.vision.synth.styles import extra_fonts
 
     if split != "train":
-        raise ValueError("fresh fonts are for training frames only: the test split's decks are fixed")
+        raise SynthError(_("fresh fonts are for training frames only: the test split's decks are fixed"))
     fonts = list(extra_fonts())
     if not fonts:
-        raise ValueError("the fresh-fonts recipe needs the extra typefaces (styles.EXTRA_FONT_DIRS); none is installed")
+        raise SynthError(_("the fresh-fonts recipe needs the extra typefaces (styles.EXTRA_FONT_DIRS); "
+                           "none is installed"))
     return f"{deck_name}{PIPS_SEP}font-{fonts[(int(seed) * 2246822519 + 13) % len(fonts)]}"
 
 
@@ -506,8 +508,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         from dealer_assist.vision.synth.world import render_world
         return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p, edge_up=edge_up,
                             decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts)
-    if split not in SPLIT_CODE:
-        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]
     if fresh_pips is not None:
@@ -542,13 +543,13 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     _place_groups(layout, lay, add_cards, card_w, rng, overlap_p=0.15, hand_up_p=0.82, single_up_p=0.85)
 
     if not objs:  # every group was too big for this view: a few single cards instead
-        for _ in range(3):
+        for _i in range(3):
             mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w)], 0.0)
             if mats:
                 add_cards(mats)
 
     # things that are not cards: cut cards, paper slips, phones (hard negatives)
-    for _ in range(int(rng.choice([0, 0, 0, 1, 1, 2]))):
+    for _i in range(int(rng.choice([0, 0, 0, 1, 1, 2]))):
         kind = str(rng.choice(["cutcard", "paper", "phone"]))
         mats = lay.try_place(lambda c, a: [_pose(c[0], c[1], a, card_w * rng.uniform(0.95, 1.1))], 0.0, 10)
         if mats:
@@ -556,7 +557,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
 
     # chips and the dealer button lie on top of whatever is under them
     n_stacks = int(rng.integers(0, 9))
-    for _ in range(n_stacks):
+    for _i in range(n_stacks):
         d = card_w * rng.uniform(0.5, 0.62)
         u, v = rng.uniform(0.03, 0.97) * FRAME_W, rng.uniform(0.05, 0.95) * FRAME_H
         c = lay.world_at(u, v)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 from dealer_assist.vision.synth.draw import FontSpec
 
 RED = (36, 28, 200)
@@ -291,6 +293,17 @@ BACK_STYLES: dict[str, BackStyle] = {s.name: s for s in BACK_LIST}
 SPLITS = ("train", "test")
 
 
+class SynthError(UserError, ValueError):
+    """A request the renderer cannot serve (a split, a recipe, typefaces that are not installed):
+    a :class:`~dealer_assist.errors.UserError` (one line in the CLI's language) and a
+    :class:`ValueError` (what the renderer's callers catch).
+
+    >>> e = SynthError(_("split must be 'train' or 'test', not {split}", split=repr("val")))
+    >>> isinstance(e, ValueError), str(e)
+    (True, "split must be 'train' or 'test', not 'val'")
+    """
+
+
 #: Separator of a deck style with its pips redrawn: ``"gen-12~var-123456"`` (:func:`deck_style`).
 PIPS_SEP = "~"
 
@@ -376,8 +389,19 @@ def deck_style(name: str) -> DeckStyle:
     return replace(st, **changes)
 
 
+def check_split(split: str) -> None:
+    """Refuse a split that is not ``train`` or ``test`` (:class:`SynthError`).
+
+    >>> check_split("val")
+    Traceback (most recent call last):
+    ...
+    dealer_assist.vision.synth.styles.SynthError: split must be 'train' or 'test', not 'val'
+    """
+    if split not in SPLITS:
+        raise SynthError(_("split must be 'train' or 'test', not {split}", split=repr(split)))
+
+
 def styles_for(split: str, table: dict) -> list:
     """The styles of ``table`` a split may use, in a fixed order (so seeded picks repeat)."""
-    if split not in SPLITS:
-        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    check_split(split)
     return [s for s in table.values() if s.split == split]

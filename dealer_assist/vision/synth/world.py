@@ -51,7 +51,7 @@ from dealer_assist.vision.synth.scene import FELTS, FRAME_H, FRAME_W, MIN_ASPECT
     _button_sprite, _chip_sprite, _draw_hand, _labels, _noise_bank, _place_groups, _pose, _smooth_noise, _warp_sprite, \
     apply_h, camera_homography, card_dealer, deal_pool, fresh_font_name, fresh_pips_name, joker_and_back, \
     sprite_corners
-from dealer_assist.vision.synth.styles import DECK_STYLES, PIPS_SEP, deck_style, styles_for
+from dealer_assist.vision.synth.styles import DECK_STYLES, PIPS_SEP, check_split, deck_style, styles_for
 
 #: Folders searched for photographs and texture scans (JPEG, PNG, WebP) and GIMP patterns
 #: (``.pat``). ``DEALER_ASSIST_PHOTO_DIRS`` (folders joined by ``os.pathsep``; ``none`` for none)
@@ -723,8 +723,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     drawn without it are unchanged. ``fresh_fonts``: the (training) deck's indices are drawn in an
     extra typeface chosen by the seed alone (:func:`scene.fresh_font_name`; the ``world-fonts``
     recipe). Its ``meta.world`` says the layout, clutter and court art."""
-    if split not in SPLIT_CODE:
-        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+    check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
     decks = styles_for(split, DECK_STYLES)
     deck = decks[rng.integers(len(decks))]
