@@ -13,6 +13,7 @@ import argparse
 import importlib
 import re
 import sys
+import unicodedata
 from typing import Optional, Sequence
 
 from dealer_assist import commands
@@ -82,13 +83,70 @@ class _Words:
         return self.name + self.why.render(lang)
 
 
+def _cells(text: str) -> int:
+    """How many terminal columns ``text`` takes: a CJK character two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns: a Japanese line may break between any
+    two of its characters (it has no spaces), a run of Latin letters or figures stays whole.
+
+    >>> wrap_cells("ボードのカードの幅は約110 pxです", 16)
+    ['ボードのカードの', '幅は約110 pxです']
+    >>> wrap_cells("one line of JSON", 9)
+    ['one line', 'of JSON']
+    >>> wrap_cells("既定で有効（ボード）。", 10)      # no line starts with 。 nor ends with （
+    ['既定で有効', '（ボード）。']
+    >>> wrap_cells("データセットを作ります", 20)     # not 作りま / す
+    ['データセットを作', 'ります']
+    """
+    tokens = re.findall(r"[\x21-\x7e]+|\s+|.", " ".join(text.split()))
+    lines, line = [], ""
+    for tok in tokens:
+        if tok.isspace():
+            tok = " "
+        if line and _cells(line + tok) > width and tok[0] not in _NO_LINE_START:
+            carried = ""
+            while line and line[-1] in _NO_LINE_END:        # an opening bracket goes with what it opens
+                carried, line = line[-1] + carried, line[:-1]
+            lines.append(line.rstrip())
+            line = carried + ("" if tok == " " else tok)
+        else:
+            line += tok
+    if line.strip():
+        lines.append(line.rstrip())
+    lines = [x for x in lines if x]
+    # a last line of a character or two (作りま / す): it takes the word's start with it
+    while (len(lines) >= 2 and len(lines[-1]) < 3 and len(lines[-2]) > 3
+           and ord(lines[-2][-1]) > 0x7f and lines[-2][-1] not in _NO_LINE_START):
+        lines[-2], lines[-1] = lines[-2][:-1], lines[-2][-1] + lines[-1]
+    return lines
+
+
+#: Japanese line breaking (禁則): what no line starts with, and what no line ends with
+_NO_LINE_START = set("、。，．・：；？！）」』】〉》ー々ぁぃぅぇぉっゃゅょァィゥェォッャュョ:;,.)!?")
+_NO_LINE_END = set("（「『【〈《")
+
+
 class _Formatter(argparse.HelpFormatter):
-    """argparse's help page, its "usage:" in the help pages' language."""
+    """argparse's help page in the help pages' language: its "usage:", and Japanese lines wrapped by
+    the columns they take (argparse counts characters and breaks only at spaces)."""
 
     def add_usage(self, usage, actions, groups, prefix=None):
         if prefix is None and commands.HELP_LANG != "en":
             prefix = _("usage: ").render(commands.HELP_LANG)
         super().add_usage(usage, actions, groups, prefix)
+
+    def _split_lines(self, text, width):
+        if commands.HELP_LANG == "en":
+            return super()._split_lines(text, width)
+        return wrap_cells(text, width)
+
+    def _fill_text(self, text, width, indent):
+        if commands.HELP_LANG == "en":
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap_cells(text, width - len(indent)))
 
 
 class _Parser(argparse.ArgumentParser):

@@ -68,12 +68,14 @@ ALLOWED_PATTERNS = [
     # (dealer-assist review 1:1, --snapshots DIR) and the package to install (fonts-noto-cjk)
     r"dealer-assist(?: [a-z][a-z-]*){0,2}", r"--[a-z][a-z-]*(?: [A-Z]+)?", r"fonts-noto-cjk",
     r"pip install \S+", r"python -m [a-z_.]+",
-    # a file path (it holds a slash): the user's own file names
-    r"\S*/\S*",
+    # a file path (it holds a slash): the user's own file names; a file's name or its extension
+    # (hand-log.sqlite, JK.jpg, .phh); a frame size (1920x1080)
+    r"\S*/\S*", r"[\w-]+(?:\.[\w-]+)*\.(?:sqlite|jpg|jpeg|png|md|phh|yaml|yml|json|jsonl|onnx|mp4)\b",
+    r"(?<![\w.])\.(?:sqlite|jpg|jpeg|png|phh|yaml|json|jsonl)\b", r"\b\d+x\d+\b",
     # the dealer's own input echoed back in quotes (「zz」 is not a card), and a JSON field name
     # or value to type (「committed」, 「counterclockwise」); the input as a command line's value
     # shows it ('many' は整数ではありません)
-    r"「[!-~]{1,20}」", r"'[!-&(-~]{1,20}'",
+    r"「[ -~]{1,20}」", r"'[!-&(-~]{1,20}'",
 ]
 _ALLOWED_TOKEN = re.compile("(?:" + "|".join(ALLOWED_TOKENS) + ")")
 _STRIP = re.compile("|".join(ALLOWED_PATTERNS))
@@ -549,3 +551,52 @@ def test_no_error_a_person_meets_is_raised_in_english_words_alone():
                   and node.func.id == "print" and node.args and english(node.args[0])):
                 found.append(f"{rel}:{node.lineno}: print(English text)")
     assert not found, f"{len(found)} place(s) speak English only:\n" + "\n".join(found[:80])
+
+
+#: every help page a person opens: the program's, each command's and each sub-command's
+HELP_PAGES = [[], ["settle"], ["synth"], ["bet"], ["daifugo"], ["daifugo", "check"], ["daifugo", "payout"],
+              ["drill"], ["drill", "check"], ["detect"], ["enroll-deck"], ["run"], ["calibrate"], ["review"],
+              ["desk"], ["floor"], ["floor-staff"]]
+
+
+def _help_page(argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def _help_words(page: str) -> list[str]:
+    """A help page's own words less what one types: the usage block, the commands listed, the
+    flags, their METAVARS, {choices} and JSON ({"state": ...}, "plays")."""
+    lines, in_usage = [], False
+    for line in page.splitlines():
+        if line.startswith(("使い方:", "usage:")):
+            in_usage = True
+        if in_usage:
+            in_usage = bool(line.strip())
+            continue
+        lines.append(re.sub(r"^ {2,}[a-z][a-z-]*(?: {2,}|$)", " ", line))     # a command in the list
+    text = re.sub(r"(?<=[^\x00-\x7f]) *\n *(?=[^\x00-\x7f])", "", "\n".join(lines))   # a wrapped sentence
+    text = _STRIP.sub(" ", " ".join(text.replace("WxH", " ").split()))   # what the allow-list allows
+    text = re.sub(r"\{[^}]*\}", " ", text)                         # {ja,en}, {"state": ...}
+    text = re.sub(r'"[^"]*"', " ", text)                           # "plays", "x1,y1 ..."
+    text = re.sub(r"(?<![\w-])--?[a-zA-Z][\w-]*", " ", text)       # -h, --no-search
+    text = re.sub(r"\b[A-Z][A-Z0-9_]*(?:[=|:,-][A-Z][A-Z0-9_]*)*\b", " ", text)   # FILE, CARD=OTHER, WxH
+    return english_words(text)
+
+
+def test_every_help_page_speaks_japanese_unless_told(capsys):
+    """``--help`` in Japanese by default: the description and every option's help (what one types
+    stays as typed); with ``--lang en``, English."""
+    wrong = []
+    for argv in HELP_PAGES:
+        ja = _help_page(argv, capsys)
+        words = _help_words(ja)
+        if words or "このヘルプを表示して終了します" not in ja:
+            wrong.append(f"dealer-assist {' '.join(argv)} --help: {' '.join(words)}")
+        if argv:
+            en = _help_page([*argv, "--lang", "en"], capsys)
+            if "show this help message and exit" not in en or "使い方" in en:
+                wrong.append(f"dealer-assist {' '.join(argv)} --help --lang en is not English")
+    assert not wrong, "\n".join(wrong)

@@ -16,15 +16,18 @@ def h(text: Text) -> str:
     return render(text, HELP_LANG)
 
 
-def add_json_io(parser: argparse.ArgumentParser) -> None:
-    """The JSON-in, JSON-out arguments the rule commands share: FILE (or stdin) and --compact."""
+def add_json_io(parser: argparse.ArgumentParser, lang_default: object = "ja") -> None:
+    """The JSON-in, JSON-out arguments the rule commands share: FILE (or stdin), --compact and
+    --lang (``lang_default=argparse.SUPPRESS`` for a sub-command's, where the command's own --lang
+    stands unless this one is given)."""
     parser.add_argument("file", nargs="?", default="-", help=h(_("JSON file; '-' or nothing reads stdin")))
     parser.add_argument("--compact", action="store_true", help=h(_("one line of JSON instead of indented")))
-    add_lang(parser, _("language of the errors (default Japanese; the JSON holds both languages)"))
+    add_lang(parser, _("language of the errors (default Japanese; the JSON holds both languages)"),
+             default=lang_default)
 
 
-def add_lang(parser: argparse.ArgumentParser, help: Text = None) -> None:
+def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object = "ja") -> None:
     """``--lang ja|en``: the language of what the command says, its errors and its help page too
     (Japanese unless told)."""
-    parser.add_argument("--lang", choices=("ja", "en"), default="ja",
+    parser.add_argument("--lang", choices=("ja", "en"), default=default,
                         help=h(help or _("language of the text, the errors and this help (default Japanese)")))

@@ -5,18 +5,19 @@ import argparse
 import json
 import sys
 
-from dealer_assist.commands import add_json_io
+from dealer_assist.commands import add_json_io, h
+from dealer_assist.i18n import _
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bet",
-        help="legal actions and amounts for a betting round: JSON state in, JSON answer out",
-        description="Read a betting round as JSON from FILE (or stdin): the structure (fixed-limit, "
-                    "spread-limit, pot-limit, no-limit), blinds or limits, stacks, and the actions so "
-                    "far or the current state. Write the seat to act, its legal actions with minimum "
-                    "and maximum amounts, and why, in English and Japanese. With \"first_dealer\" "
-                    "(seat -> card dealt), name the first dealer instead. See docs/betting.md.",
+        help=h(_("legal actions and amounts for a betting round: JSON state in, JSON answer out")),
+        description=h(_("Read a betting round as JSON from FILE (or stdin): the structure (fixed-limit, "
+                        "spread-limit, pot-limit, no-limit), blinds or limits, stacks, and the actions so "
+                        "far or the current state. Write the seat to act, its legal actions with minimum "
+                        "and maximum amounts, and why, in English and Japanese. With \"first_dealer\" "
+                        "(seat -> card dealt), name the first dealer instead. See docs/betting.md.")),
     )
     add_json_io(p)
     p.set_defaults(func=run)

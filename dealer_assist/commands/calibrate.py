@@ -26,7 +26,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, os_reason
 
@@ -34,32 +34,33 @@ from dealer_assist.i18n import Msg, _, os_reason
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "calibrate",
-        help="map the camera image to the table layout (zones: board, burn, muck, seats)",
-        description="Make a table calibration from a camera frame and four reference points "
-                    "(clicked positions or printed ArUco markers), check one, or print the markers.",
-        epilog="Points are the image positions of the layout's reference_points, in the layout's "
-               "order (far-left, far-right, near-right, near-left for the bundled layouts).",
+        help=h(_("map the camera image to the table layout (zones: board, burn, muck, seats)")),
+        description=h(_("Make a table calibration from a camera frame and four reference points "
+                        "(clicked positions or printed ArUco markers), check one, or print the markers.")),
+        epilog=h(_("Points are the image positions of the layout's reference_points, in the layout's "
+                   "order (far-left, far-right, near-right, near-left for the bundled layouts).")),
     )
     mode = p.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--layout", metavar="FILE", help="table layout (calibration/layouts/*.yaml)")
-    mode.add_argument("--check", metavar="FILE", help="check a calibration file and list its zones")
+    mode.add_argument("--layout", metavar="FILE", help=h(_("table layout (calibration/layouts/*.yaml)")))
+    mode.add_argument("--check", metavar="FILE", help=h(_("check a calibration file and list its zones")))
     mode.add_argument("--follow", metavar="FILE",
-                      help="move a calibration with its camera: the motion is measured in --image against the "
-                           "picture the calibration was made on (no markers or points needed); writes --out")
+                      help=h(_("move a calibration with its camera: the motion is measured in --image against "
+                               "the picture the calibration was made on (no markers or points needed); writes "
+                               "--out")))
     mode.add_argument("--print-markers", metavar="OUT.png",
-                      help="write a printable A4 sheet (300 dpi) of ArUco markers 0-3")
-    p.add_argument("--image", metavar="FRAME", help="a frame from the camera (jpg/png)")
+                      help=h(_("write a printable A4 sheet (300 dpi) of ArUco markers 0-3")))
+    p.add_argument("--image", metavar="FRAME", help=h(_("a frame from the camera (jpg/png)")))
     how = p.add_mutually_exclusive_group()
     how.add_argument("--points", metavar='"x1,y1 x2,y2 x3,y3 x4,y4"',
-                     help="image positions (pixels) of the layout's four reference points, in order")
+                     help=h(_("image positions (pixels) of the layout's four reference points, in order")))
     how.add_argument("--aruco", action="store_true",
-                     help="find the four reference points as ArUco markers 0-3 (DICT_4X4_50) in the image")
-    p.add_argument("--seats", type=int, metavar="N", help="seats at this table (default: the layout's)")
-    p.add_argument("--name", help="a name for this calibration (default: the layout's)")
-    p.add_argument("--out", metavar="FILE", help="where to write the calibration (YAML)")
-    p.add_argument("--preview", metavar="PNG", help="also write the frame with the zones drawn over it")
+                     help=h(_("find the four reference points as ArUco markers 0-3 (DICT_4X4_50) in the image")))
+    p.add_argument("--seats", type=int, metavar="N", help=h(_("seats at this table (default: the layout's)")))
+    p.add_argument("--name", help=h(_("a name for this calibration (default: the layout's)")))
+    p.add_argument("--out", metavar="FILE", help=h(_("where to write the calibration (YAML)")))
+    p.add_argument("--preview", metavar="PNG", help=h(_("also write the frame with the zones drawn over it")))
     p.add_argument("--marker-size", type=float, default=60.0, metavar="MM",
-                   help="printed side of each marker in mm (default 60)")
+                   help=h(_("printed side of each marker in mm (default 60)")))
     add_lang(p)
     p.set_defaults(func=run)
 

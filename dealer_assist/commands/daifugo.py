@@ -11,35 +11,37 @@ import argparse
 import json
 import sys
 
-from dealer_assist.commands import add_json_io
+from dealer_assist.commands import add_json_io, add_lang, h
 from dealer_assist.commands.settle import read_json
+from dealer_assist.i18n import _
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "daifugo",
-        help="daifugo (大富豪): check a play, settle a game",
-        description="Daifugo rulings as JSON (see docs/daifugo.md).",
+        help=h(_("daifugo (大富豪): check a play, settle a game")),
+        description=h(_("Daifugo rulings as JSON (see docs/daifugo.md).")),
     )
+    add_lang(p)        # also after "check" or "payout"
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     c = actions.add_parser(
         "check",
-        help="is this play legal? why, and the state after it",
-        description="Read {\"state\": ..., \"play\": ...} (or \"plays\": [...]) from FILE or stdin "
-                    "and write {\"legal\", \"reason\", \"reason_ja\", \"state\", ...}. "
-                    "An illegal play is a normal answer (exit 0).",
+        help=h(_("is this play legal? why, and the state after it")),
+        description=h(_("Read {\"state\": ..., \"play\": ...} (or \"plays\": [...]) from FILE or stdin "
+                        "and write {\"legal\", \"reason\", \"reason_ja\", \"state\", ...}. "
+                        "An illegal play is a normal answer (exit 0).")),
     )
-    add_json_io(c)
+    add_json_io(c, lang_default=argparse.SUPPRESS)
     c.set_defaults(func=run_check)
     q = actions.add_parser(
         "payout",
-        help="the money at the end of a game, the next leader and the dead button",
-        description="Read {\"seats\", \"winner\", \"cards_left\" or \"hands\", \"leaving\", \"chips\"} "
-                    "from FILE or stdin and write the antes, card payments, rake, payouts (signed "
-                    "change per seat) and the next game's leader.",
+        help=h(_("the money at the end of a game, the next leader and the dead button")),
+        description=h(_("Read {\"seats\", \"winner\", \"cards_left\" or \"hands\", \"leaving\", \"chips\"} "
+                        "from FILE or stdin and write the antes, card payments, rake, payouts (signed "
+                        "change per seat) and the next game's leader.")),
     )
-    add_json_io(q)
+    add_json_io(q, lang_default=argparse.SUPPRESS)
     q.set_defaults(func=run_payout)
 
 

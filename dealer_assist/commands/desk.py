@@ -15,6 +15,7 @@ import os
 import sys
 from pathlib import Path
 
+from dealer_assist.commands import h
 from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
@@ -28,38 +29,40 @@ CJK_FAMILIES = ("Noto Sans CJK JP", "Noto Sans JP", "Source Han Sans JP", "Yu Go
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "desk",
-        help="the dealer's screen: live table, rulings, alerts, corrections, disputes (PySide6)",
-        description="The desk display: the live frame with every card outlined and named, the board, "
-                    "a panel per seat, the ruling and payouts per pot, and alerts that need the "
-                    "dealer's hands. Click a card to correct it. With no --source, plays the "
-                    "bundled sample clip.",
+        help=h(_("the dealer's screen: live table, rulings, alerts, corrections, disputes (PySide6)")),
+        description=h(_("The desk display: the live frame with every card outlined and named, the board, "
+                         "a panel per seat, the ruling and payouts per pot, and alerts that need the "
+                         "dealer's hands. Click a card to correct it. With no --source, plays the "
+                         "bundled sample clip.")),
     )
     add_live_arguments(p)
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language (default Japanese; L switches)")
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language (default Japanese; L switches)")))
     p.add_argument("--fast", action="store_true",
-                   help="play a file as fast as the machine can instead of at its own speed")
+                   help=h(_("play a file as fast as the machine can instead of at its own speed")))
     p.add_argument("--screenshot", metavar="OUT.png",
-                   help="play the source to its end (or --stop-at), save the window as a PNG and exit")
+                   help=h(_("play the source to its end (or --stop-at), save the window as a PNG and exit")))
     p.add_argument("--stop-at", type=int, metavar="FRAME", default=None,
-                   help="pause at this frame (with --screenshot: take it there)")
+                   help=h(_("pause at this frame (with --screenshot: take it there)")))
     p.add_argument("--size", metavar="WxH", default=None,
-                   help="window size (default: the screen's available size; 1280x800 with --screenshot)")
+                   help=h(_("window size (default: the screen's available size; 1280x800 with --screenshot)")))
     p.add_argument("--review", metavar="DB", nargs="?", const="hand-log.sqlite", default=None,
-                   help="dispute mode: open this hand log (default hand-log.sqlite) instead of a live table")
+                   help=h(_("dispute mode: open this hand log (default hand-log.sqlite) instead of a live table")))
     p.add_argument("--hand", metavar="SESSION:HAND", default=None,
-                   help="with --review: the hand to open, as dealer-assist review names it (2:3 = "
-                        "session 2, hand 3), or its row id")
+                   help=h(_("with --review: the hand to open, as dealer-assist review names it (2:3 = "
+                             "session 2, hand 3), or its row id")))
     p.add_argument("--trainer", metavar="NAME", default=None,
-                   help="trainer mode: drills from the rules engine for this trainee, answered at the "
-                        "keyboard, with a progress chart (docs/trainer.md)")
+                   help=h(_("trainer mode: drills from the rules engine for this trainee, answered at the "
+                             "keyboard, with a progress chart (docs/trainer.md)")))
     p.add_argument("--trainees", metavar="FILE", default="trainees.sqlite",
-                   help="with --trainer: the trainee store (default trainees.sqlite)")
-    p.add_argument("--seed", type=int, default=None, help="with --trainer: the drills' seed (default random)")
+                   help=h(_("with --trainer: the trainee store (default trainees.sqlite)")))
+    p.add_argument("--seed", type=int, default=None, help=h(_("with --trainer: the drills' seed (default random)")))
     p.add_argument("--from-log", metavar="FILE", default=None,
-                   help="with --trainer: drills from the hands of this hand log, disputed first (docs/trainer.md)")
+                   help=h(_("with --trainer: drills from the hands of this hand log, disputed first "
+                             "(docs/trainer.md)")))
     p.add_argument("--shadow", action="store_true",
-                   help="with --trainer: shadow the live table: the trainee rules on each showdown in a window "
-                        "of their own before seeing the ruling; the dealer's screen is not held up (docs/trainer.md)")
+                   help=h(_("with --trainer: shadow the live table: the trainee rules on each showdown in a "
+                             "window of their own before seeing the ruling; the dealer's screen is not held "
+                             "up (docs/trainer.md)")))
     p.set_defaults(func=run)
 
 

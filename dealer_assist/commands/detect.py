@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Text, _, both, message_of, os_reason, render
 
@@ -35,28 +35,28 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "detect",
-        help="find and name the cards in camera frames",
-        description="Find every face-up card (named in RULINGS.md notation, JK for the joker, ?? "
-                    "when no index is readable) and every face-down card in each image.",
+        help=h(_("find and name the cards in camera frames")),
+        description=h(_("Find every face-up card (named in RULINGS.md notation, JK for the joker, ?? "
+                        "when no index is readable) and every face-down card in each image.")),
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="an image, or a folder of images")
-    p.add_argument("--json", action="store_true", help="one JSON object per image and line")
-    p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
-    p.add_argument("--annotate", metavar="DIR", help="write each image with its cards drawn and named")
+    p.add_argument("paths", nargs="+", metavar="PATH", help=h(_("an image, or a folder of images")))
+    p.add_argument("--json", action="store_true", help=h(_("one JSON object per image and line")))
+    p.add_argument("--deck", metavar="NAME", help=h(_("a deck enrolled with enroll-deck")))
+    p.add_argument("--annotate", metavar="DIR", help=h(_("write each image with its cards drawn and named")))
     p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
-                   help="search around each card whose corners read no index (on by default; "
-                        "models/MODEL_CARD.md)")
+                   help=h(_("search around each card whose corners read no index (on by default; "
+                            "models/MODEL_CARD.md)")))
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
-                   help="ask the whole-card look model about cards whose corners read no index "
-                        "(a joker without one) and about their suit (on by default; models/MODEL_CARD.md)")
+                   help=h(_("ask the whole-card look model about cards whose corners read no index "
+                            "(a joker without one) and about their suit (on by default; models/MODEL_CARD.md)")))
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
-                   help="read the boxes the detector set aside too, for the lower cards of a fanned "
-                        "hand (on by default; docs/vision.md)")
+                   help=h(_("read the boxes the detector set aside too, for the lower cards of a fanned "
+                            "hand (on by default; docs/vision.md)")))
     p.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
-                   help="look again in tiles where the cards are too small in the frame for the "
-                        "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")
+                   help=h(_("look again in tiles where the cards are too small in the frame for the "
+                            "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")))
     p.add_argument("--models", metavar="DIR", default=None,
-                   help="model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")
+                   help=h(_("model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")))
     add_lang(p)
     p.set_defaults(func=run)
 

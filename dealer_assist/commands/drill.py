@@ -17,49 +17,56 @@ import random
 import sys
 import time
 
+from dealer_assist.commands import h
 from dealer_assist.errors import UserError
+from dealer_assist.i18n import _
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "drill",
-        help="trainer: drills from the rules engine (showdowns, pots, burn-swap, stud, Daifugo ...)",
-        description="Drills for new dealers: a table, a question and the rules engine's answer. "
-                    "With --json, one drill per line; without, drills in the terminal. "
-                    "'drill check' checks answers (see docs/trainer.md).",
+        help=h(_("trainer: drills from the rules engine (showdowns, pots, burn-swap, stud, Daifugo ...)")),
+        description=h(_("Drills for new dealers: a table, a question and the rules engine's answer. "
+                        "With --json, one drill per line; without, drills in the terminal. "
+                        "'drill check' checks answers (see docs/trainer.md).")),
     )
-    p.add_argument("--json", action="store_true", help="print the drills as JSON, one per line")
-    p.add_argument("--topics", action="store_true", help="list the topics and exit")
-    p.add_argument("--topic", help="only this topic (see --topics); default every topic in turn")
+    p.add_argument("--json", action="store_true", help=h(_("print the drills as JSON, one per line")))
+    p.add_argument("--topics", action="store_true", help=h(_("list the topics and exit")))
+    p.add_argument("--topic", help=h(_("only this topic (see --topics); default every topic in turn")))
     p.add_argument("--level", type=int, choices=(1, 2, 3),
-                   help="1: two seats, one pot; 2: up to six seats, all-ins; 3: up to nine seats, "
-                        "four all-ins, the joker. Default: 1, 2, 3 in turn")
-    p.add_argument("--n", type=int, default=None, help="how many drills (default 10; 5 in the terminal)")
+                   help=h(_("1: two seats, one pot; 2: up to six seats, all-ins; 3: up to nine seats, "
+                            "four all-ins, the joker. Default: 1, 2, 3 in turn")))
+    p.add_argument("--n", type=int, default=None,
+                   help=h(_("how many drills (default 10; 5 in the terminal)")))
     p.add_argument("--seed", type=int, default=None,
-                   help="the same seed gives the same drills (default 0 with --json, random in the terminal)")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the text (default Japanese)")
-    p.add_argument("--trainer", metavar="NAME", help="record the answers for this trainee (terminal drills)")
-    p.add_argument("--db", default="trainees.sqlite", help="the trainee store (default trainees.sqlite)")
+                   help=h(_("the same seed gives the same drills (default 0 with --json, random in the "
+                            "terminal)")))
+    p.add_argument("--lang", choices=("ja", "en"), default="ja",
+                   help=h(_("language of the text (default Japanese)")))
+    p.add_argument("--trainer", metavar="NAME",
+                   help=h(_("record the answers for this trainee (terminal drills)")))
+    p.add_argument("--db", default="trainees.sqlite", help=h(_("the trainee store (default trainees.sqlite)")))
     p.add_argument("--from-log", metavar="FILE", default=None,
-                   help="drills from the real hands of this hand log (hand-log.sqlite), their ruling hidden: "
-                        "disputed hands first, then the newest (default: every hand that reached a ruling)")
+                   help=h(_("drills from the real hands of this hand log (hand-log.sqlite), their ruling "
+                            "hidden: disputed hands first, then the newest (default: every hand that reached "
+                            "a ruling)")))
     p.add_argument("--hand", metavar="SESSION:N", default=None,
-                   help="with --from-log: only this hand, as dealer-assist review names it (2:3)")
+                   help=h(_("with --from-log: only this hand, as dealer-assist review names it (2:3)")))
     p.set_defaults(func=run, action=None)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     c = actions.add_parser(
         "check",
-        help="check answers: {\"drill\", \"answer\"} in, right or wrong and why out",
-        description="Read {\"drill\": <a drill>, \"answer\": <the trainee's answer>} or an array of them "
-                    "from FILE or stdin and write, for each, {\"right\", \"expected\", \"wrong\", "
-                    "\"explanation\", \"explanation_ja\"}. A wrong answer is a normal answer (exit 0); "
-                    "malformed input is exit 2.",
+        help=h(_("check answers: {\"drill\", \"answer\"} in, right or wrong and why out")),
+        description=h(_("Read {\"drill\": <a drill>, \"answer\": <the trainee's answer>} or an array of "
+                        "them from FILE or stdin and write, for each, {\"right\", \"expected\", \"wrong\", "
+                        "\"explanation\", \"explanation_ja\"}. A wrong answer is a normal answer (exit 0); "
+                        "malformed input is exit 2.")),
     )
-    c.add_argument("file", nargs="?", default="-", help="JSON file; '-' or nothing reads stdin")
-    c.add_argument("--compact", action="store_true", help="one line of JSON instead of indented")
+    c.add_argument("file", nargs="?", default="-", help=h(_("JSON file; '-' or nothing reads stdin")))
+    c.add_argument("--compact", action="store_true", help=h(_("one line of JSON instead of indented")))
     # also after "check" (drill check FILE --lang en); not given there, drill's own --lang stands
     c.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
-                   help="language of the errors (default Japanese; the JSON holds both languages)")
+                   help=h(_("language of the errors (default Japanese; the JSON holds both languages)")))
     c.set_defaults(func=run_check)
 
 

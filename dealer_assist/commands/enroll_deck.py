@@ -10,29 +10,31 @@ import argparse
 import json
 import sys
 
-from dealer_assist.commands import add_lang
+from dealer_assist.commands import add_lang, h
 from dealer_assist.i18n import _, join
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "enroll-deck",
-        help="learn a deck's own cards (e.g. its jokers) from a few photos",
-        description="Learn deck NAME from photos of its cards so that detect --deck NAME reads "
-                    "it: whole-card looks (jokers without a corner index) and corner indices. "
-                    "Name each photo after its card (JK.jpg, Ah-2.jpg; BACK.jpg for the deck's back, "
-                    "which with the jokers finds a joker whose art passes for a back), or after a suit "
-                    "(spades.jpg, clubs.jpg, hearts.jpg, diamonds.jpg) for a photo of that suit's "
-                    "13 cards laid out A 2 ... K left to right, row by row: a whole deck in four "
-                    "photos (its spades and clubs are what the generic reader confuses most).",
+        help=h(_("learn a deck's own cards (e.g. its jokers) from a few photos")),
+        description=h(_("Learn deck NAME from photos of its cards so that detect --deck NAME reads "
+                        "it: whole-card looks (jokers without a corner index) and corner indices. "
+                        "Name each photo after its card (JK.jpg, Ah-2.jpg; BACK.jpg for the deck's back, "
+                        "which with the jokers finds a joker whose art passes for a back), or after a suit "
+                        "(spades.jpg, clubs.jpg, hearts.jpg, diamonds.jpg) for a photo of that suit's "
+                        "13 cards laid out A 2 ... K left to right, row by row: a whole deck in four "
+                        "photos (its spades and clubs are what the generic reader confuses most).")),
     )
-    p.add_argument("name", metavar="NAME", help="deck name (letters, digits, - _ .)")
+    p.add_argument("name", metavar="NAME", help=h(_("deck name (letters, digits, - _ .)")))
     p.add_argument("images", nargs="+", metavar="IMAGE",
-                   help="photos of the deck's cards, named after the card (JK.jpg) or the suit (spades.jpg)")
-    p.add_argument("--card", metavar="CARD", help="every photo shows this card (e.g. JK, or BACK for the deck's back)")
-    p.add_argument("--append", action="store_true", help="add to the deck instead of replacing it")
-    p.add_argument("--root", metavar="DIR", help="decks folder (default calibration/decks)")
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default models/)")
+                   help=h(_("photos of the deck's cards, named after the card (JK.jpg) or the suit "
+                            "(spades.jpg)")))
+    p.add_argument("--card", metavar="CARD",
+                   help=h(_("every photo shows this card (e.g. JK, or BACK for the deck's back)")))
+    p.add_argument("--append", action="store_true", help=h(_("add to the deck instead of replacing it")))
+    p.add_argument("--root", metavar="DIR", help=h(_("decks folder (default calibration/decks)")))
+    p.add_argument("--models", metavar="DIR", default=None, help=h(_("model folder (default models/)")))
     add_lang(p)
     p.set_defaults(func=run)
 

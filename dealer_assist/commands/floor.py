@@ -17,6 +17,7 @@ import secrets
 import sys
 from datetime import timezone
 
+from dealer_assist.commands import h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, os_reason
 
@@ -26,35 +27,36 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "floor",
-        help="the floor view in a browser: every table of the event, live, from the central log",
-        description="Serve the floor view: every table's game, hand, street, alerts (red and amber "
-                    "first), corrections and disputes, pushed live from the central log; a click "
-                    "opens a hand. Every request needs the access token.",
+        help=h(_("the floor view in a browser: every table of the event, live, from the central log")),
+        description=h(_("Serve the floor view: every table's game, hand, street, alerts (red and amber "
+                         "first), corrections and disputes, pushed live from the central log; a click "
+                         "opens a hand. Every request needs the access token.")),
     )
     p.add_argument("--central", metavar="URL", required=True, type=_arg_check("check_url"),
-                   help="the central log (postgresql://...)")
+                   help=h(_("the central log (postgresql://...)")))
     p.add_argument("--token", metavar="T", default=os.environ.get("DEALER_ASSIST_FLOOR_TOKEN"),
-                   help="the event's access token (default: $DEALER_ASSIST_FLOOR_TOKEN, else a new random one)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8700, help="port (default 8700)")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the terminal lines")
+                   help=h(_("the event's access token (default: $DEALER_ASSIST_FLOOR_TOKEN, else a new random one)")))
+    p.add_argument("--host", default="127.0.0.1",
+                   help=h(_("address to listen on (default 127.0.0.1: this machine only)")))
+    p.add_argument("--port", type=int, default=8700, help=h(_("port (default 8700)")))
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the terminal lines")))
     p.set_defaults(func=run)
 
     s = sub.add_parser(
         "floor-staff",
-        help="give each person on the floor an address of their own, so that their checks and "
-             "disputes are recorded in their name",
-        description="Floor staff accounts in the central log: 'add NAME' makes a person's own token "
-                    "and prints their address (shown once, kept nowhere); 'revoke NAME' ends it; "
-                    "'list' shows every account. Once the event has one, the shared token only views.",
+        help=h(_("give each person on the floor an address of their own, so that their checks and "
+                  "disputes are recorded in their name")),
+        description=h(_("Floor staff accounts in the central log: 'add NAME' makes a person's own token "
+                         "and prints their address (shown once, kept nowhere); 'revoke NAME' ends it; "
+                         "'list' shows every account. Once the event has one, the shared token only views.")),
     )
     s.add_argument("--central", metavar="URL", required=True, type=_arg_check("check_url"),
-                   help="the central log (postgresql://..., the owner's role)")
+                   help=h(_("the central log (postgresql://..., the owner's role)")))
     s.add_argument("--address", default="http://127.0.0.1:8700",
-                   help="the floor view's address, to print each person's link (default http://127.0.0.1:8700)")
-    s.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the terminal lines")
+                   help=h(_("the floor view's address, to print each person's link (default http://127.0.0.1:8700)")))
+    s.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the terminal lines")))
     s.add_argument("action", choices=("add", "revoke", "list"))
-    s.add_argument("name", nargs="?", help="the person's name (add, revoke)")
+    s.add_argument("name", nargs="?", help=h(_("the person's name (add, revoke)")))
     s.set_defaults(func=run_staff)
 
 

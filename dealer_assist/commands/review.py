@@ -17,6 +17,7 @@ import sys
 import unicodedata
 from typing import Any, Callable, Optional
 
+from dealer_assist.commands import h
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat, seat_list
@@ -28,31 +29,32 @@ DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db`
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "review",
-        help="list logged hands, or tell one hand (events, corrections, ruling) for a dispute",
-        description="Read the hand log written by dealer-assist run. With no HAND, list the hands "
-                    "(newest last); with HAND (SESSION:HAND as the list shows it, such as 2:3, or "
-                    "the hand's row id), tell that hand in time order with its corrections and the "
-                    "ruling's explanation. --salvage DAMAGED NEW copies what is still readable out "
-                    "of a damaged log into a new one.",
+        help=h(_("list logged hands, or tell one hand (events, corrections, ruling) for a dispute")),
+        description=h(_("Read the hand log written by dealer-assist run. With no HAND, list the hands "
+                         "(newest last); with HAND (SESSION:HAND as the list shows it, such as 2:3, or "
+                         "the hand's row id), tell that hand in time order with its corrections and the "
+                         "ruling's explanation. --salvage DAMAGED NEW copies what is still readable out "
+                         "of a damaged log into a new one.")),
     )
     p.add_argument("hand", nargs="?", metavar="HAND",
-                   help="SESSION:HAND from the list (2:3 = session 2, hand 3), or the hand's row id")
-    p.add_argument("--db", metavar="FILE", default=DEFAULT_DB, help=f"hand log (default {DEFAULT_DB})")
-    p.add_argument("--session", type=int, metavar="N", help="list only the hands of session N")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument("--export", metavar="FILE", help="write the hand as JSON to FILE")
-    p.add_argument("--snapshots", metavar="DIR", help="write the hand's JPEG snapshots into DIR")
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help="language of the text (default Japanese)")
+                   help=h(_("SESSION:HAND from the list (2:3 = session 2, hand 3), or the hand's row id")))
+    p.add_argument("--db", metavar="FILE", default=DEFAULT_DB,
+                   help=h(_("hand log (default {default})", default=DEFAULT_DB)))
+    p.add_argument("--session", type=int, metavar="N", help=h(_("list only the hands of session N")))
+    p.add_argument("--json", action="store_true", help=h(_("print JSON instead of text")))
+    p.add_argument("--export", metavar="FILE", help=h(_("write the hand as JSON to FILE")))
+    p.add_argument("--snapshots", metavar="DIR", help=h(_("write the hand's JPEG snapshots into DIR")))
+    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the text (default Japanese)")))
     p.add_argument("--salvage", nargs=2, metavar=("DAMAGED", "NEW"),
-                   help="copy every hand, event and snapshot SQLite can still read out of the damaged "
-                        "log DAMAGED into the new log NEW (DAMAGED is only read)")
+                   help=h(_("copy every hand, event and snapshot SQLite can still read out of the damaged "
+                             "log DAMAGED into the new log NEW (DAMAGED is only read)")))
     from dealer_assist.commands.run import _arg_check
     p.add_argument("--central", metavar="URL", type=_arg_check("check_url"),
-                   help="read the central log of a casino event (PostgreSQL) instead of --db")
+                   help=h(_("read the central log of a casino event (PostgreSQL) instead of --db")))
     p.add_argument("--table", metavar="NAME", type=_arg_check("check_table_name"),
-                   help="with --central: only this table's hands")
+                   help=h(_("with --central: only this table's hands")))
     p.add_argument("--export-phh", metavar="DIR",
-                   help="write each hand (or HAND) as a Poker Hand History file (.phh) into DIR")
+                   help=h(_("write each hand (or HAND) as a Poker Hand History file (.phh) into DIR")))
     p.set_defaults(func=run)
 
 

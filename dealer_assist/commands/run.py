@@ -22,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+from dealer_assist.commands import h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, message_of, os_reason
 
@@ -41,23 +42,23 @@ def sample_clip_dir(game: str = "joker-holdem") -> Path:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run",
-        help="run the live table: camera -> cards -> rulings (default: the bundled sample clip)",
-        description="Watch a table through a camera, a stream, a video file or a folder of frames; "
-                    "print events as JSON lines and log every hand. With no --source, plays the "
-                    "game's bundled sample clip (three Joker NLH hands by default).",
+        help=h(_("run the live table: camera -> cards -> rulings (default: the bundled sample clip)")),
+        description=h(_("Watch a table through a camera, a stream, a video file or a folder of frames; "
+                         "print events as JSON lines and log every hand. With no --source, plays the "
+                         "game's bundled sample clip (three Joker NLH hands by default).")),
     )
     add_live_arguments(p)
     p.add_argument("--headless", action="store_true",
-                   help="no window and no plain-words commentary: events and the log only")
+                   help=h(_("no window and no plain-words commentary: events and the log only")))
     p.add_argument("--events", metavar="FILE|-", default="-",
-                   help="where the JSON-lines events go (default -); a file is appended to, each start "
-                        "first writing a session_start line")
+                   help=h(_("where the JSON-lines events go (default -); a file is appended to, each start "
+                             "first writing a session_start line")))
     p.add_argument("--overwrite", action="store_true",
-                   help="start the --events file afresh instead of appending to it")
+                   help=h(_("start the --events file afresh instead of appending to it")))
     p.add_argument("--realtime", action="store_true",
-                   help="play a file at its own speed, skipping frames the machine cannot keep up with")
+                   help=h(_("play a file at its own speed, skipping frames the machine cannot keep up with")))
     p.add_argument("--lang", choices=("ja", "en"), default="ja",
-                   help="language of the commentary (default Japanese)")
+                   help=h(_("language of the commentary (default Japanese)")))
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
@@ -88,46 +89,46 @@ def dealer_arg(text: str) -> str:
 def add_live_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments that open a live table, shared by ``run`` and ``desk``."""
     p.add_argument("--source", metavar="SRC",
-                   help="camera index (0), rtsp:// or http:// stream, video file or folder of frames "
-                        "(default: the bundled sample clip)")
-    p.add_argument("--calibration", metavar="FILE", help="table calibration YAML (dealer-assist calibrate)")
+                   help=h(_("camera index (0), rtsp:// or http:// stream, video file or folder of frames "
+                             "(default: the bundled sample clip)")))
+    p.add_argument("--calibration", metavar="FILE", help=h(_("table calibration YAML (dealer-assist calibrate)")))
     p.add_argument("--game", default="joker-holdem", type=live_game_arg, metavar="GAME",
-                   help="the game at the table (default joker-holdem); 'list' lists the games")
-    p.add_argument("--db", metavar="FILE", default="hand-log.sqlite", help="hand log (SQLite)")
-    p.add_argument("--no-db", action="store_true", help="keep no hand log")
+                   help=h(_("the game at the table (default joker-holdem); 'list' lists the games")))
+    p.add_argument("--db", metavar="FILE", default="hand-log.sqlite", help=h(_("hand log (SQLite)")))
+    p.add_argument("--no-db", action="store_true", help=h(_("keep no hand log")))
     p.add_argument("--actions", metavar="FILE",
-                   help="dealer inputs (chips, folds, corrections) as JSON lines keyed by frame")
+                   help=h(_("dealer inputs (chips, folds, corrections) as JSON lines keyed by frame")))
     p.add_argument("--dealer", metavar="NAME", default=None, type=dealer_arg,
-                   help="who deals at this table, named in every hand the log keeps (the desk's D key "
-                        "names the next dealer when dealers rotate)")
-    p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of frames (default 15)")
-    p.add_argument("--models", metavar="DIR", default=None, help="model folder (default: the shipped models/)")
-    p.add_argument("--deck", metavar="NAME", help="a deck enrolled with enroll-deck")
+                   help=h(_("who deals at this table, named in every hand the log keeps (the desk's D key "
+                             "names the next dealer when dealers rotate)")))
+    p.add_argument("--fps", type=float, default=None, help=h(_("frame rate of a folder of frames (default 15)")))
+    p.add_argument("--models", metavar="DIR", default=None, help=h(_("model folder (default: the shipped models/)")))
+    p.add_argument("--deck", metavar="NAME", help=h(_("a deck enrolled with enroll-deck")))
     p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
-                   help="search around cards whose corners read no index (on by default)")
+                   help=h(_("search around cards whose corners read no index (on by default)")))
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
-                   help="ask the whole-card look model about unreadable cards and suits (on by default)")
+                   help=h(_("ask the whole-card look model about unreadable cards and suits (on by default)")))
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
-                   help="read the boxes the detector set aside too, for the lower cards of a fanned "
-                        "hand (on by default)")
+                   help=h(_("read the boxes the detector set aside too, for the lower cards of a fanned "
+                             "hand (on by default)")))
     p.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
-                   help="look again in tiles where the cards are too small in the frame for the "
-                        "detector (a whole table in a 1920x1080 view) (on by default)")
+                   help=h(_("look again in tiles where the cards are too small in the frame for the "
+                             "detector (a whole table in a 1920x1080 view) (on by default)")))
     p.add_argument("--give-up-after", metavar="SECONDS", type=give_up_seconds, default=None,
-                   help="a camera or stream that is not there (at start-up or lost mid-run) is retried "
-                        "with backoff and a camera_lost alert; stop after it has been gone this many "
-                        "seconds (default: never; 0: do not retry)")
+                   help=h(_("a camera or stream that is not there (at start-up or lost mid-run) is retried "
+                             "with backoff and a camera_lost alert; stop after it has been gone this many "
+                             "seconds (default: never; 0: do not retry)")))
     p.add_argument("--doubt", metavar="CARD=OTHER", type=doubt_arg, action="append", default=[],
-                   help="rehearsal: the reader reports CARD not sure, offering OTHER, wherever it reads "
-                        "it, so a dealer practises confirming or correcting a provisional showdown "
-                        "(repeatable: --doubt Qs=Qc --doubt Kc=Ks)")
+                   help=h(_("rehearsal: the reader reports CARD not sure, offering OTHER, wherever it reads "
+                             "it, so a dealer practises confirming or correcting a provisional showdown "
+                             "(repeatable: --doubt Qs=Qc --doubt Kc=Ks)")))
     # the central event log of a casino event (dealer_assist/central/, docs/central.md)
     p.add_argument("--central", metavar="URL", type=_arg_check("check_url"), default=None,
-                   help="also send every event, correction and ruling to this PostgreSQL central log "
-                        "(postgresql://...); the hand log stays the record and catches the central log "
-                        "up after an outage")
+                   help=h(_("also send every event, correction and ruling to this PostgreSQL central log "
+                             "(postgresql://...); the hand log stays the record and catches the central log "
+                             "up after an outage")))
     p.add_argument("--table", metavar="NAME", type=_arg_check("check_table_name"), default=None,
-                   help="this table's name in the central log (needed with --central)")
+                   help=h(_("this table's name in the central log (needed with --central)")))
 
 
 def _arg_check(name: str):

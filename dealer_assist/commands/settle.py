@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from dealer_assist.commands import add_json_io
+from dealer_assist.commands import add_json_io, h
 from dealer_assist.errors import UserError, says
 from dealer_assist.i18n import _, json_reason, message_of, os_reason
 
@@ -13,10 +13,10 @@ from dealer_assist.i18n import _, json_reason, message_of, os_reason
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "settle",
-        help="rule on showdowns: JSON table(s) in, ruling(s) out",
-        description="Read one JSON table or an array of them from FILE (or stdin) and write the "
-                    "ruling(s) as JSON: payouts, pots, hands, showdown order and the explanation "
-                    "in English and Japanese.",
+        help=h(_("rule on showdowns: JSON table(s) in, ruling(s) out")),
+        description=h(_("Read one JSON table or an array of them from FILE (or stdin) and write the "
+                        "ruling(s) as JSON: payouts, pots, hands, showdown order and the explanation "
+                        "in English and Japanese.")),
     )
     add_json_io(p)
     p.set_defaults(func=run)

@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 
-from dealer_assist.commands import add_lang
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, os_reason
 
@@ -24,29 +24,30 @@ TRAIN_ONLY_RECIPES = ("fresh-pips", "fresh-pips-val", "fresh-fonts", "world-font
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "synth",
-        help="render a synthetic, labelled dataset of table frames for the card detector",
-        description="Render frames with seeds S .. S+N-1 into OUT/images/SPLIT, YOLO OBB labels into "
-                    "OUT/labels/SPLIT, full JSON labels into OUT/meta/SPLIT and OUT/data.yaml. "
-                    "Frames already there are kept (resumable). The test split uses only held-out "
-                    "card designs.",
+        help=h(_("render a synthetic, labelled dataset of table frames for the card detector")),
+        description=h(_("Render frames with seeds S .. S+N-1 into OUT/images/SPLIT, YOLO OBB labels into "
+                        "OUT/labels/SPLIT, full JSON labels into OUT/meta/SPLIT and OUT/data.yaml. "
+                        "Frames already there are kept (resumable). The test split uses only held-out "
+                        "card designs.")),
     )
-    p.add_argument("out", metavar="OUT", nargs="?", help="dataset folder (or the clip's folder)")
-    p.add_argument("--n", type=int, help="number of frames (required for a dataset)")
+    p.add_argument("out", metavar="OUT", nargs="?", help=h(_("dataset folder (or the clip's folder)")))
+    p.add_argument("--n", type=int, help=h(_("number of frames (required for a dataset)")))
     p.add_argument("--split", choices=("train", "test"), default="train")
-    p.add_argument("--seed", type=int, default=0, help="first seed (frame i has seed S+i)")
-    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--seed", type=int, default=0, help=h(_("first seed (frame i has seed S+i)")))
+    p.add_argument("--workers", type=int, default=1, help=h(_("processes (default 1)")))
     p.add_argument("--recipe", choices=RECIPE_NAMES, default="base",
-                   help="base; joker-rich: a joker in 9 frames of 10 (the look classifier's data); "
-                        "fresh-pips: each frame's deck with a pip drawing of its own; fresh-pips-val: the "
-                        "same from drawings fresh-pips never uses (validation), these two: train split; "
-                        "world: the cards among photographic surfaces, clutter and close-ups; world-edge: "
-                        "the same with cards cut by the frame's edge; world-decoy: with card-sized pictures that are "
-                        "not cards; world-aces: with fancy aces of spades; fresh-fonts, world-fonts: indices in "
-                        "many typefaces, on tables or among photographs (docs/synth.md)")
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
-    p.add_argument("--clip", metavar="SCENARIO", help="render the scripted clip of this scenario YAML instead: "
-                   "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")
-    p.add_argument("--out", dest="out_opt", metavar="DIR", help="output folder (same as OUT)")
+                   help=h(_("base; joker-rich: a joker in 9 frames of 10 (the look classifier's data); "
+                            "fresh-pips: each frame's deck with a pip drawing of its own; fresh-pips-val: the "
+                            "same from drawings fresh-pips never uses (validation), these two: train split; "
+                            "world: the cards among photographic surfaces, clutter and close-ups; world-edge: "
+                            "the same with cards cut by the frame's edge; world-decoy: with card-sized pictures "
+                            "that are not cards; world-aces: with fancy aces of spades; fresh-fonts, world-fonts: "
+                            "indices in many typefaces, on tables or among photographs (docs/synth.md)")))
+    p.add_argument("--quiet", action="store_true", help=h(_("no progress lines")))
+    p.add_argument("--clip", metavar="SCENARIO",
+                   help=h(_("render the scripted clip of this scenario YAML instead: "
+                            "OUT/<video>, OUT/labels.jsonl and OUT/table.yaml")))
+    p.add_argument("--out", dest="out_opt", metavar="DIR", help=h(_("output folder (same as OUT)")))
     add_lang(p)
     p.set_defaults(func=run)
 
