@@ -19,7 +19,7 @@ import time
 
 from dealer_assist.commands import h
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, message_of, render
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -72,12 +72,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _check_n(n):
     if n is not None and not 1 <= n <= 100_000:
-        from dealer_assist.i18n import _
         raise UserError(_("--n {n}: give 1 to 100000 drills", n=n))
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_assist.i18n import render
     from dealer_assist.trainer.drills import TOPICS, generate
 
     if args.topics:
@@ -86,13 +84,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _check_n(args.n)
     if args.topic is not None and args.topic not in TOPICS:
-        from dealer_assist.i18n import _
         raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(args.topic),
                           topics=", ".join(TOPICS)))
     if args.from_log is not None:
         return _from_log(args)
     if args.hand is not None:
-        from dealer_assist.i18n import _
         raise UserError(_("--hand {hand} goes with --from-log FILE (a hand of the hand log)", hand=args.hand))
     if args.json:
         seed = 0 if args.seed is None else args.seed
@@ -105,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_log(args: argparse.Namespace) -> int:
     """``drill --from-log FILE [--hand SESSION:N]``: the hand log's hands as drills (docs/trainer.md)."""
-    from dealer_assist.i18n import _, render
     from dealer_assist.trainer.fromlog import drills_from_log, no_drills
 
     if args.seed is not None:
@@ -128,7 +123,6 @@ def _from_log(args: argparse.Namespace) -> int:
 
 def _terminal(drills, args) -> int:
     """Drills one by one in the terminal: the table, the question, a typed answer, the verdict."""
-    from dealer_assist.i18n import _, render
     from dealer_assist.trainer.drills import TOPICS, check
     from dealer_assist.trainer.typed import read_reply, reply_help, table_lines
 
@@ -175,7 +169,6 @@ def run_check(args: argparse.Namespace) -> int:
     from dealer_assist.commands.settle import read_json
     from dealer_assist.trainer.drills import check_json
 
-    from dealer_assist.i18n import _, message_of
 
     data = read_json(args.file)
     if isinstance(data, list):

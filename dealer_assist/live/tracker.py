@@ -49,7 +49,7 @@ from typing import Any, Iterable, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, message_of
 
 __all__ = ["Observation", "TrackerSettings", "Track", "Tracker", "LiveTable", "canonical_card",
            "BACK", "UNREADABLE"]
@@ -146,8 +146,6 @@ def canonical_card(text: Any, *, what: Any = "card") -> str:
     try:
         card = parse_card(text, allow_hidden=True)
     except CardError as exc:
-        from dealer_assist.i18n import _, message_of
-
         raise UserError(_("{what}: {detail}", what=what, detail=message_of(exc))) from None
     out = UNREADABLE if card is None else str(card)
     if isinstance(text, str):

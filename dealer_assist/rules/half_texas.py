@@ -34,7 +34,7 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards, place_words
-from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, render, street as street_word
+from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, street as street_word
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -60,35 +60,18 @@ DROPOUTS_TO_END = 3
 
 
 def illegal(why: Text, *, field: Optional[str] = None, seat: Optional[int] = None) -> RuleError:
-    """A :class:`RuleError` saying ``why`` (a catalogue message) in English and Japanese
-    (``reason_en`` and ``reason_ja`` too).
+    """A :class:`RuleError` saying ``why`` (a catalogue message): English as ``str``, Japanese
+    with ``says("ja")`` (``reason_en`` and ``reason_ja`` too), as every rule engine's errors.
 
-    >>> str(illegal(_("this seat has folded and cannot act"), seat=2))
-    'seat 2: this seat has folded and cannot act / フォールド済みのためアクションできません'
+    >>> e = illegal(_("this seat has folded and cannot act"), seat=2)
+    >>> str(e), e.says("ja")
+    ('seat 2: this seat has folded and cannot act', 'シート2: フォールド済みのためアクションできません')
     """
     en, ja = both(why)
-    err = RuleError(_BothWords(why), field=field, seat=seat)
+    err = RuleError(why, field=field, seat=seat)
     err.reason_en = en
     err.reason_ja = ja
     return err
-
-
-@dataclass(frozen=True, slots=True)
-class _BothWords:
-    """``why`` in English with its Japanese after a slash (what the Half Texas errors have always
-    said in English); in Japanese, the Japanese alone.
-
-    >>> w = _BothWords(_("this seat has folded and cannot act"))
-    >>> w.render("en"), w.render("ja")
-    ('this seat has folded and cannot act / フォールド済みのためアクションできません', 'フォールド済みのためアクションできません')
-    """
-
-    why: Text
-
-    def render(self, lang: str) -> str:
-        if lang == "en":
-            return f"{render(self.why, 'en')} / {render(self.why, 'ja')}"
-        return render(self.why, lang)
 
 
 def _seat(seat: int) -> Text:
@@ -142,7 +125,7 @@ class Colors:
     >>> Colors(Suit.HEARTS, Suit.SPADES)
     Traceback (most recent call last):
     ...
-    dealer_assist.rules.errors.RuleError: colors: the black suit must be s or c, not h / 黒のスートは♠か♣です(♥は不可)
+    dealer_assist.rules.errors.RuleError: colors: the black suit must be s or c, not h
     """
 
     black: Suit = Suit.SPADES
@@ -209,7 +192,7 @@ def parse_call(text: str, colors: Colors = Colors()) -> Card:
     >>> parse_call("8d")
     Traceback (most recent call last):
     ...
-    dealer_assist.rules.errors.RuleError: call: 8d is not in the 26-card deck (black s, red h) / 8♦は26枚のデッキ(黒♠・赤♥)にありません
+    dealer_assist.rules.errors.RuleError: call: 8d is not in the 26-card deck (black s, red h)
     """
     if isinstance(text, Card):
         return colors.check(text, field="call")

@@ -19,7 +19,6 @@ import shutil
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang
 from dealer_assist.i18n import _
 from dealer_assist.vision.detector import CLASS_NAMES, CLS_FILE, META_FILE, OBB_FILE
 from dealer_assist.vision.geometry import CROP_H, CROP_W
@@ -121,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                          f"models/{CLS_FILE} is kept (copied into --out)")
     ap.add_argument("--out", default="models")
     ap.add_argument("--imgsz", type=int, default=416)
-    add_lang(ap)
+    ap.add_argument("--lang", choices=("ja", "en"), default="ja",
+                    help="language of the lines and the errors (default Japanese)")
     args = ap.parse_args(argv)
     export_all(args.obb, args.cls, args.out, args.imgsz)
     print(_("exported to {path}", path=args.out).render(args.lang))

@@ -47,7 +47,6 @@ from pathlib import Path
 
 import numpy as np
 
-from dealer_assist.commands import add_lang
 from dealer_assist.errors import UserError, says
 from dealer_assist.i18n import _
 from dealer_assist.vision.classifier import file_reason, load_session
@@ -273,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="rebuild the court-suit reader instead (--onnx models/court-suit.onnx; --frames: "
                          "a rendered dataset folder, whose courts' end crops give the batch-norm "
                          "statistics); the checkpoint is what train_court_suit --init takes")
-    add_lang(ap)
+    ap.add_argument("--lang", choices=("ja", "en"), default="ja",
+                    help="language of the lines and the errors (default Japanese)")
     args = ap.parse_args(argv)
     try:
         return _recover(args)
