@@ -39,6 +39,17 @@ COMMANDS = [
 ]
 
 
+def _typed(text: str) -> str:
+    """Values argparse quotes as Python does (``'x'``, ``'a', 'b'``), in Japanese quotes: 「x」,
+    「a」「b」 (these lines are said only in Japanese: in English argparse's own words stand).
+
+    >>> _typed("'photos'"), _typed("'base', 'joker-rich'"), _typed("COMMAND")
+    ('「photos」', '「base」「joker-rich」', 'COMMAND')
+    """
+    values = re.findall(r"'([^']*)'", text)
+    return "".join(f"「{v}」" for v in values) if values else text
+
+
 #: argparse's own complaints (Python 3.11-3.13), each with its words in the catalogues.
 _ARGPARSE = [
     (re.compile(r"the following arguments are required: (?P<args>.+)"),
@@ -46,15 +57,15 @@ _ARGPARSE = [
     (re.compile(r"unrecognized arguments: (?P<args>.+)"),
      lambda m: _("arguments this command does not know: {args}", args=m["args"])),
     (re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<got>.+?) \(choose from (?P<choices>.+)\)"),
-     lambda m: _("{arg}: {got} is not one of the choices ({choices})", arg=m["arg"], got=m["got"],
-                 choices=m["choices"])),
+     lambda m: _("{arg}: {got} is not one of the choices ({choices})", arg=m["arg"], got=_typed(m["got"]),
+                 choices=_typed(m["choices"]))),
     (re.compile(r"argument (?P<arg>\S+): expected one argument"),
      lambda m: _("{arg} needs a value", arg=m["arg"])),
     (re.compile(r"argument (?P<arg>\S+): expected (?:at least )?one argument.*"),
      lambda m: _("{arg} needs a value", arg=m["arg"])),
     (re.compile(r"argument (?P<arg>\S+): invalid (?P<kind>int|float) value: (?P<got>.+)"),
-     lambda m: (_("{arg}: {got} is not a whole number", arg=m["arg"], got=m["got"]) if m["kind"] == "int"
-                else _("{arg}: {got} is not a number", arg=m["arg"], got=m["got"]))),
+     lambda m: (_("{arg}: {got} is not a whole number", arg=m["arg"], got=_typed(m["got"])) if m["kind"] == "int"
+                else _("{arg}: {got} is not a number", arg=m["arg"], got=_typed(m["got"])))),
     (re.compile(r"argument (?P<arg>\S+): not allowed with argument (?P<other>\S+)"),
      lambda m: _("{arg} cannot be given with {other}", arg=m["arg"], other=m["other"])),
     (re.compile(r"one of the arguments (?P<args>.+) is required"),
