@@ -20,7 +20,7 @@ from dealer_assist import commands
 from dealer_assist.cards import CardError
 from dealer_assist.commands import h
 from dealer_assist.errors import UserError, says
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, join
 
 # Sub-command modules under dealer_assist/commands/, in the order of --help.
 COMMANDS = [
@@ -82,16 +82,6 @@ def _lang_of(argv: Sequence[str]) -> str:
         if a in ("--lang=ja", "--lang=en"):
             return a.split("=", 1)[1]
     return "ja"
-
-
-class _Words:
-    """A refused value's words after its argument's name (``--doubt: ...``)."""
-
-    def __init__(self, name: str, why):
-        self.name, self.why = name, why
-
-    def render(self, lang: str) -> str:
-        return self.name + self.why.render(lang)
 
 
 def _cells(text: str) -> int:
@@ -185,7 +175,7 @@ class _Parser(argparse.ArgumentParser):
         refused = sys.exc_info()[1]         # argparse calls this while it handles the ArgumentError
         why = getattr(getattr(refused, "__context__", None), "msg", None)   # a value's own refusal
         if isinstance(refused, argparse.ArgumentError) and hasattr(why, "render"):
-            said = _Words(f"{refused.argument_name}: ", why)
+            said = join([f"{refused.argument_name}: ", why])
         text = said.render(lang) if said is not None and lang != "en" else message   # English: argparse's own
         self.print_usage(sys.stderr)
         self.exit(2, _("{prog}: error: {why}", prog=self.prog, why=text).render(lang) + "\n")

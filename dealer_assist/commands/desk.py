@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import h
+from dealer_assist.commands import add_lang, h
 from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "bundled sample clip.")),
     )
     add_live_arguments(p)
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language (default Japanese; L switches)")))
+    add_lang(p, _("language (default Japanese; L switches)"))
     p.add_argument("--fast", action="store_true",
                    help=h(_("play a file as fast as the machine can instead of at its own speed")))
     p.add_argument("--screenshot", metavar="OUT.png",
@@ -307,7 +307,7 @@ def _review(app, args, size, lang) -> int:
         raise UserError(_("no hand log at {path} (dealer-assist run or desk writes one)", path=args.review))
     window = DisputeWindow(args.review, lang=lang, hand_id=args.hand)
     if window.error:
-        raise UserError(window.error_words or window.error)
+        raise UserError(window.error_words)
     if size is None:
         window.setGeometry(app.primaryScreen().availableGeometry())
         window.showMaximized()

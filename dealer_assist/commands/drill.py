@@ -17,7 +17,7 @@ import random
 import sys
 import time
 
-from dealer_assist.commands import h
+from dealer_assist.commands import add_json_io, add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, message_of, render
 
@@ -41,8 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help=h(_("the same seed gives the same drills (default 0 with --json, random in the "
                             "terminal)")))
-    p.add_argument("--lang", choices=("ja", "en"), default="ja",
-                   help=h(_("language of the text (default Japanese)")))
+    add_lang(p, _("language of the text (default Japanese)"))
     p.add_argument("--trainer", metavar="NAME",
                    help=h(_("record the answers for this trainee (terminal drills)")))
     p.add_argument("--db", default="trainees.sqlite", help=h(_("the trainee store (default trainees.sqlite)")))
@@ -62,11 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "\"explanation\", \"explanation_ja\"}. A wrong answer is a normal answer (exit 0); "
                         "malformed input is exit 2.")),
     )
-    c.add_argument("file", nargs="?", default="-", help=h(_("JSON file; '-' or nothing reads stdin")))
-    c.add_argument("--compact", action="store_true", help=h(_("one line of JSON instead of indented")))
-    # also after "check" (drill check FILE --lang en); not given there, drill's own --lang stands
-    c.add_argument("--lang", choices=("ja", "en"), default=argparse.SUPPRESS,
-                   help=h(_("language of the errors (default Japanese; the JSON holds both languages)")))
+    # --lang also after "check" (drill check FILE --lang en); not given there, drill's own stands
+    add_json_io(c, lang_default=argparse.SUPPRESS)
     c.set_defaults(func=run_check)
 
 

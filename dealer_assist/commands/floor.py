@@ -17,7 +17,7 @@ import secrets
 import sys
 from datetime import timezone
 
-from dealer_assist.commands import h
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, os_reason
 
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help=h(_("address to listen on (default 127.0.0.1: this machine only)")))
     p.add_argument("--port", type=int, default=8700, help=h(_("port (default 8700)")))
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the terminal lines")))
+    add_lang(p, _("language of the terminal lines"))
     p.set_defaults(func=run)
 
     s = sub.add_parser(
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=h(_("the central log (postgresql://..., the owner's role)")))
     s.add_argument("--address", default="http://127.0.0.1:8700",
                    help=h(_("the floor view's address, to print each person's link (default http://127.0.0.1:8700)")))
-    s.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the terminal lines")))
+    add_lang(s, _("language of the terminal lines"))
     s.add_argument("action", choices=("add", "revoke", "list"))
     s.add_argument("name", nargs="?", help=h(_("the person's name (add, revoke)")))
     s.set_defaults(func=run_staff)

@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import Any, Callable, Optional
 
-from dealer_assist.commands import h
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat, seat_list
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help=h(_("print JSON instead of text")))
     p.add_argument("--export", metavar="FILE", help=h(_("write the hand as JSON to FILE")))
     p.add_argument("--snapshots", metavar="DIR", help=h(_("write the hand's JPEG snapshots into DIR")))
-    p.add_argument("--lang", choices=("ja", "en"), default="ja", help=h(_("language of the text (default Japanese)")))
+    add_lang(p, _("language of the text (default Japanese)"))
     p.add_argument("--salvage", nargs=2, metavar=("DAMAGED", "NEW"),
                    help=h(_("copy every hand, event and snapshot SQLite can still read out of the damaged "
                              "log DAMAGED into the new log NEW (DAMAGED is only read)")))

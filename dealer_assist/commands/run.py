@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import h
+from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, message_of, os_reason
 
@@ -57,8 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=h(_("start the --events file afresh instead of appending to it")))
     p.add_argument("--realtime", action="store_true",
                    help=h(_("play a file at its own speed, skipping frames the machine cannot keep up with")))
-    p.add_argument("--lang", choices=("ja", "en"), default="ja",
-                   help=h(_("language of the commentary (default Japanese)")))
+    add_lang(p, _("language of the commentary (default Japanese)"))
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
@@ -412,7 +411,6 @@ def run(args) -> int:
     from dealer_assist.live.pipeline import json_sink
     from dealer_assist.live.words import line as describe_event
 
-    ja = args.lang == "ja"
     if args.game == "list":
         return print_games(args.lang)
     files: dict = {}
@@ -476,7 +474,7 @@ def run(args) -> int:
             bits.append(_("; {n} card corners learned from corrections (this session only)",
                           n=s["learned_corners"]))
         talk.write("".join(b.render(args.lang) for b in bits) + "\n")
-    gave_up = getattr(parts.source, "gave_up", None)
-    if gave_up:
-        raise UserError(getattr(parts.source, "gave_up_msg", None) or (gave_up[1] if ja else gave_up[0]))
+    gave_up = getattr(parts.source, "gave_up_msg", None)
+    if gave_up is not None:
+        raise UserError(gave_up)
     return 0

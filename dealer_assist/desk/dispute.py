@@ -53,8 +53,7 @@ class DisputeWindow(QMainWindow):
         self.hands: list[dict] = []
         self.hand: Optional[dict] = None
         self.snap_index = 0
-        self.error: Optional[str] = None
-        #: the error in words of the catalogues (shown in the window's language); ``error`` is its English
+        #: the error shown, in words of the catalogues (in the window's language); ``error`` is its English
         self.error_words: Optional[Text] = None
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setStyleSheet(APP_STYLE + f" QLabel {{ color: {TEXT}; }}"
@@ -206,9 +205,13 @@ class DisputeWindow(QMainWindow):
         self.handOpened.emit(hand_id)
         return True
 
+    @property
+    def error(self) -> Optional[str]:
+        """The error shown, in English (None: none)."""
+        return None if self.error_words is None else render(self.error_words, "en")
+
     def _set_error(self, exc: Optional[BaseException]) -> None:
-        """The error to show (None: none): its English in ``error``, its words in ``error_words``."""
-        self.error = str(exc) if exc is not None else None
+        """The error to show (None: none), in ``error_words``."""
         self.error_words = message_of(exc) if exc is not None else None
 
     def _decisive(self) -> int:
@@ -239,7 +242,7 @@ class DisputeWindow(QMainWindow):
         self.next_button.setText(t("next", lang))
         self.corr_title.setText(t("corrections", lang))
         if self.error:
-            self.snap_label.setText(render(self.error_words or self.error, lang))
+            self.snap_label.setText(render(self.error_words, lang))
         elif not self.hands:
             self.snap_label.setText(t("dispute_none", lang))
 

@@ -291,8 +291,7 @@ class LiveSource(FrameSource):
         self.reconnect = reconnect
         self.max_retries = max_retries
         self.give_up_after = give_up_after
-        self.gave_up: Optional[tuple[str, str]] = None
-        #: the reason of ``gave_up`` as a message of the catalogues
+        #: why it gave up (None: it has not), a message of the catalogues
         self.gave_up_msg: Optional[Msg] = None
         self.backoff = backoff
         self.live = True
@@ -439,10 +438,14 @@ class LiveSource(FrameSource):
                     self._cond.notify_all()
                 break
 
+    @property
+    def gave_up(self) -> Optional[tuple[str, str]]:
+        """Why it gave up, in English and Japanese (None: it has not)."""
+        return None if self.gave_up_msg is None else both(self.gave_up_msg)
+
     def _give_up(self, msg: Msg) -> None:
-        self.gave_up = both(msg)
         self.gave_up_msg = msg
-        log.debug("giving up: %s", self.gave_up[0])
+        log.debug("giving up: %s", msg.render("en"))
         self._finish(msg)
 
     def _finish(self, msg: Msg) -> None:
