@@ -15,7 +15,10 @@ bumped off its calibration, how far it is from a false alarm, and what a look co
   few of the surface's corners found again: a bare surface the watch cannot hold);
 * the real photos again, every labelled card slid 40 px its own way and the surface still, the cards
   masked by what the shipped reader finds: how many are taken for a moved camera (should be none);
-* the time of one look (1280x720, median of the clip's frames).
+* jolts (the whole picture shifted between two frames, which makes the watch look at once instead
+  of at its next half second): how many on the still clips and photos (each costs one look), and
+  the frame of the alert after a bump;
+* the time of one look, and of the jolt check every frame (1280x720, medians of the clip's frames).
 
 The real photos are measured, never tuned on: the watch's settings are its defaults.
 """
@@ -37,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dealer_assist.live.calibration import BOARD_ZONES, Calibration, load_calibration  # noqa: E402
-from dealer_assist.live.placement import PlaceSettings, PlaceWatch  # noqa: E402
+from dealer_assist.live.placement import THUMB_WIDTH, PlaceSettings, PlaceWatch, _thumb, quarters_shifted  # noqa: E402
 from dealer_assist.live.sources import Frame, open_source  # noqa: E402
 
 CLIPS = [ROOT / "sample_frames" / "clip"] + sorted(p for p in (ROOT / "sample_frames" / "clips").iterdir() if p.is_dir())
@@ -75,7 +78,7 @@ def true_off_mm(cal, m: np.ndarray) -> float:
 
 def watch_clip(cal, frames, polys, m=None, start=100):
     """Run a watch over a clip (bumped by ``m`` from ``start``); (largest offset seen, frame of the
-    alert or None, last offset)."""
+    alert or None, last offset, the watch)."""
     watch, worst, raised = PlaceWatch(cal), 0.0, None
     for k, f in enumerate(frames):
         p = polys[k] if k < len(polys) else []
@@ -86,7 +89,7 @@ def watch_clip(cal, frames, polys, m=None, start=100):
             if code == "camera_moved" and up and raised is None:
                 raised = k
         worst = max(worst, watch.off_mm)
-    return worst, raised, watch.off_mm
+    return worst, raised, watch.off_mm, watch
 
 
 def clips_still() -> None:
@@ -96,9 +99,11 @@ def clips_still() -> None:
         video = next(clip.glob("*.mp4"))
         board = BOARD_ZONES if "board1" in (clip / "table.yaml").read_text() else ()
         cal = load_calibration(clip / "table.yaml", board=board)
-        worst, raised, _ = watch_clip(cal, frames_of(video), outlines(clip))
+        frames = frames_of(video)
+        worst, raised, _, watch = watch_clip(cal, frames, outlines(clip))
         print(f"{clip.name:11s} largest offset measured {worst:5.1f} mm (ratio {worst / limit:.2f}); "
-              f"{'RAISED at frame ' + str(raised) if raised is not None else 'nothing raised'}")
+              f"{'RAISED at frame ' + str(raised) if raised is not None else 'nothing raised'}; "
+              f"jolts {watch.jolts} in {len(frames)} frames, looks {watch.looks}")
 
 
 def clip_bumps() -> None:
@@ -107,7 +112,7 @@ def clip_bumps() -> None:
     for dx, dy, deg in ((20, 10, 0), (-30, 15, 2), (40, 0, 0), (70, -30, 4), (-120, 60, 8)):
         m = bump(dx, dy, deg, (640.0, 360.0))
         truth = true_off_mm(cal, m)
-        _worst, raised, last = watch_clip(cal, frames, polys, m)
+        _worst, raised, last, _watch = watch_clip(cal, frames, polys, m)
         when = f"raised at frame {raised} ({(raised - 100) / 15:.2f} s)" if raised is not None else "not raised"
         print(f"shift ({dx:+4d},{dy:+4d}) px, turn {deg:+d} deg: zones off {truth:5.1f} mm, measured {last:5.1f} mm, "
               f"{when}")
@@ -139,6 +144,7 @@ def real_photos(folder: Path, limit: int) -> None:
     paths = sorted(glob.glob(str(folder / "*.JPG")) + glob.glob(str(folder / "*.jpg")))[:limit]
     rng = np.random.default_rng(0)
     still, right, undecided, wrong, n = [], 0, 0, 0, 0
+    jolt_still = jolt_bumped = 0
     for path in paths:
         img, cal, polys = _photo_table(path)
         if img is None:
@@ -157,10 +163,13 @@ def real_photos(folder: Path, limit: int) -> None:
             n += 1
             continue
         watch.look(seen(img), 1.0, polys)
+        jolt_still += watch.jolts
         still.append(watch.off_mm if watch.motion is not None else float("nan"))
         m = bump(40.0, 0.0, 1.5, (W / 2, H / 2))
         before = watch.motion
+        jolts = watch.jolts
         watch.look(cv2.warpAffine(seen(img), m, (W, H), borderMode=cv2.BORDER_REFLECT), 2.0, moved_polys(polys, m))
+        jolt_bumped += watch.jolts - jolts
         n += 1
         if watch.motion is None or watch.motion is before:
             undecided += 1
@@ -177,6 +186,7 @@ def real_photos(folder: Path, limit: int) -> None:
               f"over {len(decided)} photos")
     print(f"bumped 40 px and 1.5 deg: measured within 5 px {right} ({right / max(n, 1):.3f}), "
           f"off by more {wrong} ({wrong / max(n, 1):.3f}), no decision {undecided} ({undecided / max(n, 1):.3f})")
+    print(f"jolts: camera still {jolt_still} of {len(still)} photos watched, bumped {jolt_bumped} of {len(still)}")
 
 
 def real_cards_slid(folder: Path, limit: int) -> None:
@@ -190,7 +200,7 @@ def real_cards_slid(folder: Path, limit: int) -> None:
     reader = CardDetector(model_dir(None))
     rng = np.random.default_rng(0)
     paths = sorted(glob.glob(str(folder / "*.JPG")) + glob.glob(str(folder / "*.jpg")))[:limit]
-    moved, still, undecided = [], 0, 0
+    moved, still, undecided, jolts = [], 0, 0, 0
     for path in paths:
         img, cal, boxes = _photo_table(path)
         if img is None:
@@ -204,6 +214,8 @@ def real_cards_slid(folder: Path, limit: int) -> None:
             x1, y1 = min(x1, W - max(dx, 0)), min(y1, H - max(dy, 0))
             if x1 > x0 and y1 > y0:
                 cur[y0 + dy:y1 + dy, x0 + dx:x1 + dx] = img[y0:y1, x0:x1]
+        jolts += quarters_shifted(_thumb(img), _thumb(cur), PlaceSettings().jolt_px * THUMB_WIDTH / W) \
+            >= PlaceSettings().jolt_quarters
         watch = PlaceWatch(cal)
         watch.look(img, 0.0, _outlines(reader.detect(img)))
         motion = watch._measure(cur, _outlines(reader.detect(cur))) if watch.working else None
@@ -215,7 +227,8 @@ def real_cards_slid(folder: Path, limit: int) -> None:
             still += 1
     n = max(len(paths), 1)
     print(f"cards slid 40 px each its own way, surface still: taken for a moved camera {len(moved)} "
-          f"({len(moved) / n:.3f}){' ' + ', '.join(moved) if moved else ''}, still {still}, no decision {undecided}")
+          f"({len(moved) / n:.3f}){' ' + ', '.join(moved) if moved else ''}, still {still}, no decision {undecided}; "
+          f"jolts (a look at once, nothing said) {jolts}")
 
 
 def look_time() -> None:
@@ -227,9 +240,15 @@ def look_time() -> None:
         t0 = time.perf_counter()
         watch.look(f, 10.0 * k, polys[k])            # every frame a look
         ts.append((time.perf_counter() - t0) * 1000.0)
+    jolt = []
+    for k, f in enumerate(frames[1:], 1):
+        t0 = time.perf_counter()
+        watch._jolted(f)
+        jolt.append((time.perf_counter() - t0) * 1000.0)
     every = PlaceSettings().every_s
     print(f"-- one look: median {statistics.median(ts):.1f} ms, p90 {np.percentile(ts, 90):.1f} ms at 1280x720; "
-          f"one look every {every} s is {statistics.median(ts) / (every * 15):.2f} ms a frame at 15 fps")
+          f"one look every {every} s is {statistics.median(ts) / (every * 15):.2f} ms a frame at 15 fps; "
+          f"the jolt check {statistics.median(jolt):.2f} ms a frame (p90 {np.percentile(jolt, 90):.2f})")
 
 
 def main() -> None:

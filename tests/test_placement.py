@@ -150,7 +150,9 @@ def test_a_bumped_camera_stops_the_table_aloud_and_the_zones_follow_it_when_the_
     raised, cleared = (e for e in followed if e.get("code") == "camera_moved")
     assert "camera has moved" in raised["message"] and "カメラが動きました" in raised["message_ja"]
     mm = int(raised["message"].split("about ")[1].split(" mm")[0])
-    assert abs(mm - zone_shift_mm(load_calibration(CLIP / "table.yaml"), m)) <= 6
+    # the alert's "about N mm" is the look of the frame after the knock; the looks of this bump
+    # measure 62-66 mm against the true 59.5 (the reader's outlines, the frames as JPEG)
+    assert abs(mm - zone_shift_mm(load_calibration(CLIP / "table.yaml"), m)) <= 8
     assert "the zones follow the camera" in cleared["message"] and "ゾーンをカメラに合わせました" in cleared["message_ja"]
     # nothing of hand 2 was said between the bump and the zones following
     assert not [e for e in followed if e["type"] in ("board", "hole") and said[0][0] < e["frame"] < 120]
@@ -165,6 +167,59 @@ def test_a_bumped_camera_stops_the_table_aloud_and_the_zones_follow_it_when_the_
     assert _moved(unwatched) == []
     assert _paid(unwatched) == [{"5": 450}]                 # hand 2 lost
     assert any(e.get("code") == "no_showdown_seen" for e in unwatched)
+
+
+def test_a_knock_is_caught_at_its_own_frame_and_no_board_is_ruled_from_the_moved_picture(
+        frames, tmp_path, monkeypatch):
+    """The camera knocked at frame 66, just after a look, while hand 1's five board cards lie on the
+    table. Looking only every half second, the next look came at frame 73: the frames between
+    reached the table with board cards in their neighbours' slots, and it announced boards the
+    table never had (a card in two slots). The jolt between frames 65 and 66 makes the watch look
+    at once: the alert comes at frame 67 and nothing is announced from the moved picture."""
+    m = bump_matrix(*BUMP)
+    seq = frames[:66] + [bumped(f, m) for f in frames[66:100]]
+
+    def from_moved_picture(lines):
+        return [(e["frame"], e.get("cards")) for e in lines if e["type"] in ("board", "hole") and e["frame"] >= 66]
+
+    caught = _run(tmp_path, "caught", seq, "--no-db")
+    assert [f for f, c in _moved(caught)] == [67]
+    assert from_moved_picture(caught) == []
+
+    import dealer_assist.live.pipeline as pipeline
+    monkeypatch.setattr(pipeline, "PlaceWatch", lambda cal: PlaceWatch(cal, PlaceSettings(jolt_quarters=5)))
+    late = _run(tmp_path, "late", seq, "--no-db")
+    assert [f for f, c in _moved(late)] == [73]
+    wrong = from_moved_picture(late)
+    assert wrong and all(f < 73 for f, _c in wrong)
+    assert any(len(set(c)) < len(c) for _f, c in wrong)          # a card in two slots
+
+
+def test_a_jolt_looks_at_once_but_a_picture_that_keeps_shaking_never_stops_the_table_unsaid():
+    """A knock makes the watch look at the knock's own frame, which it then holds; a picture that
+    shakes at every frame, blurred past finding the table's corners, is looked at every frame but
+    never held: the table goes on and nothing is raised."""
+    rng = np.random.default_rng(3)
+    table = cv2.GaussianBlur(rng.integers(0, 255, (360, 640, 3), dtype=np.uint8), (0, 0), 2)
+    cal = load_calibration(CLIP / "table.yaml")
+    cal = type(cal)(name="t", image_size=(640, 360), seats=1, homography=np.eye(3),
+                    zones={"seat1": np.array([[100., 100], [300, 100], [300, 250], [100, 250]])})
+    watch = PlaceWatch(cal)
+    assert [watch.look(table, k / 15) for k in range(3)] == [[], [], []]
+    looks = watch.looks
+    assert watch.look(np.roll(table, 40, axis=1), 3 / 15) == [] and watch.jolts == 1
+    assert watch.looks == looks + 1 and watch.holding           # looked at once, not 0.5 s later
+
+    shaking = PlaceWatch(cal)
+    shaking.look(table, 0.0)
+    said, held = [], []
+    for k in range(1, 31):
+        frame = cv2.GaussianBlur(np.roll(table, 24 * (-1) ** k, axis=1), (0, 0), 8)
+        said += shaking.look(frame, k / 15)
+        held.append(shaking.holding)
+    assert shaking.jolts >= 25 and shaking.looks >= 25
+    assert shaking.motion is None                                # no look could decide
+    assert said == [] and not any(held)
 
 
 def test_a_camera_put_back_is_said_and_the_hand_goes_on(frames, tmp_path):

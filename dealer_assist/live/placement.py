@@ -15,6 +15,11 @@ the table's own millimetres:
   the table's corners). While it stands the frames are not given to the table (:attr:`holding`):
   a card would be taken for one in another zone, a seat's cards for gone. Nor is the frame of a
   look that saw the zones off, nor those up to the next look, which says whether the camera moved.
+- A knock is caught at its own frame: each frame is compared with the one before (a small grey
+  copy, each quarter by phase correlation, :func:`quarters_shifted`). When most quarters shifted
+  at once (:attr:`PlaceSettings.jolt_px`, :attr:`PlaceSettings.jolt_quarters`), the watch looks
+  at once and at each frame until a look decides, instead of the frames up to the next look being
+  given to the table with its cards in other zones.
 - It is cleared when the camera is back where it was (every zone within
   :attr:`PlaceSettings.back_mm`, the same number of looks), or when the dealer lets the zones
   follow the camera (:meth:`follow`: the calibration moved by the motion measured, the table's
@@ -98,11 +103,56 @@ class PlaceSettings:
     held_share: float = 0.1
     #: the picture is looked at this much smaller (0.5: a 1280x720 frame as 640x360)
     scale: float = 0.5
+    #: a jolt: between one frame and the next, at least :attr:`jolt_quarters` quarters of the
+    #: picture shifted this many pixels each (of a picture 1280 px across; it scales with the
+    #: picture). A hand or a card moves one quarter at most; a knocked camera moves all four
+    jolt_px: float = 8.0
+    jolt_quarters: int = 3
+    #: after a jolt the watch looks at once and at each frame until a look decides, this many
+    #: looks at most. A jolt holds no frame by itself: only a look that saw the zones off does, so
+    #: a picture that keeps shaking (and looks that cannot decide) never stops the table unsaid
+    jolt_looks: int = 3
 
 
 def _grey(image: np.ndarray, scale: float) -> np.ndarray:
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else image
     return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
+#: the width (px) of the small grey picture two frames are compared in for a jolt
+THUMB_WIDTH = 160
+
+
+def _thumb(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    size = (THUMB_WIDTH, max(2, round(h * THUMB_WIDTH / w)))
+    if w >= 4 * THUMB_WIDTH:           # every other pixel first: a tenth of the time of one step
+        image = cv2.resize(image, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_NEAREST)
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
+
+
+def quarters_shifted(before: np.ndarray, now: np.ndarray, px: float) -> int:
+    """How many quarters of a picture shifted at least ``px`` pixels from ``before`` to ``now``
+    (two small grey pictures of one size), each quarter's shift found by phase correlation.
+
+    >>> rng = np.random.default_rng(0)
+    >>> a = cv2.GaussianBlur(rng.uniform(0, 255, (90, 160)).astype(np.float32), (0, 0), 1.5)
+    >>> quarters_shifted(a, a, 1.0), quarters_shifted(a, np.roll(a, 2, axis=1), 1.0)
+    (0, 4)
+    >>> hand = a.copy(); hand[:45, :80] = np.roll(a, 5, axis=0)[:45, :80]   # one quarter moved
+    >>> quarters_shifted(a, hand, 1.0)
+    1
+    """
+    h, w = before.shape[:2]
+    qh, qw = h // 2, w // 2
+    window = cv2.createHanningWindow((qw, qh), cv2.CV_32F)
+    n = 0
+    for y in (0, qh):
+        for x in (0, qw):
+            (dx, dy), _response = cv2.phaseCorrelate(before[y:y + qh, x:x + qw], now[y:y + qh, x:x + qw], window)
+            n += bool(np.hypot(dx, dy) >= px)
+    return n
 
 
 def _as3(a: np.ndarray) -> np.ndarray:
@@ -139,6 +189,12 @@ class PlaceWatch:
         #: run's first frame: a camera moved between the calibration and the run is said at once
         self.from_look = False
         self._undecided = 0
+        #: the last frame as a small grey picture, and the looks left after a jolt
+        self._prev: Optional[np.ndarray] = None
+        self._jolt = 0
+        #: looks taken (each about 8 ms), and jolts seen
+        self.looks = 0
+        self.jolts = 0
 
     # -- looking ----------------------------------------------------------------------------
     def _look_features(self) -> Optional[tuple[np.ndarray, np.ndarray]]:
@@ -219,6 +275,7 @@ class PlaceWatch:
         st = self.settings
         if not self.working:
             return []
+        self._jolted(image)
         if self._ref is None and not self.from_look:
             self._ref = self._look_features()
             self.from_look = self._ref is not None
@@ -229,10 +286,12 @@ class PlaceWatch:
                 return []
             self._ref, self._last_t = (pts, des), t
             return []
-        if self._streak == 0 and self._last_t is not None and t - self._last_t < st.every_s:
-            return []                      # (a look that saw a change is checked at the next frame)
+        if self._streak == 0 and not self._jolt and self._last_t is not None and t - self._last_t < st.every_s:
+            return []              # (a look that saw a change, or a jolt, is checked at the next frame)
         self._last_t = t
+        self.looks += 1
         motion = self._measure(image, cards)
+        self._jolt = self._jolt - 1 if motion is None and self._jolt else 0
         if motion is None:
             if not self.moved:
                 self._streak = 0           # a move is two decided looks in a row: the table goes on
@@ -263,6 +322,21 @@ class PlaceWatch:
             self.moved, self._streak = False, 0
             return [("camera_moved", False, _("the camera is back where it was calibrated"))]
         return []
+
+    def _jolted(self, image: np.ndarray) -> None:
+        """Compare the frame with the one before: a jolt (the whole picture shifted at once) makes
+        the watch look now, and at each frame until a look decides (at most
+        :attr:`PlaceSettings.jolt_looks`), instead of at its next :attr:`PlaceSettings.every_s`:
+        the frames after a knock would otherwise reach the table before the next look, their cards
+        in other zones. A look that sees the zones off holds its frame (:attr:`holding`)."""
+        st = self.settings
+        small = _thumb(image)
+        before, self._prev = self._prev, small
+        if before is None or before.shape != small.shape or self._ref is None:
+            return
+        if quarters_shifted(before, small, st.jolt_px * THUMB_WIDTH / 1280.0) >= st.jolt_quarters:
+            self._jolt = st.jolt_looks
+            self.jolts += 1
 
     @property
     def holding(self) -> bool:
