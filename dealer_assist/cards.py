@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from dealer_assist.errors import Worded
-from dealer_assist.i18n import Said, _, _n, _p, join, seat
+from dealer_assist.i18n import _, _n, _p, join, seat, typed
 
 __all__ = [
     "Rank", "Suit", "Card", "CardError", "JOKER", "HIDDEN", "DECK_52", "DECK_53",
@@ -41,21 +41,6 @@ _FORMAT_HELP = _(
     "A card is a rank (A K Q J T 9 8 7 6 5 4 3 2, or 10) followed by a suit "
     "(s h d c, or ♠ ♥ ♦ ♣), e.g. As, Td, 7c; the joker is JK"
 )
-
-
-def _typed(value: object) -> Said:
-    """What a person typed, in an error: in English as Python writes it (``'Zz'``), in Japanese as
-    typed, for the catalogue's own quotes (「Zz」); a character that does not print (a terminal's
-    escape sequence in hostile JSON) shown escaped in both.
-
-    >>> from dealer_assist.i18n import both
-    >>> both(_("{token} is not a card: it is too short. {help}", token=_typed("Z"), help=""))
-    ("'Z' is not a card: it is too short. ", '「Z」はカードではありません（短すぎます）。')
-    >>> _typed("\x1b[2J").render("ja")
-    '\\\\x1b[2J'
-    """
-    typed = str(value)
-    return Said(repr(value), typed if typed.isprintable() else repr(typed)[1:-1])
 
 
 class CardError(Worded, ValueError):
@@ -100,7 +85,7 @@ class Rank(enum.IntEnum):
             return _RANK_BY_SYMBOL[text.upper()]
         except (KeyError, AttributeError):
             raise CardError(
-                _("{text} is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)", text=_typed(text)), text
+                _("{text} is not a rank: ranks are A K Q J T 9 8 7 6 5 4 3 2 (or 10)", text=typed(text)), text
             ) from None
 
 
@@ -132,7 +117,7 @@ class Suit(enum.IntEnum):
         try:
             return _SUIT_BY_SYMBOL[text.lower()]
         except (KeyError, AttributeError):
-            raise CardError(_("{text} is not a suit: suits are s h d c (or ♠ ♥ ♦ ♣)", text=_typed(text)),
+            raise CardError(_("{text} is not a suit: suits are s h d c (or ♠ ♥ ♦ ♣)", text=typed(text)),
                             text) from None
 
 
@@ -242,7 +227,7 @@ def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Option
         return token
     if not isinstance(token, str):
         raise CardError(_("{token} is not a card: expected text such as 'As'. {help}",
-                          token=_typed(token), help=_FORMAT_HELP), token)
+                          token=typed(token), help=_FORMAT_HELP), token)
     cached = _CARD_BY_TOKEN.get(token)
     if cached is not None:
         return cached
@@ -261,26 +246,26 @@ def parse_card(token: Union[str, Card], *, allow_hidden: bool = False) -> Option
 
 def _parse_rank_suit(token: str, text: str) -> Card:
     if not text:
-        raise CardError(_("{token} is not a card: it is empty. {help}", token=_typed(token), help=_FORMAT_HELP),
+        raise CardError(_("{token} is not a card: it is empty. {help}", token=typed(token), help=_FORMAT_HELP),
                         token)
     if len(text) == 1:
         if text.upper() in _RANK_BY_SYMBOL:
-            said = _("{token} is not a card: it has no suit. {help}", token=_typed(token), help=_FORMAT_HELP)
+            said = _("{token} is not a card: it has no suit. {help}", token=typed(token), help=_FORMAT_HELP)
         else:
-            said = _("{token} is not a card: it is too short. {help}", token=_typed(token), help=_FORMAT_HELP)
+            said = _("{token} is not a card: it is too short. {help}", token=typed(token), help=_FORMAT_HELP)
         raise CardError(said, token)
     rank_text, suit_text = text[:-1], text[-1]
     if rank_text.upper() not in _RANK_BY_SYMBOL:
         if len(text) > 3 or (len(rank_text) > 1 and rank_text != "10"):
             said = _("{token} is not a card: it is too long (one card per token). {help}",
-                     token=_typed(token), help=_FORMAT_HELP)
+                     token=typed(token), help=_FORMAT_HELP)
         else:
             said = _("{token} is not a card: {rank} is not a rank. {help}",
-                     token=_typed(token), rank=_typed(rank_text), help=_FORMAT_HELP)
+                     token=typed(token), rank=typed(rank_text), help=_FORMAT_HELP)
         raise CardError(said, token)
     if suit_text.lower() not in _SUIT_BY_SYMBOL:
         raise CardError(_("{token} is not a card: {suit} is not a suit. {help}",
-                          token=_typed(token), suit=_typed(suit_text), help=_FORMAT_HELP), token)
+                          token=typed(token), suit=typed(suit_text), help=_FORMAT_HELP), token)
     rank = _RANK_BY_SYMBOL[rank_text.upper()]
     suit = _SUIT_BY_SYMBOL[suit_text.lower()]
     return _ALL_CARDS[4 * (rank - 2) + suit]

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _
+from dealer_assist.i18n import Msg, _, typed
 from dealer_assist.rules.betting import DRAW_STREETS, HOLDEM_STREETS, STUD_STREETS, GameBetting
 from dealer_assist.rules.daifugo import CASINO_QUEST
 from dealer_assist.rules.half_texas import HalfTexas
@@ -171,6 +171,6 @@ def find_game(name: Any) -> Game:
     """The game called ``name``; :class:`UnknownGame` names the games there are."""
     game = _BY_NAME.get(name) if isinstance(name, str) else None
     if game is None:
-        raise UnknownGame(_("unknown game {game}; the games are {games}", game=repr(name),
+        raise UnknownGame(_("unknown game {game}; the games are {games}", game=typed(name),
                             games=", ".join(_BY_NAME)))
     return game

@@ -40,7 +40,7 @@ from dealer_assist.zones import board_slot, seat_of_zone
 
 __all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Msg", "Text", "_", "_n", "_p", "N_", "text", "both",
            "render", "capitalized", "seat", "seat_list", "zone", "street", "join", "lines", "message_of",
-           "Said", "json_reason", "os_reason"]
+           "Said", "typed", "json_reason", "os_reason"]
 
 LANGS = ("en", "ja")
 DOMAIN = "dealer_assist"
@@ -254,6 +254,27 @@ class Said:
 
     def __str__(self) -> str:
         return self.words
+
+
+def typed(value: Any, *, limit: Optional[int] = None) -> Said:
+    """What a person typed (or a file gave), echoed in a message: in English as Python writes it
+    (``'Zz'``), in Japanese as typed, for the catalogue's own quotes (「Zz」); a character that
+    does not print (a terminal's escape sequence in hostile JSON) shown escaped in both.  A value
+    that is no text reads the same in both (``7``, ``['As', 7]``).  ``limit`` cuts each to that
+    many characters (a long value in a one-line error).
+
+    >>> both(_("{token} is not a card: it is too short. {help}", token=typed("Z"), help=""))
+    ("'Z' is not a card: it is too short. ", '「Z」はカードではありません（短すぎます）。')
+    >>> typed("\x1b[2J").render("ja")
+    '\\\\x1b[2J'
+    >>> both(typed(7)), both(typed(["As", 7])), both(typed(None))
+    (('7', '7'), ("['As', 7]", "['As', 7]"), ('None', 'None'))
+    >>> both(typed("go-fish" * 3, limit=8))
+    ("'go-fish", 'go-fishg')
+    """
+    shown = str(value)
+    said = Said(repr(value), shown if shown.isprintable() else repr(shown)[1:-1])
+    return said if limit is None else Said(said.words[:limit], said.meaning[:limit])
 
 
 #: What Python's JSON reader says is wrong (``JSONDecodeError.msg``), each in the catalogues; the

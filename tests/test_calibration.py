@@ -174,6 +174,29 @@ def test_marker_sheet_is_a4_and_readable(tmp_path, capsys):
     assert abs((xs.max() - xs.min() + 1) - 60 * 300 / 25.4) <= 2
 
 
+def test_marker_sheet_speaks_japanese_where_a_typeface_can_draw_it_and_english_where_none(monkeypatch):
+    """The printed sheet's words (which marker lies where, print at 100 %, the scale bar) are
+    Japanese by default, drawn with a CJK typeface; on a machine without one, the English words
+    instead of empty boxes. The markers are the same either way."""
+    from dealer_assist import drawtext
+    from dealer_assist.live.calibration import marker_sheet
+
+    en = marker_sheet(dpi=100, lang="en")
+    if drawtext.cjk_font_path() is not None:
+        ja = marker_sheet(dpi=100, lang="ja")
+        differ = np.argwhere(ja != en)
+        assert len(differ)
+        assert sorted(find_markers(cv2.cvtColor(ja, cv2.COLOR_GRAY2BGR))) == [0, 1, 2, 3]
+        # only words differ: every differing pixel lies outside the four markers' squares
+        found = find_markers(cv2.cvtColor(en, cv2.COLOR_GRAY2BGR))
+        half = 60 * 100 / 25.4 / 2 + 2
+        for x, y in found.values():
+            inside = (np.abs(differ[:, 1] - x) <= half) & (np.abs(differ[:, 0] - y) <= half)
+            assert not inside.any()
+    monkeypatch.setattr(drawtext, "cjk_font_path", lambda: None)
+    assert np.array_equal(marker_sheet(dpi=100, lang="ja"), en)
+
+
 # -- check --------------------------------------------------------------------------------------------
 def test_check_lists_zones_and_catches_a_size_mismatch(camera, layout, tmp_path, capsys):
     frame, h = camera

@@ -443,6 +443,40 @@ def test_detect_folder_table_and_annotate(tmp_path, capsys):
     assert cv2.imread(str(tmp_path / "ann" / frames[0].name)).shape == (720, 1280, 3)
 
 
+def test_annotations_show_which_cards_are_not_sure_and_what_to_check_them_against(monkeypatch):
+    """`detect --annotate`: a sure card in green, a card not sure in orange with "?" and its
+    likeliest other name, a back labelled in the chosen language (English where no CJK typeface
+    is installed)."""
+    from dealer_assist import drawtext
+    from dealer_assist.vision.detector import draw_annotations
+
+    def box(x):
+        return [[x, 60], [x + 80, 60], [x + 80, 170], [x, 170]]
+
+    image = np.full((200, 420, 3), 60, np.uint8)
+    result = {"cards": [{"card": "Ah", "confidence": 0.97, "sure": True, "polygon": box(20)},
+                        {"card": "Kc", "confidence": 0.87, "sure": False, "or": "Ks", "polygon": box(160)}],
+              "backs": [{"polygon": box(300)}]}
+    drawn = draw_annotations(image, result, "en")
+
+    def colour_on_edge(x, colour):
+        edge = drawn[100:130, x - 1:x + 2].reshape(-1, 3)
+        return bool((np.abs(edge.astype(int) - colour).sum(axis=1) < 30).any())
+
+    assert colour_on_edge(20, (0, 220, 0)) and not colour_on_edge(20, (0, 120, 255))
+    assert colour_on_edge(160, (0, 120, 255)) and not colour_on_edge(160, (0, 220, 0))
+    # the not-sure label is longer than the sure one by "? Ks": it reaches further right
+    def ink(x0, x1):                         # the label's columns above a box, from its left edge
+        row = drawn[30:58, x0:x1].astype(int)
+        return np.flatnonzero((np.abs(row - 60).sum(axis=2) > 60).any(axis=0))
+
+    assert ink(160, 300).max() - ink(20, 150).max() > 20
+    if drawtext.cjk_font_path() is not None:
+        assert not np.array_equal(draw_annotations(image, result, "ja"), drawn)       # 裏向き
+    monkeypatch.setattr(drawtext, "cjk_font_path", lambda: None)
+    assert np.array_equal(draw_annotations(image, result, "ja"), drawn)
+
+
 def test_missing_or_corrupt_model_is_a_clear_one_line_error(tmp_path, capsys):
     img = tmp_path / "x.png"
     cv2.imwrite(str(img), np.zeros((72, 128, 3), np.uint8))

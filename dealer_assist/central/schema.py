@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 
 __all__ = ["check_url", "shown_url", "connect", "upgrade", "HEAD", "describe_error", "check_table_name"]
 
@@ -31,7 +31,7 @@ def check_url(text: Any) -> str:
     s = str(text).strip()
     if not re.match(r"^postgres(ql)?://", s) or any(ch in s for ch in "\n\r\0 "):
         raise UserError(_("--central wants a PostgreSQL URL such as postgresql://USER:PASSWORD@HOST/DB, "
-                          "not {text}", text=repr(s[:60])))
+                          "not {text}", text=typed(s[:60])))
     return s
 
 
@@ -49,7 +49,7 @@ def check_table_name(text: Any) -> str:
     s = str(text).strip()
     if not re.fullmatch(r"[\w.\-]{1,40}", s):
         raise UserError(_("--table wants a name of 1-40 letters, digits, '-', '_' or '.', not {text}",
-                          text=repr(s[:60])))
+                          text=typed(s[:60])))
     return s
 
 

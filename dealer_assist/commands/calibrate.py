@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         if args.marker_size <= 0 or args.marker_size > 90:
             raise UserError(_("--marker-size must be from 1 to 90 mm (two per A4 row), got {size}",
                               size=f"{args.marker_size:g}"))
-        sheet = calib.marker_sheet(dpi=300, marker_mm=args.marker_size)
+        sheet = calib.marker_sheet(dpi=300, marker_mm=args.marker_size, lang=lang)
         _write_image(args.print_markers, sheet, "--print-markers")
         print(_("wrote {path}: ArUco {dictionary} ids 0-3, {size} mm, A4 at 300 dpi; print at 100 % and check "
                 "the 100 mm bar", path=args.print_markers, dictionary=calib.ARUCO_DICT,

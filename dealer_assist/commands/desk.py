@@ -18,7 +18,7 @@ from pathlib import Path
 from dealer_assist.commands import add_lang, h
 from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 
 #: CJK families tried first, in order (a dealer's laptop has one of these; Debian: fonts-noto-cjk)
 CJK_FAMILIES = ("Noto Sans CJK JP", "Noto Sans JP", "Source Han Sans JP", "Yu Gothic UI", "Yu Gothic",
@@ -79,7 +79,7 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserError(_("--size must be WIDTHxHEIGHT such as 1280x800, got {got}", got=repr(text))) from None
+        raise UserError(_("--size must be WIDTHxHEIGHT such as 1280x800, got {got}", got=typed(text))) from None
     if not (640 <= w <= 7680 and 480 <= h <= 4320):
         raise UserError(_("--size {w}x{h} is outside 640x480 .. 7680x4320", w=w, h=h))
     return w, h

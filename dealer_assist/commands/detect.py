@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             while name in written:
                 name, n = f"{stem}-{n}.jpg", n + 1
             written.add(name)
-            out = draw_annotations(read_image(path), res)
+            out = draw_annotations(read_image(path), res, args.lang)
             if not cv2.imwrite(str(ann / name), out):
                 raise UserError(_("--annotate: cannot write {path}", path=ann / name))
     return code

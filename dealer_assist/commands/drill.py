@@ -19,7 +19,7 @@ import time
 
 from dealer_assist.commands import add_json_io, add_lang, h
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, message_of, render
+from dealer_assist.i18n import _, message_of, render, typed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _check_n(args.n)
     if args.topic is not None and args.topic not in TOPICS:
-        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(args.topic),
+        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=typed(args.topic),
                           topics=", ".join(TOPICS)))
     if args.from_log is not None:
         return _from_log(args)

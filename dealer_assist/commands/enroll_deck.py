@@ -11,7 +11,7 @@ import json
 import sys
 
 from dealer_assist.commands import add_lang, h
-from dealer_assist.i18n import _, join
+from dealer_assist.i18n import _, join, typed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         print("dealer-assist enroll-deck: " + _("skipped {image}: {why}", image=s["image"], why=why).render(args.lang),
               file=sys.stderr)
     views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")
-    print(_("enrolled deck {name} in {folder}: {views}", name=repr(summary["name"]), folder=summary["folder"],
+    print(_("enrolled deck {name} in {folder}: {views}", name=typed(summary["name"]), folder=summary["folder"],
             views=views).render(args.lang))
     print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"])}))
     return 2 if summary["skipped"] else 0

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, message_of, os_reason
+from dealer_assist.i18n import _, message_of, os_reason, typed
 
 
 def repo_root() -> Path:
@@ -163,13 +163,13 @@ def doubt_arg(text: str) -> tuple[str, str]:
     card, sep, other = text.partition("=")
     if not sep:
         raise arg_error(_("{got} is not CARD=OTHER (e.g. Qs=Qc: the queen of spades reported not sure, "
-                          "the queen of clubs offered)", got=repr(text)))
+                          "the queen of clubs offered)", got=typed(text)))
     try:
         pair = (str(parse_card(card)), str(parse_card(other)))
     except CardError as exc:
         raise arg_error(message_of(exc)) from None
     if pair[0] == pair[1]:
-        raise arg_error(_("{got} offers the same card: OTHER must be another card", got=repr(text)))
+        raise arg_error(_("{got} offers the same card: OTHER must be another card", got=typed(text)))
     return pair
 
 
@@ -217,9 +217,9 @@ def give_up_seconds(text: str) -> float | None:
     try:
         value = float(text)
     except ValueError:
-        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=repr(text[:40]))) from None
+        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=typed(text[:40]))) from None
     if not (value >= 0 and value != float("inf")):
-        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=repr(text[:40])))
+        raise arg_error(_("seconds (a number >= 0) or 'never', not {got}", got=typed(text[:40])))
     return value
 
 

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, Text, _, join, message_of, os_reason
+from dealer_assist.i18n import Msg, Text, _, join, message_of, os_reason, typed
 
 #: The board slots, in dealing order: flop = board1..3, turn = board4, river = board5.
 BOARD_ZONES = tuple(f"board{i}" for i in range(1, 6))
@@ -289,10 +289,10 @@ def _points(value: Any, what: Text, where: str, *, count: int | None = None, at_
         if not isinstance(p, (list, tuple)) or len(p) != 2 or \
                 any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in p):
             raise UserError(_at(where, _("{what} must be a list of [x, y] number pairs; got {got}",
-                                         what=what, got=repr(p))))
+                                         what=what, got=typed(p))))
         if not all(math.isfinite(float(v)) for v in p):
             raise UserError(_at(where, _("{what} must be a list of [x, y] number pairs; got {got} (not a "
-                                         "finite number)", what=what, got=repr(p))))
+                                         "finite number)", what=what, got=typed(p))))
         out.append([float(p[0]), float(p[1])])
     if count is not None and len(out) != count:
         raise UserError(_at(where, _("{what} needs exactly {count} points, got {n}",
@@ -306,7 +306,7 @@ def _points(value: Any, what: Text, where: str, *, count: int | None = None, at_
 def _whole(value: Any, what: str, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise UserError(_at(where, _("{what} must be a whole number from {lo} to {hi}, got {got}",
-                                     what=what, lo=lo, hi=hi, got=repr(value))))
+                                     what=what, lo=lo, hi=hi, got=typed(value))))
     return value
 
 
@@ -325,14 +325,14 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
     version = d.get("version")
     if version != 1:
         raise UserError(_at(where, _("unsupported calibration version {version} (this program reads version 1)",
-                                     version=repr(version))))
+                                     version=typed(version))))
     for key in ("image_size", "table_points", "seats", "zones"):
         if key not in d:
-            raise UserError(_at(where, _("missing field {key}", key=repr(key))))
+            raise UserError(_at(where, _("missing field {key}", key=typed(key))))
     size = d["image_size"]
     if not isinstance(size, (list, tuple)) or len(size) != 2 or \
             any(isinstance(v, bool) or not isinstance(v, int) or not 16 <= v <= 20000 for v in size):
-        raise UserError(_at(where, _("image_size must be [width, height] in pixels, got {got}", got=repr(size))))
+        raise UserError(_at(where, _("image_size must be [width, height] in pixels, got {got}", got=typed(size))))
     size_t = (int(size[0]), int(size[1]))
     if image_size is not None and tuple(int(v) for v in image_size) != size_t:
         w, h = (int(v) for v in image_size)
@@ -341,10 +341,10 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
                                      cal_w=size_t[0], cal_h=size_t[1], w=w, h=h)))
     name = d.get("name", Path(source).stem if source else "table")
     if not isinstance(name, (str, int, float)):
-        raise UserError(_at(where, _("name must be text, got {got}", got=repr(name))))
+        raise UserError(_at(where, _("name must be text, got {got}", got=typed(name))))
     units = d.get("units", "mm")
     if not isinstance(units, str) or not units:
-        raise UserError(_at(where, _("units must be text such as mm, got {got}", got=repr(units))))
+        raise UserError(_at(where, _("units must be text such as mm, got {got}", got=typed(units))))
     tp = d["table_points"]
     if not isinstance(tp, Mapping) or "image" not in tp or "table" not in tp:
         raise UserError(_at(where, _("table_points must have 'image' (pixels) and 'table' ({units}) point lists",
@@ -362,7 +362,7 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
     zones: dict[str, np.ndarray] = {}
     for zname, poly in zones_raw.items():
         if not isinstance(zname, str) or not _NAME_RE.match(zname):
-            raise UserError(_at(where, _("bad zone name {name} (letters, digits, _ and -)", name=repr(zname))))
+            raise UserError(_at(where, _("bad zone name {name} (letters, digits, _ and -)", name=typed(zname))))
         m = re.fullmatch(r"seat(\d+)", zname)
         if m and not 1 <= int(m.group(1)) <= seats:
             raise UserError(_at(where, _("zone {zone} but the table has seats 1..{seats}", zone=zname, seats=seats)))
@@ -403,7 +403,7 @@ def _look(value: Any, source: str | None, size: tuple[int, int], where: str) -> 
         return None
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
         raise UserError(_at(where, _("look must be the file name of the picture the calibration was made on, "
-                                     "got {got}", got=repr(value))))
+                                     "got {got}", got=typed(value))))
     import cv2
 
     path = Path(value)
@@ -561,7 +561,7 @@ def load_layout(path: str | os.PathLike) -> dict:
         d["reference_points"] = ref
     for key in ("seats", "zones", "reference_points"):
         if key not in d:
-            raise UserError(_at(where, _("missing field {key}", key=repr(key))))
+            raise UserError(_at(where, _("missing field {key}", key=typed(key))))
     _points(d["reference_points"], _("reference_points"), where, count=4)
     # check the zones the same way as a calibration does, with a dummy mapping
     probe = {"version": 1, "name": "probe", "image_size": [100, 100], "units": d.get("units", "mm"),
@@ -626,7 +626,7 @@ def parse_points(text: str) -> np.ndarray:
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise ValueError
         except ValueError:
-            raise UserError(_("--points: {part} is not a point x,y (e.g. 412,188)", part=repr(part))) from None
+            raise UserError(_("--points: {part} is not a point x,y (e.g. 412,188)", part=typed(part))) from None
         pts.append([x, y])
     if len(pts) != 4:
         raise UserError(_("--points needs the image positions of 4 reference points "
@@ -767,12 +767,15 @@ def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np
     return out
 
 
-def marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
-    """A printable A4 page (portrait, ``dpi``) with ArUco markers 0..3, ids, cut lines, a scale bar.
+def marker_sheet(dpi: int = 300, marker_mm: float = 60.0, lang: str = "ja") -> np.ndarray:
+    """A printable A4 page (portrait, ``dpi``) with ArUco markers 0..3, ids, cut lines, a scale bar;
+    its words in ``lang`` where a typeface can draw them (:mod:`dealer_assist.drawtext`).
 
     Print at 100 % (no "fit to page"): each black square is then ``marker_mm`` mm wide.
     """
     import cv2
+
+    from dealer_assist.drawtext import put_text, text_size, words_for
 
     mm = dpi / 25.4
     page_w, page_h = int(round(210 * mm)), int(round(297 * mm))
@@ -780,9 +783,8 @@ def marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
     side = int(round(marker_mm * mm))
     cell_w, cell_h = page_w // 2, (page_h - int(40 * mm)) // 2
     top = int(25 * mm)
-    font = cv2.FONT_HERSHEY_SIMPLEX
     fs = dpi / 300
-    labels = {0: "far left", 1: "far right", 2: "near right", 3: "near left"}
+    labels = {0: _("far left"), 1: _("far right"), 2: _("near right"), 3: _("near left")}
     for k in MARKER_IDS:
         img = cv2.aruco.generateImageMarker(_aruco_dict(), k, side)
         cx = cell_w // 2 + (k % 2) * cell_w
@@ -790,24 +792,24 @@ def marker_sheet(dpi: int = 300, marker_mm: float = 60.0) -> np.ndarray:
         x0, y0 = cx - side // 2, cy - side // 2
         page[y0:y0 + side, x0:x0 + side] = img
         # the centre dot is the reference point: a tiny grey cross helps to lay it on the mark
-        text = f"id {k}  ({labels[k]})"
-        (tw, _th), _base = cv2.getTextSize(text, font, 1.6 * fs, max(1, int(3 * fs)))
-        cv2.putText(page, text, (cx - tw // 2, y0 + side + int(12 * mm)), font, 1.6 * fs, 0,
-                    max(1, int(3 * fs)), cv2.LINE_AA)
+        text = words_for(_("id {k}  ({where})", k=k, where=labels[k]), lang)
+        tw, _th = text_size(text, 1.6 * fs, max(1, int(3 * fs)))
+        put_text(page, text, (cx - tw // 2, y0 + side + int(12 * mm)), 1.6 * fs, 0, max(1, int(3 * fs)))
     # dashed cut lines between the four cells
     dash = int(4 * mm)
     for x in range(0, page_w, 2 * dash):
         cv2.line(page, (x, top + cell_h), (min(x + dash, page_w - 1), top + cell_h), 0, max(1, int(2 * fs)))
     for y in range(top, top + 2 * cell_h, 2 * dash):
         cv2.line(page, (cell_w, y), (cell_w, min(y + dash, top + 2 * cell_h)), 0, max(1, int(2 * fs)))
-    title = f"dealer-assist table markers  ArUco {ARUCO_DICT}  {marker_mm:g} mm  print at 100%"
-    cv2.putText(page, title, (int(12 * mm), int(14 * mm)), font, 1.2 * fs, 0, max(1, int(2 * fs)), cv2.LINE_AA)
+    title = words_for(_("dealer-assist table markers  ArUco {dictionary}  {size} mm  print at 100%",
+                        dictionary=ARUCO_DICT, size=f"{marker_mm:g}"), lang)
+    put_text(page, title, (int(12 * mm), int(14 * mm)), 1.2 * fs, 0, max(1, int(2 * fs)))
     # a 100 mm scale bar to check the print size
     y = page_h - int(10 * mm)
     x0 = int(12 * mm)
     cv2.line(page, (x0, y), (x0 + int(round(100 * mm)), y), 0, max(1, int(3 * fs)))
     for xx in (x0, x0 + int(round(100 * mm))):
         cv2.line(page, (xx, y - int(3 * mm)), (xx, y + int(3 * mm)), 0, max(1, int(3 * fs)))
-    cv2.putText(page, "100 mm: measure this line after printing", (x0 + int(round(105 * mm)), y + int(2 * mm)),
-                font, 1.0 * fs, 0, max(1, int(2 * fs)), cv2.LINE_AA)
+    put_text(page, words_for(_("100 mm: measure this line after printing"), lang),
+             (x0 + int(round(105 * mm)), y + int(2 * mm)), 1.0 * fs, 0, max(1, int(2 * fs)))
     return page

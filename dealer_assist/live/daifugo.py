@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Said, _, message_of
+from dealer_assist.i18n import Said, _, message_of, typed
 from dealer_assist.live.events import TableEvent, _tuple
 from dealer_assist.live.handflow import CARD_CODES, JokerHoldemFlow, LiveTable
 from dealer_assist.live.ruling import GamePayout
@@ -355,7 +355,7 @@ class DaifugoTable(LiveTable):
                     "end": (self._act_end, set()),
                     "correct": (self._act_correct, {"zone", "card", "to"})}
         if kind not in handlers:
-            raise UserError(_("unknown dealer action {kind}; known: {known}", kind=repr(kind),
+            raise UserError(_("unknown dealer action {kind}; known: {known}", kind=typed(kind),
                               known=", ".join(handlers)))
         handler, allowed = handlers[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
@@ -378,7 +378,7 @@ class DaifugoTable(LiveTable):
                 or any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= self.seats for s in seats)
                 or len(set(seats)) != len(seats)):
             raise UserError(_("start: \"seats\" must list the seats playing, clockwise (numbers 1..{top}), "
-                              "got {got}", top=self.seats, got=repr(seats)))
+                              "got {got}", top=self.seats, got=typed(seats)))
         return list(seats)
 
     def _act_start(self, action: Mapping[str, Any], out: list) -> None:
@@ -393,7 +393,7 @@ class DaifugoTable(LiveTable):
         leader = action.get("leader", self._next_leader if self._next_leader in seats else seats[0])
         if leader not in seats:
             raise UserError(_("start: the leader must be one of the seats playing ({seats}), got {got}",
-                              seats=", ".join(map(str, seats)), got=repr(leader)))
+                              seats=", ".join(map(str, seats)), got=typed(leader)))
         counts = {s: 10 for s in seats}
         given = action.get("cards_left") or {}
         if not isinstance(given, Mapping):
@@ -418,7 +418,7 @@ class DaifugoTable(LiveTable):
     @staticmethod
     def _count(value: Any, kind: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-            raise UserError(_("{action}: a seat holds 1 to 10 cards, got {got}", action=kind, got=repr(value)))
+            raise UserError(_("{action}: a seat holds 1 to 10 cards, got {got}", action=kind, got=typed(value)))
         return value
 
     def _playing(self, kind: str) -> State:
@@ -431,7 +431,7 @@ class DaifugoTable(LiveTable):
         seat = action.get("seat", st.turn)
         if seat not in st.seats:
             raise UserError(_("pass: \"seat\" must be a seat playing ({seats}), got {got}",
-                              seats=", ".join(map(str, st.seats)), got=repr(seat)))
+                              seats=", ".join(map(str, st.seats)), got=typed(seat)))
         self._rule(out, seat, ())
 
     def _act_joker(self, action: Mapping[str, Any], out: list) -> None:
@@ -445,7 +445,7 @@ class DaifugoTable(LiveTable):
         for c in said:
             card = canonical_card(c, what=_("joker: as"))
             if card in (BACK, UNREADABLE, "JK"):
-                raise UserError(_("joker: \"as\" must name real cards such as 9h, got {got}", got=repr(c)))
+                raise UserError(_("joker: \"as\" must name real cards such as 9h, got {got}", got=typed(c)))
             cards.append(card)
         self._jokers = tuple(cards)
         if self._undeclared is not None:
@@ -457,7 +457,7 @@ class DaifugoTable(LiveTable):
         seat = action.get("seat")
         if seat not in st.seats:
             raise UserError(_("cards_left: \"seat\" must be a seat playing ({seats}), got {got}",
-                              seats=", ".join(map(str, st.seats)), got=repr(seat)))
+                              seats=", ".join(map(str, st.seats)), got=typed(seat)))
         n = self._count(action.get("cards"), "cards_left")
         hands = dict(st.hands)
         was = len(hands[seat])
@@ -469,7 +469,7 @@ class DaifugoTable(LiveTable):
         seat = action.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
             raise UserError(_("leaving: \"seat\" must be a seat number 1..{top}, got {got}",
-                              top=self.seats, got=repr(seat)))
+                              top=self.seats, got=typed(seat)))
         self._leaving.add(seat)
         out.append(self._event("leaving", seat=seat))
 

@@ -41,7 +41,7 @@ from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _, both, seat_list, zone
+from dealer_assist.i18n import Msg, _, both, seat_list, typed, zone
 from dealer_assist.live.handflow import BOARD_SLOTS, STREETS, JokerHoldemFlow
 from dealer_assist.live.ruling import TableRuling
 from dealer_assist.live.tracker import BACK, UNREADABLE
@@ -212,7 +212,7 @@ class HalfTexasFlow(JokerHoldemFlow):
             other = swaps[0]
         if other not in swaps:
             raise UserError(_("change: \"with\" must be a dropped-out seat with a swap hand ({seats}), got {got}",
-                              seats=seat_list(swaps) if swaps else "-", got=repr(other)))
+                              seats=seat_list(swaps) if swaps else "-", got=typed(other)))
         hand.change = (seat, other)
         table._pending.append(table._event("change", seat=seat, with_seat=other))
 
@@ -223,7 +223,7 @@ class HalfTexasFlow(JokerHoldemFlow):
                 or any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table.seats
                        for s in seats)):
             raise UserError(_("players: \"seats\" must list two or more different seats 1..{top}, got {got}",
-                              top=table.seats, got=repr(seats)))
+                              top=table.seats, got=typed(seats)))
         if table.hand is not None:
             raise UserError(_("players: a new session starts between hands, not during hand {hand}",
                               hand=table.hand))
@@ -246,7 +246,7 @@ class HalfTexasFlow(JokerHoldemFlow):
             v = action.get(name)
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 999:
                 raise UserError(_("points: \"{name}\" must be a whole number from 0 to 999, got {got}",
-                                  name=name, got=repr(v)))
+                                  name=name, got=typed(v)))
             values.append(v)
         p = Points(*values)
         self.ledger.points[seat] = p

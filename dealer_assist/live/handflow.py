@@ -47,7 +47,7 @@ from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, zone
+from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, typed, zone
 from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
 from dealer_assist.live.ruling import TableRuling
@@ -299,13 +299,13 @@ class LiveTable:
     def __init__(self, seats: int = 6, game: str = "joker-holdem",
                  settings: Optional[TrackerSettings] = None):
         if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 12:
-            raise UserError(_("a live table has 2 to 12 seats, got {seats}", seats=repr(seats)))
+            raise UserError(_("a live table has 2 to 12 seats, got {seats}", seats=typed(seats)))
         from dealer_assist.games import find_game, live_games
 
         found = find_game(game) if isinstance(game, str) and game else None
         if found is None or not found.live:
             raise UserError(_("the live table knows the games {games}, not {game}",
-                              games=", ".join(g.name for g in live_games()), game=repr(game)))
+                              games=", ".join(g.name for g in live_games()), game=typed(game)))
         self.seats = seats
         self.game = game
         #: the game in the registry: its rules (``game_rules``) and its live hooks (``rules``)
@@ -463,7 +463,7 @@ class LiveTable:
             fields[name] = set(names)
         handler = handlers.get(kind)
         if handler is None:
-            raise UserError(_("unknown dealer action {kind}; known: {known}", kind=repr(kind),
+            raise UserError(_("unknown dealer action {kind}; known: {known}", kind=typed(kind),
                               known=", ".join(handlers)))
         allowed = fields[kind]
         extra = sorted(set(action) - allowed - {"type", "frame"})
@@ -521,7 +521,7 @@ class LiveTable:
         seat = action.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.seats:
             raise UserError(_("{action}: \"seat\" must be a seat number 1..{top}, got {got}",
-                              action=_action(kind), top=self.seats, got=repr(seat)))
+                              action=_action(kind), top=self.seats, got=typed(seat)))
         return seat
 
     def _in_hand(self, kind: str) -> None:
@@ -551,7 +551,7 @@ class LiveTable:
             amount = int(amount)
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
             raise UserError(_("{action}: \"{name}\" must be a whole number of chips from 0 to {top}, "
-                              "got {got}", action=_action(kind), name=name, top=MAX_CHIPS, got=repr(amount)))
+                              "got {got}", action=_action(kind), name=name, top=MAX_CHIPS, got=typed(amount)))
         return amount
 
     def _act_committed(self, action: Mapping[str, Any]) -> None:
@@ -618,7 +618,7 @@ class LiveTable:
         zone = action.get("zone")
         if zone not in self.zones:
             raise UserError(_("correct: \"zone\" must be one of board1..board5, burn, muck, "
-                              "seat1..seat{top}; got {got}", top=self.seats, got=repr(zone)))
+                              "seat1..seat{top}; got {got}", top=self.seats, got=typed(zone)))
         card = canonical_card(action.get("card"), what=_("correct: card"))
         if card == BACK:
             raise UserError(_("correct: \"card\" is the face-up card as read (or \"??\"), not a "
@@ -819,7 +819,7 @@ class LiveTable:
             return todo
         if zone not in self.zones:
             raise UserError(_("confirm: \"zone\" must be one of board1..board5, seat1..seat{top}; got {got}",
-                              top=self.seats, got=repr(zone)))
+                              top=self.seats, got=typed(zone)))
         card = canonical_card(card, what=_("confirm: card"))
         if card in (BACK, UNREADABLE):
             raise UserError(_("confirm: only a card read by name can be confirmed; enter an unreadable "
@@ -835,7 +835,7 @@ class LiveTable:
         name = person_name(action.get("name"))
         if name is None:
             raise UserError(_("dealer: \"name\" must be the dealer's name, 1 to {n} characters, got {got}",
-                              n=NAME_MAX, got=repr(action.get("name"))[:60]))
+                              n=NAME_MAX, got=typed(action.get("name"), limit=60)))
         if name != self.dealer:
             self.dealer = name
             self._pending.append(self._event("dealer", name=name))

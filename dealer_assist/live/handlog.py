@@ -47,7 +47,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Text, _, render
+from dealer_assist.i18n import Text, _, render, typed
 from dealer_assist.cards import card_or_none
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.ruling import ruling_or_none
@@ -745,7 +745,7 @@ def parse_hand_ref(text: Any) -> tuple[Optional[int], int]:
             raise UserError(_("a hand's row id is a whole number >= 1, not {text}", text=text))
         return None, text
     bad = UserError(_("a hand is SESSION:HAND as dealer-assist review lists it (such as 2:3), "
-                      "or its row id; not {text}", text=repr(str(text)[:40])))
+                      "or its row id; not {text}", text=typed(str(text)[:40])))
     if not isinstance(text, str):
         raise bad
     parts = text.strip().split(":")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, seat as seat_word
+from dealer_assist.i18n import _, seat as seat_word, typed
 from dealer_assist.live.handflow import JokerHoldemFlow
 from dealer_assist.live.tracker import BACK, UNREADABLE
 
@@ -77,7 +77,7 @@ class LowballFlow(JokerHoldemFlow):
         n = action.get("cards")
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_DRAW:
             raise UserError(_("draw: \"cards\" must be the number of cards the seat draws, 0 to {top}, "
-                              "got {got}", top=MAX_DRAW, got=repr(n)))
+                              "got {got}", top=MAX_DRAW, got=typed(n)))
         draws = table.game_hand.draws.setdefault(seat, [])
         draws.append(n)
         table._pending.append(table._event("draw", seat=seat, cards=n, round=len(draws)))

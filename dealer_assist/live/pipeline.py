@@ -27,7 +27,7 @@ import numpy as np
 
 from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, both, json_reason, message_of, os_reason
+from dealer_assist.i18n import _, both, json_reason, message_of, os_reason, typed
 from dealer_assist.live.events import Alert, TableEvent
 from dealer_assist.live.picture import PictureWatch
 from dealer_assist.live.placement import PlaceWatch
@@ -96,7 +96,7 @@ def read_actions(path: str) -> list[dict]:
         f = obj.get("frame")
         if isinstance(f, bool) or not isinstance(f, int) or f < 0:
             raise UserError(_("{path}:{n}: an action needs \"frame\": a whole number >= 0, got {got}",
-                              path=path, n=n, got=repr(f)))
+                              path=path, n=n, got=typed(f)))
         out.append(obj)
     out.sort(key=lambda a: a["frame"])   # stable: same-frame actions keep the file's order
     return out
@@ -246,7 +246,7 @@ class Pipeline:
         got = (int(image.shape[1]), int(image.shape[0]))
         if want != got:
             raise UserError(_("the calibration {name} is for {w}x{h} frames but the source gives {got_w}x{got_h}: "
-                              "calibrate this camera (dealer-assist calibrate)", name=repr(self.calibration.name),
+                              "calibrate this camera (dealer-assist calibrate)", name=typed(self.calibration.name),
                               w=want[0], h=want[1], got_w=got[0], got_h=got[1]))
 
     def process(self, frame) -> list[TableEvent]:

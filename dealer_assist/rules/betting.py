@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, check_unique, parse_card
-from dealer_assist.i18n import Text, _, message_of, render
+from dealer_assist.i18n import Text, _, message_of, render, typed
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import clockwise_from as clockwise
 
@@ -88,7 +88,7 @@ class Kind(str, enum.Enum):
             return cls(key)
         except ValueError:
             raise RuleError(_("unknown action {action}: actions are fold, check, call, bet, raise, "
-                              "all_in", action=repr(text)), field="action") from None
+                              "all_in", action=typed(text)), field="action") from None
 
 
 #: An action's name in words (the English is the JSON name).
@@ -834,7 +834,7 @@ class BettingRound:
             raise refuse(kind, Reason(_("say how much: a {kind} needs 'to' (your total this round), {lo} to {hi}",
                                         kind=KIND_WORDS[kind], lo=legal.min_to, hi=legal.max_to)))
         if isinstance(to, bool) or not isinstance(to, int):
-            raise refuse(kind, Reason(_("'to' must be a whole number of chips, not {to}", to=repr(to))))
+            raise refuse(kind, Reason(_("'to' must be a whole number of chips, not {to}", to=typed(to))))
         if not legal.min_to <= to <= legal.max_to:
             rule = opts.why[kind]
             if to > s.reach:
@@ -1012,7 +1012,7 @@ class GameBetting:
         street = out.setdefault("street", self.first_street)
         if street not in self.streets:
             raise RuleError(_("{game} has no street {street}: its betting rounds are {streets}", game=game,
-                              street=repr(street), streets=_list(self.streets)), field="street")
+                              street=typed(street), streets=_list(self.streets)), field="street")
         first = street == self.first_street
         if "bring_in" in self.forced and first and "bring_in" not in out and not _is_snapshot(out.get("seats")):
             raise RuleError(_("{game} opens {street} street with a bring-in: give \"bring_in\", the chips the "
@@ -1038,7 +1038,7 @@ def _owner(up: Any) -> int:
     for key, value in up.items():
         seat = _seat_key(key, "up")
         if not isinstance(value, list):
-            raise RuleError(_("a seat's up cards are a list, got {got}", got=repr(value)), field="up",
+            raise RuleError(_("a seat's up cards are a list, got {got}", got=typed(value)), field="up",
                             seat=seat)
         try:
             cards[seat] = [parse_card(c) for c in value]
@@ -1065,13 +1065,13 @@ def _list(items: Iterable[Any]) -> str:
 def _check_amount(value: Any, field: str, seat: Optional[int] = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
         raise RuleError(_("expected a whole number of chips from 0 to {max}, got {got}", max=MAX_CHIPS,
-                          got=repr(value)), field=field, seat=seat)
+                          got=typed(value)), field=field, seat=seat)
     return value
 
 
 def _check_seat(value: Any, field: str = "seat") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SEAT:
-        raise RuleError(_("a seat is a whole number from 1 to {max}, got {got}", max=MAX_SEAT, got=repr(value)),
+        raise RuleError(_("a seat is a whole number from 1 to {max}, got {got}", max=MAX_SEAT, got=typed(value)),
                         field=field)
     return value
 
@@ -1085,7 +1085,7 @@ def _seat_key(value: Any, field: str) -> int:
 
 def _blinds(value: Any) -> tuple[int, int]:
     if (not isinstance(value, (list, tuple)) or len(value) != 2):
-        raise RuleError(_("blinds are [small, big], e.g. [50, 100], got {got}", got=repr(value)), field="blinds")
+        raise RuleError(_("blinds are [small, big], e.g. [50, 100], got {got}", got=typed(value)), field="blinds")
     sb, bb = (_check_amount(v, "blinds") for v in value)
     if bb <= 0 or sb > bb:
         raise RuleError(_("blinds are [small, big] with 0 <= small <= big and big > 0, got {got}",
@@ -1096,7 +1096,7 @@ def _blinds(value: Any) -> tuple[int, int]:
 def _pair(text: str, sep: str, field: str) -> list[str]:
     parts = text.split(sep)
     if len(parts) != 2:
-        raise RuleError(_("cannot read {text}", text=repr(text)), field=field)
+        raise RuleError(_("cannot read {text}", text=typed(text)), field=field)
     return parts
 
 
@@ -1114,7 +1114,7 @@ def _limits(obj: Mapping[str, Any], kind: str) -> Any:
                 value = [[int(x) for x in _pair(h, "-", "limits")] for h in halves]
     except ValueError:
         raise RuleError(_("cannot read {limits}: fixed limit is like \"10/20\", spread "
-                          "limit like \"1-5/1-10\"", limits=repr(obj.get("limits"))), field="limits") from None
+                          "limit like \"1-5/1-10\"", limits=typed(obj.get("limits"))), field="limits") from None
     return value
 
 
@@ -1131,15 +1131,15 @@ def structure_from_json(obj: Mapping[str, Any]) -> Structure:
     name = _STRUCTURE_NAMES.get(str(raw).strip().lower().replace("_", "-").replace(" ", "-"))
     if raw is None or name is None:
         raise RuleError(_("unknown structure {structure}: fixed-limit, spread-limit, pot-limit or no-limit",
-                          structure=repr(raw)), field="structure")
+                          structure=typed(raw)), field="structure")
     street = obj.get("street")
     if street is not None and (not isinstance(street, str) or street not in STREETS):
-        raise RuleError(_("unknown street {street}: one of {streets}", street=repr(street),
+        raise RuleError(_("unknown street {street}: one of {streets}", street=typed(street),
                           streets=_list(STREETS)), field="street")
     big = STREETS.get(street) if street is not None else None
     cap = obj.get("cap", 4)
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-        raise RuleError(_("the cap is a number of raises >= 1, or null for none; got {got}", got=repr(cap)),
+        raise RuleError(_("the cap is a number of raises >= 1, or null for none; got {got}", got=typed(cap)),
                         field="cap")
     if name == "fixed-limit":
         if "bet" in obj:
@@ -1150,7 +1150,7 @@ def structure_from_json(obj: Mapping[str, Any]) -> Structure:
                 raise RuleError(_("fixed limit needs \"limits\": [small bet, big bet] (e.g. \"10/20\") "
                                   "and the street, or \"bet\""), field="limits")
             if not isinstance(limits, (list, tuple)) or len(limits) != 2:
-                raise RuleError(_("fixed limit: limits are [small bet, big bet], got {got}", got=repr(limits)),
+                raise RuleError(_("fixed limit: limits are [small bet, big bet], got {got}", got=typed(limits)),
                                 field="limits")
             if big is None:
                 raise RuleError(_("fixed limit: say the street (which of small and big bet applies)"),
@@ -1170,12 +1170,12 @@ def structure_from_json(obj: Mapping[str, Any]) -> Structure:
                                 field="limits")
             if not isinstance(limits, (list, tuple)) or len(limits) != 2:
                 raise RuleError(_("spread limit: limits are [[low, high], [low, high]], got {got}",
-                                  got=repr(limits)), field="limits")
+                                  got=typed(limits)), field="limits")
             if big is None:
                 raise RuleError(_("spread limit: say the street (which spread applies)"), field="street")
             span = limits[1] if big else limits[0]
         if not isinstance(span, (list, tuple)) or len(span) != 2:
-            raise RuleError(_("a spread is [low, high], got {got}", got=repr(span)), field="spread")
+            raise RuleError(_("a spread is [low, high], got {got}", got=typed(span)), field="spread")
         low, high = (_check_amount(v, "spread") for v in span)
         return SpreadLimit(low, high, cap)
     min_bet = obj.get("min_bet")
@@ -1196,7 +1196,7 @@ def _action_from_json(item: Any, index: int) -> Action:
     where = f"actions[{index}]"
     if not isinstance(item, Mapping):
         raise RuleError(_("an action is an object like {example}, got {got}",
-                          example='{"seat": 3, "action": "raise", "to": 300}', got=repr(item)), field=where)
+                          example='{"seat": 3, "action": "raise", "to": 300}', got=typed(item)), field=where)
     if "seat" not in item or "action" not in item:
         raise RuleError(_("an action needs \"seat\" and \"action\""), field=where)
     seat = _check_seat(item["seat"], where)
@@ -1206,7 +1206,7 @@ def _action_from_json(item: Any, index: int) -> Action:
         raise RuleError(exc.reason, field=where, seat=seat) from None
     to = item.get("to")
     if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
-        raise RuleError(_("'to' must be a whole number of chips, got {got}", got=repr(to)), field=where,
+        raise RuleError(_("'to' must be a whole number of chips, got {got}", got=typed(to)), field=where,
                         seat=seat)
     return Action(seat, kind, to)
 
@@ -1227,7 +1227,7 @@ def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIR
     rows = []
     for i, x in enumerate(seats_in):
         if not isinstance(x, Mapping) or "seat" not in x:
-            raise RuleError(_("each seat is an object with \"seat\" and \"stack\", got {got}", got=repr(x)),
+            raise RuleError(_("each seat is an object with \"seat\" and \"stack\", got {got}", got=typed(x)),
                             field=f"seats[{i}]")
         seat = _check_seat(x["seat"], f"seats[{i}].seat")
         if seat in seen:
@@ -1239,7 +1239,7 @@ def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIR
         committed = _check_amount(x.get("committed", 0), "committed", seat)
         folded = x.get("folded", False)
         if not isinstance(folded, bool):
-            raise RuleError(_("expected true or false, got {got}", got=repr(folded)), field="folded", seat=seat)
+            raise RuleError(_("expected true or false, got {got}", got=typed(folded)), field="folded", seat=seat)
         acted = x.get("acted_at")
         if acted is not None:
             _check_amount(acted, "acted_at", seat)

@@ -50,7 +50,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from dealer_assist.cards import DECK_52 as _ALL_52, JOKER, Card, CardError, Rank, Suit, parse_card
-from dealer_assist.i18n import Msg, Said, Text, _, _p, both, join, lines as render_lines, message_of
+from dealer_assist.i18n import Msg, Said, Text, _, _p, both, join, lines as render_lines, message_of, typed
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 
 __all__ = [
@@ -211,7 +211,7 @@ class Meld:
                     [str(c) for c in meld.as_cards] == list(obj.get("as") or [str(c) for c in meld.as_cards]):
                 return meld
         raise RuleError(_("{cards} cannot be read as the {kind} it names", cards=_cards_text(cards),
-                          kind=repr(obj.get('kind'))), field="play")
+                          kind=typed(obj.get('kind'))), field="play")
 
     def to_json(self) -> dict:
         return {
@@ -782,7 +782,7 @@ class State:
         decks = rules.decks_for(len(seats))
         if "decks" in obj and obj["decks"] != decks:
             raise RuleError(_("{n} players use {decks} deck(s), not {got}", n=len(seats), decks=decks,
-                              got=repr(obj['decks'])), field="decks")
+                              got=typed(obj['decks'])), field="decks")
         hands_raw = obj.get("hands")
         if not isinstance(hands_raw, Mapping):
             raise RuleError(_("an object seat -> cards is required"), field="hands")
@@ -802,7 +802,7 @@ class State:
                               seats=", ".join(map(str, missing))), field="hands")
         direction = obj.get("direction", "clockwise")
         if direction not in ("clockwise", "counterclockwise"):
-            raise RuleError(_("{got}: direction is \"clockwise\" or \"counterclockwise\"", got=repr(direction)),
+            raise RuleError(_("{got}: direction is \"clockwise\" or \"counterclockwise\"", got=typed(direction)),
                             field="direction")
         revolution = obj.get("revolution", False)
         if not isinstance(revolution, bool):
@@ -852,7 +852,7 @@ class State:
             if given_sig != lock:
                 have = _("none") if lock is None else suit_text(lock)
                 raise RuleError(_("the field's plays give the lock {have}, not {given}", have=have,
-                                  given=repr(given)), field="lock")
+                                  given=typed(given)), field="lock")
         counts: dict[Card, int] = {}
         for s in seats:
             for c in hands[s]:
@@ -897,7 +897,7 @@ def _read_seat(value: Any, fieldname: str) -> int:
             and len(value.strip()) <= 6:
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SEAT:
-        raise RuleError(_("{value} is not a seat number (1 to {max})", value=repr(value), max=MAX_SEAT),
+        raise RuleError(_("{value} is not a seat number (1 to {max})", value=typed(value), max=MAX_SEAT),
                         field=fieldname)
     return value
 
@@ -908,7 +908,7 @@ def _read_cards(value: Any, fieldname: str, seat: Optional[int], allow_hidden: b
     elif isinstance(value, (list, tuple)):
         tokens = list(value)
     else:
-        raise RuleError(_("a list of cards such as [\"7h\", \"JK\"], not {value}", value=repr(value)),
+        raise RuleError(_("a list of cards such as [\"7h\", \"JK\"], not {value}", value=typed(value)),
                         field=fieldname, seat=seat)
     try:
         return tuple(parse_card(t, allow_hidden=allow_hidden) for t in tokens)
@@ -1038,7 +1038,7 @@ def payout(seats: Sequence[int], winner: int, cards_left: Mapping[int, int], *,
         if n is None:
             raise RuleError(_("how many cards the seat still holds is missing"), field="cards_left", seat=s)
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= rules.hand_size:
-            raise RuleError(_("{got}: cards left is a whole number 0 to {size}", got=repr(n), size=rules.hand_size),
+            raise RuleError(_("{got}: cards left is a whole number 0 to {size}", got=typed(n), size=rules.hand_size),
                             field="cards_left", seat=s)
         if s == winner and n:
             raise RuleError(_("the winner went out and holds no cards, not {n}", n=n), field="cards_left", seat=s)

@@ -34,7 +34,7 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards, place_words
-from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, street as street_word
+from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, street as street_word, typed
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -197,7 +197,7 @@ def parse_call(text: str, colors: Colors = Colors()) -> Card:
     if isinstance(text, Card):
         return colors.check(text, field="call")
     if not isinstance(text, str):
-        raise RuleError(_("a call names a card, such as 黒8 or ♥K, not {text}", text=repr(text)), field="call")
+        raise RuleError(_("a call names a card, such as 黒8 or ♥K, not {text}", text=typed(text)), field="call")
     t = text.strip().replace(" ", "")
     low = t.lower()
     for words, black in ((("黒", "black", "b"), True), (("赤", "red", "r"), False)):
@@ -213,7 +213,7 @@ def parse_call(text: str, colors: Colors = Colors()) -> Card:
         card = parse_card(t)
     except CardError:
         raise illegal(_("{text} is not a card call: say a colour and a rank (黒8, 赤K) or a card (♥K, 8s)",
-                        text=repr(text)), field="call") from None
+                        text=typed(text)), field="call") from None
     return colors.check(card, field="call")
 
 
@@ -420,7 +420,7 @@ class Points:
     def __post_init__(self) -> None:
         for name, v in (("bp", self.bp), ("rp", self.rp)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise RuleError(_("points are whole numbers >= 0, got {value}", value=repr(v)), field=name)
+                raise RuleError(_("points are whole numbers >= 0, got {value}", value=typed(v)), field=name)
 
     @property
     def dropped(self) -> bool:
@@ -498,7 +498,7 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
     board = tuple(board)
     folded_set = frozenset(folded)
     if isinstance(raises, bool) or not isinstance(raises, int) or raises < 0:
-        raise RuleError(_("raises is a whole number >= 0, got {raises}", raises=repr(raises)), field="raises")
+        raise RuleError(_("raises is a whole number >= 0, got {raises}", raises=typed(raises)), field="raises")
     live = sorted(s for s in holes if s not in folded_set)
     if not live:
         raise illegal(_("every seat folded: one seat must still be in the game"), field="folded")
@@ -699,15 +699,15 @@ class Game:
                             n=len(cards), k=len(set(cards))), field="deck")
         if isinstance(table_seats, bool) or not isinstance(table_seats, int) or not 2 <= table_seats <= 8:
             raise RuleError(_("a Half Texas table has 2 to 8 seats (6 by the seed), got {seats}",
-                              seats=repr(table_seats)), field="table_seats")
+                              seats=typed(table_seats)), field="table_seats")
         if isinstance(slide, bool) or not isinstance(slide, int) or not 0 <= slide <= SLIDE_MAX:
-            raise illegal(_("the slide call is 0 to {top} cards, got {got}", top=SLIDE_MAX, got=repr(slide)),
+            raise illegal(_("the slide call is 0 to {top} cards, got {got}", top=SLIDE_MAX, got=typed(slide)),
                           field="slide")
         players = tuple(sorted(set(players)))
         dropped = tuple(sorted(set(dropped)))
         for s in players + dropped:
             if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table_seats:
-                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=repr(s), n=table_seats),
+                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=typed(s), n=table_seats),
                                 field="seats")
         if set(players) & set(dropped):
             s = sorted(set(players) & set(dropped))[0]
@@ -750,7 +750,7 @@ class Game:
 
     def seat(self, number: int) -> SeatState:
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.seats):
-            raise RuleError(_("there is no seat {seat} at this {n}-seat table", seat=repr(number), n=len(self.seats)),
+            raise RuleError(_("there is no seat {seat} at this {n}-seat table", seat=typed(number), n=len(self.seats)),
                             field="seat")
         return self.seats[number - 1]
 
@@ -1058,7 +1058,7 @@ class Session:
             raise illegal(_("a session needs at least two players"), field="seats")
         for s in seats:
             if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= table_seats:
-                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=repr(s), n=table_seats),
+                raise RuleError(_("seat {seat} is not a seat of this {n}-seat table", seat=typed(s), n=table_seats),
                                 field="seats")
         start = Points(bp, rp)
         if start.dropped:
@@ -1138,7 +1138,7 @@ def _read_int(value: Any, field: str, seat: Optional[int], minimum: int = 0) -> 
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         said = (_("expected a whole number, got None") if value is None
-                else _("expected a whole number, got {value}", value=repr(value)))
+                else _("expected a whole number, got {value}", value=typed(value)))
         raise RuleError(said, field=field, seat=seat)
     if value < minimum:
         raise RuleError(_("{value} is below {minimum}: expected a whole number >= {minimum}",
@@ -1149,7 +1149,7 @@ def _read_int(value: Any, field: str, seat: Optional[int], minimum: int = 0) -> 
 def _read_cards(value: Any, colors: Colors, field: str, seat: Optional[int], count: int) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise RuleError(_("expected a list of {count} cards such as [\"As\", \"Kh\"], got {value}",
-                          count=count, value=repr(value)), field=field, seat=seat)
+                          count=count, value=typed(value)), field=field, seat=seat)
     out = []
     for token in value:
         try:
@@ -1292,7 +1292,7 @@ class HalfTexas:
         unknown = sorted(set(obj) - self.fields)
         if unknown:
             raise RuleError(_("unknown field(s) {fields} for game {game}; known: {known}", fields=", ".join(unknown),
-                              game=repr("half-texas"), known=", ".join(sorted(self.fields))), field=unknown[0])
+                              game=typed("half-texas"), known=", ".join(sorted(self.fields))), field=unknown[0])
         colors = Colors.read(obj.get("colors"))
         table_seats = _read_int(obj.get("table_seats", TABLE_SEATS), "table_seats", None, minimum=2)
         if table_seats > 8:
@@ -1324,7 +1324,7 @@ class HalfTexas:
                                   known=", ".join(sorted(self.seat_fields))), field=bad[0], seat=n)
             for flag in ("folded", "raised"):
                 if not isinstance(s.get(flag, False), bool):
-                    raise RuleError(_("expected true or false, got {value}", value=repr(s.get(flag))), field=flag, seat=n)
+                    raise RuleError(_("expected true or false, got {value}", value=typed(s.get(flag))), field=flag, seat=n)
             is_folded = s.get("folded", False)
             if is_folded and s.get("raised", False):
                 raise illegal(_("a seat that raised cannot fold (it goes to the showdown)"), field="folded", seat=n)

@@ -30,7 +30,7 @@ from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.holdem import Holdem
 from dealer_assist.rules.lowball import LowValue, best_low, low_seat_hand
 from dealer_assist.rules.pots import Pot
-from dealer_assist.i18n import _, _p
+from dealer_assist.i18n import _, _p, typed
 from dealer_assist.rules.showdown import PotAward, SeatHand, SeatInput, Table, _seat_list
 
 __all__ = ["HoldemHiLo"]
@@ -48,7 +48,7 @@ class HoldemHiLo(Holdem):
         q = table.extra.get("low_qualifier")
         if q is not None and (isinstance(q, bool) or not isinstance(q, int) or not 5 <= q <= 13):
             raise RuleError(_("expected null (any low plays) or a highest low card from 5 to 13, such "
-                              "as 8 for eight-or-better; got {got}", got=repr(q)), field="low_qualifier")
+                              "as 8 for eight-or-better; got {got}", got=typed(q)), field="low_qualifier")
 
     def qualifier(self, table: Table) -> Optional[int]:
         return table.extra.get("low_qualifier")

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError
 from dealer_assist.games import GAMES as _REGISTRY
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 from dealer_assist.rules.errors import RuleError
 
 __all__ = ["GAMES", "settle", "settle_batch", "game_for"]
@@ -33,7 +33,7 @@ def game_for(obj: Any):
         raise RuleError(_("a table is a JSON object, not {type}", type=type(obj).__name__))
     name = obj.get("game")
     if not isinstance(name, str) or name not in GAMES:
-        raise RuleError(_("unknown game {game}; known games: {games}", game=repr(name), games=", ".join(GAMES)),
+        raise RuleError(_("unknown game {game}; known games: {games}", game=typed(name), games=", ".join(GAMES)),
                         field="game")
     return GAMES[name]
 

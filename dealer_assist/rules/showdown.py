@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
 from dealer_assist.i18n import (Msg, Text, _, _n, _p, both, join, lines as render_lines, message_of, seat,
-                                 seat_list)
+                                 seat_list, typed)
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount
@@ -250,7 +250,7 @@ class ShowdownGame:
         unknown = sorted(set(obj) - known)
         if unknown:
             raise RuleError(_("unknown field(s) {fields} for game {game}; known: {known}",
-                              fields=", ".join(unknown), game=repr(self.name), known=", ".join(sorted(known))),
+                              fields=", ".join(unknown), game=typed(self.name), known=", ".join(sorted(known))),
                             field=unknown[0])
         board = self.read_cards(obj.get("board"), field="board", seat=None, allow_none=self.board_count == 0)
         seats_obj = obj.get("seats")
@@ -312,7 +312,7 @@ class ShowdownGame:
                 value = int(value)
             else:
                 said = (_("expected a whole number, got None") if value is None
-                        else _("expected a whole number, got {value}", value=repr(value)))
+                        else _("expected a whole number, got {value}", value=typed(value)))
                 raise RuleError(said, field=field, seat=seat)
         if value < minimum:
             if value < 0:
@@ -332,7 +332,7 @@ class ShowdownGame:
         if value is None and allow_none:
             return ()
         if not isinstance(value, list):
-            raise RuleError(_("expected a list of cards such as [\"As\", \"Kd\"], got {value}", value=repr(value)),
+            raise RuleError(_("expected a list of cards such as [\"As\", \"Kd\"], got {value}", value=typed(value)),
                             field=field, seat=seat)
         out = []
         for token in value:
@@ -375,7 +375,7 @@ class ShowdownGame:
         """A seat entry's ``committed``, ``ante`` (part of it, default 0) and ``folded``."""
         folded = s.get("folded", False)
         if not isinstance(folded, bool):
-            raise RuleError(_("expected true or false, got {value}", value=repr(folded)),
+            raise RuleError(_("expected true or false, got {value}", value=typed(folded)),
                             field="folded", seat=number)
         committed = self.read_int(s.get("committed"), "committed", number)
         ante = self.read_int(s.get("ante", 0), "ante", number)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, Card, CardError, format_cards, parse_cards
-from dealer_assist.i18n import Msg, Text, _, _p, both
+from dealer_assist.i18n import Msg, Text, _, _p, both, typed
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, _pick_five, evaluate_key, rank_text
 from dealer_assist.rules.holdem import _in_order, hand_of
@@ -228,7 +228,7 @@ class Stud7(WildCards, _StudHigh):
         if given is None:
             return
         if isinstance(given, bool) or not isinstance(given, int) or given not in {s.seat for s in table.seats}:
-            raise RuleError(_("the owner must be a seat at the table, got {given}", given=repr(given)), field="owner")
+            raise RuleError(_("the owner must be a seat at the table, got {given}", given=typed(given)), field="owner")
         known = self._known_up(table)
         if given in known and len(known) > 1:
             best = owner(known, wild_of(table))
@@ -453,7 +453,7 @@ def draw_hints(cards: Sequence[Card], *, seen: Iterable[Card] = (), level: str =
     if any(c.is_joker for c in cards) or len(set(cards)) != len(cards):
         raise CardError(_("expected distinct cards without a joker: {cards}", cards=format_cards(cards)), cards)
     if level not in ("beginner", "intermediate", "advanced"):
-        raise RuleError(_("level is beginner, intermediate or advanced, got {level}", level=repr(level)),
+        raise RuleError(_("level is beginner, intermediate or advanced, got {level}", level=typed(level)),
                         field="level")
     seen = tuple(c for c in seen if c is not None)
     hints: list[Hint] = []

@@ -28,7 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from dealer_assist.i18n import Msg, _, _p, join
+from dealer_assist.i18n import Msg, _, _p, join, typed
 from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, CardError, Rank, format_cards, parse_cards
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, HandValue, _pack, _pick_five, evaluate_key
@@ -77,7 +77,7 @@ def parse_wild(value: Any) -> WildSpec:
     if value is None:
         return NO_WILD
     if not isinstance(value, list):
-        raise RuleError(_("expected a list such as [\"2\"] or [\"JK\"], got {got}", got=repr(value)), field="wild")
+        raise RuleError(_("expected a list such as [\"2\"] or [\"JK\"], got {got}", got=typed(value)), field="wild")
     ranks: set = set()
     joker = False
     for token in value:
@@ -92,7 +92,7 @@ def parse_wild(value: Any) -> WildSpec:
             rank = None
         if rank is None:
             raise RuleError(_("{token} is not a rank or JK: name wild ranks without a suit, e.g. "
-                              "[\"2\"] (every deuce is wild) or [\"JK\"]", token=repr(token)), field="wild")
+                              "[\"2\"] (every deuce is wild) or [\"JK\"]", token=typed(token)), field="wild")
         if int(rank) in ranks:
             raise RuleError(_("rank {rank} is listed twice", rank=rank.symbol), field="wild")
         ranks.add(int(rank))

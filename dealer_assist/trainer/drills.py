@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, JOKER, Card, CardError, Rank, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, Text, _, both, message_of, seat_list
+from dealer_assist.i18n import Msg, Text, _, both, message_of, seat_list, typed
 from dealer_assist.rules.daifugo import STRENGTH_ORDER, Move, State
 from dealer_assist.rules.daifugo import check_json as daifugo_check
 from dealer_assist.rules.half_texas import Colors
@@ -447,10 +447,10 @@ def _game_of(table: Mapping) -> str:
 def make_drill(topic: str, level: int, seed: int = 0, index: int = 0) -> Drill:
     """Drill ``index`` of ``topic`` at ``level`` for ``seed``: the same on every run."""
     if not isinstance(topic, str) or topic not in TOPICS:
-        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(topic),
+        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=typed(topic),
                           topics=", ".join(TOPICS)))
     if level not in LEVELS:
-        raise UserError(_("level {level}: the levels are 1, 2 and 3", level=repr(level)))
+        raise UserError(_("level {level}: the levels are 1, 2 and 3", level=typed(level)))
     t = TOPICS[topic]
     rng = random.Random(f"{topic}/{level}/{seed}/{index}")
     table: dict = {}
@@ -480,11 +480,11 @@ def drill_from_json(obj: Any) -> Drill:
         raise UserError(_("drill: expected the drill as a JSON object (a line of drill --json)"))
     topic = obj.get("topic")
     if not isinstance(topic, str) or topic not in TOPICS:
-        raise UserError(_("drill: unknown topic {topic}; the topics are {topics}", topic=repr(topic),
+        raise UserError(_("drill: unknown topic {topic}; the topics are {topics}", topic=typed(topic),
                           topics=", ".join(TOPICS)))
     level = obj.get("level")
     if isinstance(level, bool) or level not in LEVELS:
-        raise UserError(_("drill: level {level}: the levels are 1, 2 and 3", level=repr(level)))
+        raise UserError(_("drill: level {level}: the levels are 1, 2 and 3", level=typed(level)))
     table = obj.get("table")
     if not isinstance(table, Mapping):
         raise UserError(_("drill: table: expected the drill's table as a JSON object"))
@@ -564,7 +564,7 @@ def _seat_map(value: Any, field_name: str) -> dict[str, Any]:
 
 def _whole(value: Any, field_name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(field_name, _("expected a whole number, got {value}", value=repr(value)))
+        raise _bad(field_name, _("expected a whole number, got {value}", value=typed(value)))
     return value
 
 
@@ -582,7 +582,7 @@ def _card(value: Any, field_name: str) -> Optional[str]:
     try:
         return str(parse_card(value))
     except CardError:
-        raise _bad(field_name, _("{value} is not a card", value=repr(value))) from None
+        raise _bad(field_name, _("{value} is not a card", value=typed(value))) from None
 
 
 def _compare_payouts(given: Any, expected: Mapping, name: str = "payouts") -> list[Difference]:

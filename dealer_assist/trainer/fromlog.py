@@ -42,7 +42,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from dealer_assist.cards import JOKER, CardError
 from dealer_assist.errors import UserError
 from dealer_assist.games import Drilled, UnknownGame, find_game
-from dealer_assist.i18n import Msg, Text, _, _n, both, message_of, os_reason, render
+from dealer_assist.i18n import Msg, Text, _, _n, both, message_of, os_reason, render, typed
 from dealer_assist.trainer.drills import TOPICS, Drill
 from dealer_assist.zones import board_slot, seat_of_zone
 
@@ -255,7 +255,7 @@ def hand_drill(hand: Mapping[str, Any], log: str = "", topic: Optional[str] = No
     chips = not (isinstance(stored_ruling, Mapping) and stored_ruling.get("chips_entered") is False)
     game = table.get("game")
     if topic is not None and topic not in TOPICS:
-        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(topic),
+        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=typed(topic),
                           topics=", ".join(TOPICS)))
     try:
         drilled = _drilled(game)
@@ -357,7 +357,7 @@ def _find_ref(hands: Sequence[Mapping], ref: str, path: str) -> Mapping:
         session, number = parse_hand_ref(ref)
     except UserError:
         raise UserError(_("--hand {hand}: a hand is SESSION:HAND as dealer-assist review lists it, such as 2:3",
-                          hand=repr(str(ref)[:40]))) from None
+                          hand=typed(str(ref)[:40]))) from None
     for h in hands:
         if (session is None and h.get("id") == number) or (h.get("session") == session and h.get("hand") == number):
             return h
@@ -380,7 +380,7 @@ def drills_from_log(path: str | os.PathLike, hand: Optional[str] = None, topic: 
     path = os.fspath(path)
     _check_file(path)
     if topic is not None and topic not in TOPICS:
-        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=repr(topic),
+        raise UserError(_("unknown topic {topic}; the topics are {topics}", topic=typed(topic),
                           topics=", ".join(TOPICS)))
     hands = _read(lambda: list_hands(path), path)
     if hand is not None:

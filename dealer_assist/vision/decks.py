@@ -37,7 +37,7 @@ import numpy as np
 
 from dealer_assist.cards import Card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JK, NONE, NUM_CLASSES, READABLE, file_reason
 
@@ -121,7 +121,7 @@ def deck_dir(name: str, root: str | Path | None = None) -> Path:
     if p.is_dir() and (p / DECK_FILE).is_file():
         return p
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name) or name.startswith("."):
-        raise UserError(_("deck name {name}: use letters, digits, '-', '_' and '.' only", name=repr(name)))
+        raise UserError(_("deck name {name}: use letters, digits, '-', '_' and '.' only", name=typed(name)))
     return (Path(root) if root is not None else decks_root()) / name
 
 
@@ -311,7 +311,7 @@ def load_deck(name: str, root: str | Path | None = None) -> Deck:
     folder = deck_dir(name, root)
     if not (folder / DECK_FILE).is_file():
         raise UserError(_("deck {name} is not enrolled (no {path}); enroll it with: "
-                          "dealer-assist enroll-deck {deck} IMAGES...", name=repr(name),
+                          "dealer-assist enroll-deck {deck} IMAGES...", name=typed(name),
                           path=folder / DECK_FILE, deck=name))
     try:
         info = json.loads((folder / DECK_FILE).read_text(encoding="utf-8"))
@@ -323,5 +323,5 @@ def load_deck(name: str, root: str | Path | None = None) -> Deck:
                     card_tmpl=z["card_tmpl"].astype(np.float32),
                     card_label=z["card_label"].astype(np.int64), info=info)
     except (OSError, ValueError, KeyError) as exc:
-        raise UserError(_("deck {name} in {folder} is damaged ({why}); enroll it again", name=repr(name),
+        raise UserError(_("deck {name} in {folder} is damaged ({why}); enroll it again", name=typed(name),
                           folder=folder, why=file_reason(exc))) from None

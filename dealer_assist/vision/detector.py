@@ -59,8 +59,9 @@ import cv2
 import numpy as np
 
 from dealer_assist.cards import HIDDEN, Card
+from dealer_assist.drawtext import put_text, text_size, words_for
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, message_of, os_reason
+from dealer_assist.i18n import _, _p, message_of, os_reason
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, file_reason, load_session
 from dealer_assist.vision.look import FACE as LOOK_FACE
@@ -1099,23 +1100,39 @@ def read_image(path: str | Path) -> np.ndarray:
     return image
 
 
-def draw_annotations(image: np.ndarray, result: dict[str, Any]) -> np.ndarray:
-    """A copy of the frame with each card's outline and name, and backs outlined."""
+def draw_annotations(image: np.ndarray, result: dict[str, Any], lang: str = "ja") -> np.ndarray:
+    """A copy of the frame with each card's outline and name, and backs outlined. A card that is
+    not sure is drawn in orange, its name followed by ``?`` and the likeliest other name where the
+    reader has one (``Kc? Ks 0.87``: what to check it against); an unreadable card (``??``) in
+    amber; a sure one in green. Words ("back") are in ``lang`` where a typeface can draw them
+    (:mod:`dealer_assist.drawtext`)."""
     out = image.copy()
+    back = words_for(_p("picture", "back"), lang)
     for b in result.get("backs", []):
         pts = np.round(np.array(b["polygon"])).astype(np.int32)
         cv2.polylines(out, [pts], True, (200, 120, 0), 2, cv2.LINE_AA)
-        cv2.putText(out, "back", tuple(int(v) for v in pts[0]), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
-                    (200, 120, 0), 1, cv2.LINE_AA)
+        put_text(out, back, _label_at(pts, text_size(back, 0.5)[0], out.shape), 0.5, (200, 120, 0), 1)
     for c in result.get("cards", []):
         pts = np.round(np.array(c["polygon"])).astype(np.int32)
-        colour = (0, 200, 255) if c["card"] == "??" else (0, 220, 0)
+        if c["card"] == "??":
+            colour, name = (0, 200, 255), "??"
+        elif c.get("sure", True):
+            colour, name = (0, 220, 0), c["card"]
+        else:
+            colour, name = (0, 120, 255), f"{c['card']}?" + (f" {c['or']}" if c.get("or") else "")
+        label = f"{name} {c['confidence']:.2f}"
+        org = _label_at(pts, text_size(label, 0.55, 3)[0], out.shape)
         cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
-        label = f"{c['card']} {c['confidence']:.2f}"
-        org = (int(pts[0][0]), max(12, int(pts[0][1]) - 4))
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 3, cv2.LINE_AA)
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
     return out
+
+
+def _label_at(pts: np.ndarray, width: int, shape: tuple) -> tuple[int, int]:
+    """Where a box's label starts: above its first corner, kept inside the picture (a card at an
+    edge keeps its name in view)."""
+    h, w = shape[:2]
+    return (max(2, min(int(pts[0][0]), w - width - 2)), max(14, min(int(pts[0][1]) - 4, h - 4)))
 
 
 def default_model_dir() -> Path:

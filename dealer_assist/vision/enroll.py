@@ -34,7 +34,7 @@ import numpy as np
 
 from dealer_assist.cards import Card, CardError
 from dealer_assist.errors import UserError, Worded
-from dealer_assist.i18n import _, join, message_of
+from dealer_assist.i18n import _, join, message_of, typed
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import file_reason
 from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, label_of, \
@@ -238,7 +238,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
             views[k] = views.get(k, 0) + int(v)
     if not lab_l and not tlab_l:
         reasons = join([join([s["image"], ": ", w]) for s, w in zip(skipped[:3], why)], "; ")
-        raise UserError(_("nothing to enroll for deck {name}: {reasons}", name=repr(name), reasons=reasons))
+        raise UserError(_("nothing to enroll for deck {name}: {reasons}", name=typed(name), reasons=reasons))
     emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),

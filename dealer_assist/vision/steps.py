@@ -37,7 +37,7 @@ import numpy as np
 
 from dealer_assist.cards import HIDDEN
 from dealer_assist.errors import Worded
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JK, NONE, READABLE, card_posterior, class_of, name_from_posterior
 from dealer_assist.vision.look import BACK as LOOK_BACK
@@ -597,7 +597,7 @@ def pipeline(names: Sequence[str]) -> tuple[Step, ...]:
     wanted = set(names)
     unknown = sorted(wanted - set(STEP_NAMES))
     if unknown:
-        raise StepError(_("no reader step {name}; the steps are {steps}", name=repr(unknown[0]),
+        raise StepError(_("no reader step {name}; the steps are {steps}", name=typed(unknown[0]),
                           steps=", ".join(STEP_NAMES)))
     return tuple(s for s in STEPS if s.name in wanted or not s.optional)
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import N_, _, message_of, os_reason
+from dealer_assist.i18n import N_, _, message_of, os_reason, typed
 from dealer_assist.vision.synth.draw import HERSHEY, poly
 from dealer_assist.vision.synth.faces import card_canvas
 from dealer_assist.vision.synth.scene import (FRAME_H, FRAME_W, Obj, _button_sprite, _chip_sprite,
@@ -159,14 +159,14 @@ def _num(v: Any, what: Any) -> float:
     """``v`` as a number; ``what`` names it: a top-level key (text) or a message (``zone Z size``)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(float(v)):
         if isinstance(what, str):
-            raise ScenarioError(_("scenario: {key} must be a number, not {value}", key=what, value=repr(v)))
-        raise ScenarioError(_("scenario: {what} must be a number, not {value}", what=what, value=repr(v)))
+            raise ScenarioError(_("scenario: {key} must be a number, not {value}", key=what, value=typed(v)))
+        raise ScenarioError(_("scenario: {what} must be a number, not {value}", what=what, value=typed(v)))
     return float(v)
 
 
 def _pair(v: Any, what: Any) -> tuple[float, float]:
     if not isinstance(v, (list, tuple)) or len(v) != 2:
-        raise ScenarioError(_("scenario: {what} must be a pair [x, y], not {value}", what=what, value=repr(v)))
+        raise ScenarioError(_("scenario: {what} must be a pair [x, y], not {value}", what=what, value=typed(v)))
     return _num(v[0], what), _num(v[1], what)
 
 
@@ -175,7 +175,7 @@ def _keys(obj: Any, allowed: set, what: Any) -> dict:
         raise ScenarioError(_("{what} must be a mapping, not {type}", what=what, type=type(obj).__name__))
     extra = sorted(set(obj) - allowed, key=str)
     if extra:
-        raise ScenarioError(_("{what}: unknown key {key} (allowed: {allowed})", what=what, key=repr(extra[0]),
+        raise ScenarioError(_("{what}: unknown key {key} (allowed: {allowed})", what=what, key=typed(extra[0]),
                               allowed=", ".join(sorted(allowed))))
     return obj
 
@@ -198,7 +198,7 @@ def _seat_map(obj: Any, what: Any, seats: int) -> dict[int, Any]:
         try:
             seat = int(k)
         except (TypeError, ValueError):
-            raise ScenarioError(_("{what}: {key} is not a seat number", what=what, key=repr(k))) from None
+            raise ScenarioError(_("{what}: {key} is not a seat number", what=what, key=typed(k))) from None
         if not 1 <= seat <= seats:
             raise ScenarioError(_("{what}: seat {seat} is not one of 1..{seats}", what=what, seat=seat, seats=seats))
         out[seat] = v
@@ -234,7 +234,7 @@ def parse_scenario(obj: Any) -> Scenario:
                      "back": N_("scenario styles: unknown back style {name}")}
     for key, table in (("deck", DECK_STYLES), ("joker", JOKER_STYLES), ("back", BACK_STYLES)):
         if sty.get(key) not in table:
-            raise ScenarioError(_(unknown_style[key], name=repr(sty.get(key))))
+            raise ScenarioError(_(unknown_style[key], name=typed(sty.get(key))))
     tab = _keys(obj.get("table") or {}, {"felt", "table_points", "title"}, _("scenario table"))
     title = tab.get("title", "JOKER HOLD'EM")
     if not isinstance(title, str) or len(title) > 40 or not title.isascii():
@@ -255,7 +255,7 @@ def parse_scenario(obj: Any) -> Scenario:
         for s in slots:
             if not isinstance(s, (list, tuple)) or len(s) not in (2, 3):
                 raise ScenarioError(_("scenario zone {name}: a slot is [dx, dy] or [dx, dy, dangle], not {slot}",
-                                      name=name, slot=repr(s)))
+                                      name=name, slot=typed(s)))
             sl.append(tuple(_num(v, _("zone {name} slot", name=name)) for v in s) + ((0.0,) if len(s) == 2 else ()))
         zones[str(name)] = Zone(str(name), _pair(z.get("center"), _("zone {name} center", name=name)),
                                 _pair(z.get("size"), _("zone {name} size", name=name)),
@@ -295,11 +295,11 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
         seg = _keys(seg, allowed, where)
         n = seg.get("frames")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ScenarioError(_("{where}: frames must be a whole number >= 1, not {n}", where=where, n=repr(n)))
+            raise ScenarioError(_("{where}: frames must be a whole number >= 1, not {n}", where=where, n=typed(n)))
 
         def zone_of(name: Any) -> Zone:
             if name not in zones:
-                raise ScenarioError(_("{where}: unknown zone {zone} (zones: {zones})", where=where, zone=repr(name),
+                raise ScenarioError(_("{where}: unknown zone {zone} (zones: {zones})", where=where, zone=typed(name),
                                       zones=", ".join(sorted(zones))))
             return zones[name]
 
@@ -308,7 +308,7 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
             for k in range(len(zones[zone].slots)):
                 if k not in used:
                     return k
-            raise ScenarioError(_("{where}: zone {zone} has no free slot (it has {n})", where=where, zone=repr(zone),
+            raise ScenarioError(_("{where}: zone {zone} has no free slot (it has {n})", where=where, zone=typed(zone),
                                   n=len(zones[zone].slots)))
 
         if "cards" in seg:
@@ -356,7 +356,7 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
                 slot = free_slot(z, cards)
             if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(zones[z].slots):
                 raise ScenarioError(_("{where}: slot {slot} of zone {zone} does not exist (0..{top})", where=where,
-                                      slot=repr(slot), zone=z, top=len(zones[z].slots) - 1))
+                                      slot=typed(slot), zone=z, top=len(zones[z].slots) - 1))
             if any(p.zone == z and p.slot == slot for p in cards):
                 raise ScenarioError(_("{where}: slot {slot} of zone {zone} is already taken", where=where, slot=slot,
                                       zone=z))
@@ -382,7 +382,7 @@ def _expand(segs: list, zones: dict, seats: int, chip_spots: dict, button_spots:
             b = seg["button"]
             if b is not None and (b not in button_spots):
                 raise ScenarioError(_("{where}: button seat {seat} has no button spot in the layout", where=where,
-                                      seat=repr(b)))
+                                      seat=typed(b)))
             button = b
         occ = seg.get("occluder")
         if occ is not None:
@@ -613,7 +613,7 @@ def write_clip(sc: Scenario, out_dir: str | Path, progress: Callable[[int, int],
     tmp = video.with_name(video.stem + ".part" + video.suffix)
     writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*fourcc), sc.fps, (FRAME_W, FRAME_H))
     if not writer.isOpened():
-        raise UserError(_("cannot write video {path} with codec {codec}", path=tmp, codec=repr(fourcc)))
+        raise UserError(_("cannot write video {path} with codec {codec}", path=tmp, codec=typed(fourcc)))
     r = ClipRenderer(sc)
     n = len(sc.frames)
     lines = []

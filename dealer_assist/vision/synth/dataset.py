@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 import cv2
 import numpy as np
 
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 from dealer_assist.vision.synth.scene import VISIBLE_MIN, cut_by_frame, render_scene
 from dealer_assist.vision.synth.styles import SynthError, check_split
 
@@ -177,7 +177,7 @@ def write_dataset(out_dir: str, n: int, split: str, seed0: int = 0, workers: int
     if n < 0 or workers < 1:
         raise SynthError(_("n must be >= 0 and workers >= 1"))
     if recipe not in RECIPES:
-        raise SynthError(_("unknown recipe {recipe}; known: {known}", recipe=repr(recipe), known=", ".join(RECIPES)))
+        raise SynthError(_("unknown recipe {recipe}; known: {known}", recipe=typed(recipe), known=", ".join(RECIPES)))
     for sub in ("images", "labels", "meta"):
         os.makedirs(os.path.join(out_dir, sub, split), exist_ok=True)
     seeds = list(range(seed0, seed0 + n))

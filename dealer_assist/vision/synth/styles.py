@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _
+from dealer_assist.i18n import _, typed
 from dealer_assist.vision.synth.draw import FontSpec
 
 RED = (36, 28, 200)
@@ -298,7 +298,7 @@ class SynthError(UserError, ValueError):
     a :class:`~dealer_assist.errors.UserError` (one line in the CLI's language) and a
     :class:`ValueError` (what the renderer's callers catch).
 
-    >>> e = SynthError(_("split must be 'train' or 'test', not {split}", split=repr("val")))
+    >>> e = SynthError(_("split must be 'train' or 'test', not {split}", split=typed("val")))
     >>> isinstance(e, ValueError), str(e)
     (True, "split must be 'train' or 'test', not 'val'")
     """
@@ -398,7 +398,7 @@ def check_split(split: str) -> None:
     dealer_assist.vision.synth.styles.SynthError: split must be 'train' or 'test', not 'val'
     """
     if split not in SPLITS:
-        raise SynthError(_("split must be 'train' or 'test', not {split}", split=repr(split)))
+        raise SynthError(_("split must be 'train' or 'test', not {split}", split=typed(split)))
 
 
 def styles_for(split: str, table: dict) -> list:
