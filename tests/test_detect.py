@@ -762,6 +762,11 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     cv2.imwrite(str(short), img)
     assert main(["enroll-deck", "--lang", "en", "short", str(short), str(photos[0]), "--root", str(root)]) == 2
     assert "13 cards" in capsys.readouterr().err
+    skipped = json.loads((root / "short" / "deck.json").read_text())["skipped"]
+    assert [s["image"] for s in skipped] == [str(short)]
+    assert "13 cards" in skipped[0]["reason"] and "13枚" in skipped[0]["reason_ja"]
+    assert main(["enroll-deck", "short", str(short), str(photos[0]), "--root", str(root)]) == 2
+    assert "13枚" in capsys.readouterr().err
     # held-out test frames of that deck: the enrolled deck names at least as many cards right
     generic, enrolled = CardDetector(MODELS), CardDetector(MODELS, deck="triplex", decks_root=root)
     right = {"generic": 0, "enrolled": 0}

@@ -11,7 +11,7 @@ import json
 import sys
 
 from dealer_assist.commands import add_lang, h
-from dealer_assist.i18n import _, join, typed
+from dealer_assist.i18n import Said, _, join, typed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     summary = enroll_deck(args.name, args.images, model_dir(args.models), root=args.root,
                           card=args.card, append=args.append)
-    for s, why in zip(summary["skipped"], summary["skipped_why"]):
+    for s in summary["skipped"]:
+        why = Said(s["reason"], s.get("reason_ja", s["reason"]))
         print("dealer-assist enroll-deck: " + _("skipped {image}: {why}", image=s["image"], why=why).render(args.lang),
               file=sys.stderr)
     views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")

@@ -34,7 +34,7 @@ import numpy as np
 
 from dealer_assist.cards import Card, CardError
 from dealer_assist.errors import UserError, Worded
-from dealer_assist.i18n import _, join, message_of, typed
+from dealer_assist.i18n import Said, _, both, join, message_of, typed
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import file_reason
 from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, label_of, \
@@ -170,9 +170,8 @@ def _area(p: np.ndarray) -> float:
 def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root: str | Path | None = None,
                 card: str | None = None, append: bool = False) -> dict[str, Any]:
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
-    Photos in which nothing usable is found are listed under ``"skipped"`` with the reason (in
-    English, as deck.json keeps it; the summary's ``"skipped_why"`` holds each reason as a
-    message of the catalogues, in the same order, for a person's screen)."""
+    Photos in which nothing usable is found are listed under ``"skipped"`` with the reason in
+    both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it."""
     folder = deck_dir(name, root)
     fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
     # a photo is known to show a card: a low score or a "back" call (a new joker art can look
@@ -184,11 +183,10 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     tmpl_l: list[np.ndarray] = []
     tlab_l: list[int] = []
     skipped: list[dict[str, str]] = []
-    why: list[Any] = []             # each skipped photo's reason as a message (skipped_why)
 
     def skip(p: Path, reason: Any) -> None:
-        skipped.append({"image": str(p), "reason": str(reason)})
-        why.append(reason)
+        en, ja = both(reason)
+        skipped.append({"image": str(p), "reason": en, "reason_ja": ja})
     views: dict[str, int] = {}
     for path in images:
         p = Path(path)
@@ -237,7 +235,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         for k, v in prev.items():
             views[k] = views.get(k, 0) + int(v)
     if not lab_l and not tlab_l:
-        reasons = join([join([s["image"], ": ", w]) for s, w in zip(skipped[:3], why)], "; ")
+        reasons = join([join([s["image"], ": ", Said(s["reason"], s["reason_ja"])]) for s in skipped[:3]], "; ")
         raise UserError(_("nothing to enroll for deck {name}: {reasons}", name=typed(name), reasons=reasons))
     emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -247,4 +245,4 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
               np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
               np.array(tlab_l))
-    return {**info, "folder": str(folder), "skipped_why": why}
+    return {**info, "folder": str(folder)}
