@@ -444,7 +444,7 @@ def test_detect_folder_table_and_annotate(tmp_path, capsys):
 
 
 def test_annotations_show_which_cards_are_not_sure_and_what_to_check_them_against(monkeypatch):
-    """`detect --annotate`: a sure card in green, a card not sure in orange with "?" and its
+    """`detect --annotate`: a sure card in green, a card not sure in magenta with "?" and its
     likeliest other name, a back labelled in the chosen language (English where no CJK typeface
     is installed)."""
     from dealer_assist import drawtext
@@ -463,8 +463,8 @@ def test_annotations_show_which_cards_are_not_sure_and_what_to_check_them_agains
         edge = drawn[100:130, x - 1:x + 2].reshape(-1, 3)
         return bool((np.abs(edge.astype(int) - colour).sum(axis=1) < 30).any())
 
-    assert colour_on_edge(20, (0, 220, 0)) and not colour_on_edge(20, (0, 120, 255))
-    assert colour_on_edge(160, (0, 120, 255)) and not colour_on_edge(160, (0, 220, 0))
+    assert colour_on_edge(20, (0, 220, 0)) and not colour_on_edge(20, (187, 61, 255))
+    assert colour_on_edge(160, (187, 61, 255)) and not colour_on_edge(160, (0, 220, 0))
     # the not-sure label is longer than the sure one by "? Ks": it reaches further right
     def ink(x0, x1):                         # the label's columns above a box, from its left edge
         row = drawn[30:58, x0:x1].astype(int)

@@ -1102,7 +1102,7 @@ def read_image(path: str | Path) -> np.ndarray:
 
 def draw_annotations(image: np.ndarray, result: dict[str, Any], lang: str = "ja") -> np.ndarray:
     """A copy of the frame with each card's outline and name, and backs outlined. A card that is
-    not sure is drawn in orange, its name followed by ``?`` and the likeliest other name where the
+    not sure is drawn in magenta (as the desk marks it), its name followed by ``?`` and the likeliest other name where the
     reader has one (``Kc? Ks 0.87``: what to check it against); an unreadable card (``??``) in
     amber; a sure one in green. Words ("back") are in ``lang`` where a typeface can draw them
     (:mod:`dealer_assist.drawtext`)."""
@@ -1119,7 +1119,8 @@ def draw_annotations(image: np.ndarray, result: dict[str, Any], lang: str = "ja"
         elif c.get("sure", True):
             colour, name = (0, 220, 0), c["card"]
         else:
-            colour, name = (0, 120, 255), f"{c['card']}?" + (f" {c['or']}" if c.get("or") else "")
+            # the desk's mark of a card the dealer should confirm (magenta, #ff3dbb)
+            colour, name = (187, 61, 255), f"{c['card']}?" + (f" {c['or']}" if c.get("or") else "")
         label = f"{name} {c['confidence']:.2f}"
         org = _label_at(pts, text_size(label, 0.55, 3)[0], out.shape)
         cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
