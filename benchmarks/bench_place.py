@@ -18,6 +18,11 @@ bumped off its calibration, how far it is from a false alarm, and what a look co
 * jolts (the whole picture shifted between two frames, which makes the watch look at once instead
   of at its next half second): how many on the still clips and photos (each costs one look), and
   the frame of the alert after a bump;
+* knocks of the Joker NLH clip through the whole live pipeline (``run`` on a folder of frames):
+  the picture swings past where it comes to rest and back, blurred along the swing, for four
+  frames, then rests 60 mm off; the dealer lets the zones follow 25 frames later. With the jolt
+  check and without it: the frame of ``camera_moved`` and the boards and hands announced from the
+  moved picture before it (each one a card in another zone);
 * the time of one look, and of the jolt check every frame (1280x720, medians of the clip's frames).
 
 The real photos are measured, never tuned on: the watch's settings are its defaults.
@@ -90,6 +95,79 @@ def watch_clip(cal, frames, polys, m=None, start=100):
                 raised = k
         worst = max(worst, watch.off_mm)
     return worst, raised, watch.off_mm, watch
+
+
+#: a knock's swing: the share of its resting offset at each of its first frames
+SWING = (1.8, 0.6, 1.25, 0.9)
+
+
+def _smeared(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """``image`` blurred along a motion of (dx, dy) px within one exposure."""
+    n = int(max(abs(dx), abs(dy)))
+    if n < 2:
+        return image
+    k = np.zeros((2 * n + 1, 2 * n + 1), np.float32)
+    cv2.line(k, (n - int(dx / 2), n - int(dy / 2)), (n + int(dx / 2), n + int(dy / 2)), 1.0, 1)
+    return cv2.filter2D(image, -1, k / k.sum())
+
+
+def knocked(frames: list, start: int, rest=(70.0, -30.0, 4.0)) -> list:
+    """The clip with its camera knocked at frame ``start``: a swing (:data:`SWING`), then at rest
+    moved by ``rest`` (shift x, y px and turn degrees about the picture's centre)."""
+    out, before = list(frames[:start]), np.zeros(3)
+    for j, f in enumerate(frames[start:]):
+        now = np.asarray(rest) * (SWING[j] if j < len(SWING) else 1.0)
+        m = bump(now[0], now[1], now[2], (f.shape[1] / 2, f.shape[0] / 2))
+        moved = cv2.warpAffine(f, m, (f.shape[1], f.shape[0]), borderMode=cv2.BORDER_REFLECT)
+        out.append(_smeared(moved, *(now - before)[:2]))
+        before = now
+    return out
+
+
+def _events(frames: list, actions: list[dict], work: Path) -> list[dict]:
+    """The live pipeline's events (``run --headless`` on a folder of ``frames`` at 15 fps, the
+    clip's dealer inputs and ``actions``)."""
+    from dealer_assist.cli import main as cli
+
+    clip = CLIPS[0]
+    src = work / "frames"
+    src.mkdir(parents=True)
+    for k, f in enumerate(frames):
+        cv2.imwrite(str(src / f"{k:03d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    acts = work / "actions.jsonl"
+    acts.write_text((clip / "dealer.jsonl").read_text() + "".join(json.dumps(a) + "\n" for a in actions))
+    out = work / "events.jsonl"
+    if cli(["run", "--headless", "--source", str(src), "--fps", "15", "--calibration", str(clip / "table.yaml"),
+            "--actions", str(acts), "--events", str(out), "--no-db", "--lang", "en"]) != 0:
+        raise SystemExit("the run failed")
+    return [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+
+
+def clip_knocks() -> None:
+    import tempfile
+
+    import dealer_assist.live.pipeline as pipeline
+
+    _cal, frames, _polys = joker_clip()
+    frames = frames[:200]
+    print("-- the Joker NLH clip knocked (a 4-frame swing, blurred, then at rest 60 mm off; the zones follow "
+          "25 frames later), the whole live pipeline")
+    watch = pipeline.PlaceWatch
+    try:
+        for start in (66, 68, 141, 145):
+            for jolt in (True, False):
+                pipeline.PlaceWatch = watch if jolt else (lambda cal: watch(cal, PlaceSettings(jolt_quarters=5)))
+                with tempfile.TemporaryDirectory() as work:
+                    lines = _events(knocked(frames, start), [{"frame": start + 25, "type": "follow_camera"}],
+                                    Path(work))
+                raised = next((e["frame"] for e in lines if e.get("code") == "camera_moved"), None)
+                wrong = [f"{e['type']} {' '.join(e['cards'])} at {e['frame']}" for e in lines
+                         if e["type"] in ("board", "hole") and start <= e["frame"] < start + 25]
+                print(f"knock at frame {start}, {'with' if jolt else 'without'} the jolt check: camera_moved at "
+                      f"frame {raised}; told from the moved picture: {len(wrong)}"
+                      f"{' (' + '; '.join(wrong) + ')' if wrong else ''}")
+    finally:
+        pipeline.PlaceWatch = watch
 
 
 def clips_still() -> None:
@@ -258,6 +336,7 @@ def main() -> None:
     args = ap.parse_args()
     clips_still()
     clip_bumps()
+    clip_knocks()
     if Path(args.real).is_dir():
         real_photos(Path(args.real), args.photos)
         real_cards_slid(Path(args.real), args.photos)
