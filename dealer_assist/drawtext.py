@@ -48,8 +48,8 @@ def cjk_font_path() -> Optional[str]:
     fontconfig names for Noto Sans CJK JP, else the first of the usual places; None when there
     is none (Debian: ``apt install fonts-noto-cjk``)."""
     env = os.environ.get("DEALER_ASSIST_CJK_FONT")
-    if env:
-        return env if os.path.isfile(env) else None
+    if env:                             # a file that is no typeface with kana: none (English words)
+        return env if os.path.isfile(env) and _has_kana(env) else None
     if shutil.which("fc-match"):
         try:
             out = subprocess.run(["fc-match", "-f", "%{file}", "Noto Sans CJK JP:lang=ja"], capture_output=True,
@@ -66,12 +66,14 @@ def cjk_font_path() -> Optional[str]:
 
 
 def _has_kana(path: str) -> bool:
-    """The typeface at ``path`` draws あ (fontconfig's best match may be a Latin face)."""
+    """The typeface at ``path`` draws kana (fontconfig's best match may be a Latin face, which
+    draws あ and い as the same empty box)."""
     try:
         from PIL import ImageFont
 
         font = ImageFont.truetype(path, 20)
-        return font.getmask("あ").getbbox() is not None and font.getlength("あ") > 0
+        a, i = font.getmask("あ"), font.getmask("い")
+        return a.getbbox() is not None and bytes(a) != bytes(i)
     except Exception:                   # not a typeface Pillow can read: not one to draw with
         return False
 

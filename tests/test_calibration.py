@@ -7,6 +7,8 @@ worked out independently of the code under test.
 """
 from __future__ import annotations
 
+import glob
+
 import math
 from pathlib import Path
 
@@ -195,6 +197,27 @@ def test_marker_sheet_speaks_japanese_where_a_typeface_can_draw_it_and_english_w
             assert not inside.any()
     monkeypatch.setattr(drawtext, "cjk_font_path", lambda: None)
     assert np.array_equal(marker_sheet(dpi=100, lang="ja"), en)
+
+
+def test_a_typeface_without_japanese_or_no_typeface_at_all_gives_english_words_not_empty_boxes(
+        tmp_path, monkeypatch):
+    """DEALER_ASSIST_CJK_FONT naming a Latin typeface (which draws あ as an empty box) or a file
+    that is no typeface: the sheet is drawn with the English words, no traceback."""
+    from dealer_assist import drawtext
+    from dealer_assist.live.calibration import marker_sheet
+
+    garbage = tmp_path / "font.ttf"
+    garbage.write_bytes(b"not a font" * 50)
+    latin = sorted(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    en = marker_sheet(dpi=100, lang="en")
+    for path in [str(garbage), *latin]:
+        monkeypatch.setenv("DEALER_ASSIST_CJK_FONT", path)
+        drawtext.cjk_font_path.cache_clear()
+        try:
+            assert drawtext.cjk_font_path() is None
+            assert np.array_equal(marker_sheet(dpi=100, lang="ja"), en)
+        finally:
+            drawtext.cjk_font_path.cache_clear()
 
 
 # -- check --------------------------------------------------------------------------------------------
