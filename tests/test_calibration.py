@@ -181,7 +181,6 @@ def test_marker_sheet_speaks_japanese_where_a_typeface_can_draw_it_and_english_w
     Japanese by default, drawn with a CJK typeface; on a machine without one, the English words
     instead of empty boxes. The markers are the same either way."""
     from dealer_assist import drawtext
-    from dealer_assist.live.calibration import marker_sheet
 
     en = marker_sheet(dpi=100, lang="en")
     if drawtext.cjk_font_path() is not None:
@@ -204,7 +203,6 @@ def test_a_typeface_without_japanese_or_no_typeface_at_all_gives_english_words_n
     """DEALER_ASSIST_CJK_FONT naming a Latin typeface (which draws あ as an empty box) or a file
     that is no typeface: the sheet is drawn with the English words, no traceback."""
     from dealer_assist import drawtext
-    from dealer_assist.live.calibration import marker_sheet
 
     garbage = tmp_path / "font.ttf"
     garbage.write_bytes(b"not a font" * 50)
