@@ -477,6 +477,18 @@ def test_annotations_show_which_cards_are_not_sure_and_what_to_check_them_agains
     assert np.array_equal(draw_annotations(image, result, "ja"), drawn)
 
 
+def test_the_detect_table_says_what_to_check_a_doubtful_card_against():
+    from dealer_assist.commands.detect import _table
+
+    res = {"image": "x.png", "width": 640, "height": 360, "ms": 30.0, "backs": [],
+           "cards": [{"card": "Kc", "confidence": 0.87, "sure": False, "or": "Ks", "center": [100, 100]},
+                     {"card": "Ah", "confidence": 0.97, "sure": True, "center": [300, 100]}]}
+    en, ja = _table(res, "en").splitlines(), _table(res, "ja").splitlines()
+    assert en[1].startswith("  Kc    0.87?") and en[1].endswith("check against Ks")
+    assert ja[1].endswith("Ksと見比べてください")
+    assert "check" not in en[2] and "見比べ" not in ja[2]
+
+
 def test_missing_or_corrupt_model_is_a_clear_one_line_error(tmp_path, capsys):
     img = tmp_path / "x.png"
     cv2.imwrite(str(img), np.zeros((72, 128, 3), np.uint8))

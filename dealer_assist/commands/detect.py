@@ -94,9 +94,13 @@ def _table(res: dict, lang: str = "en") -> str:
                backs=len(res["backs"])).render(lang)]
     for c in sorted(res["cards"], key=lambda c: (c["center"][1], c["center"][0])):
         mark = " " if c.get("sure") or c["card"] == "??" else "?"
-        lines.append("  " + _("{card} {confidence}{mark} at ({x}, {y})", card=f"{c['card']:<4}",
-                              confidence=f"{c['confidence']:5.2f}", mark=mark, x=f"{c['center'][0]:7.1f}",
-                              y=f"{c['center'][1]:6.1f}").render(lang))
+        line = _("{card} {confidence}{mark} at ({x}, {y})", card=f"{c['card']:<4}",
+                 confidence=f"{c['confidence']:5.2f}", mark=mark, x=f"{c['center'][0]:7.1f}",
+                 y=f"{c['center'][1]:6.1f}").render(lang)
+        if mark == "?" and c.get("or"):
+            # what to check a doubtful card against, as the annotated picture shows it
+            line += _("  check against {card}", card=c["or"]).render(lang)
+        lines.append("  " + line)
     for b in res["backs"]:
         lines.append("  " + _("back        at ({x}, {y})", x=f"{b['center'][0]:7.1f}",
                               y=f"{b['center'][1]:6.1f}").render(lang))
