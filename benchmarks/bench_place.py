@@ -166,6 +166,17 @@ def clip_knocks() -> None:
                 print(f"knock at frame {start}, {'with' if jolt else 'without'} the jolt check: camera_moved at "
                       f"frame {raised}; told from the moved picture: {len(wrong)}"
                       f"{' (' + '; '.join(wrong) + ')' if wrong else ''}")
+        # knocked before hand 2's flop, the zones following 3 frames after the alert: are the
+        # hands then ruled as the clip rules them?
+        pipeline.PlaceWatch = watch
+        with tempfile.TemporaryDirectory() as work:
+            plain = _events(frames[:180], [], Path(work) / "plain")
+            lines = _events(knocked(frames[:180], 100), [{"frame": 108, "type": "follow_camera"}], Path(work) / "k")
+        paid = [[(s, n) for s, n in sorted(e["ruling"]["payouts"].items()) if n] for e in lines if e["type"] == "showdown"]
+        told = [[(e["type"], e.get("hand"), e.get("seat"), e.get("cards")) for e in x if e["type"] in ("board", "hole")]
+                for x in (plain, lines)]
+        print(f"knock at frame 100 (hand 2 before its flop), zones followed at 108: payouts {paid}; boards and hands "
+              f"{'as the clip' if told[0] == told[1] else 'NOT as the clip'}")
     finally:
         pipeline.PlaceWatch = watch
 
