@@ -95,12 +95,20 @@ def test_the_watch_says_nothing_on_the_clip_and_measures_a_bump_within_a_second(
     assert not any(watch.look(bumped(f, m) if k >= 100 else f, k / 15, outlines[k]) for k, f in enumerate(frames[:140]))
 
 
-def test_a_bare_cloth_gives_the_watch_nothing_to_hold_and_it_says_nothing():
+def test_a_bare_cloth_gives_the_watch_nothing_to_hold_and_it_says_so_once(tmp_path):
+    """A table whose picture shows nothing but a bare cloth cannot be watched: the watch says so
+    once (a notice, so that the dealer knows a knock would go unnoticed) and nothing more."""
     cal = load_calibration(CLIP / "table.yaml")
     watch = PlaceWatch(cal)
     grey = np.full((720, 1280, 3), 120, np.uint8)
-    assert [watch.look(grey + np.uint8(k % 3), k / 15) for k in range(30)] == [[]] * 30
+    said = [watch.look(grey + np.uint8(k % 3), k / 15) for k in range(30)]
+    assert [[(code, up) for code, up, _w in x] for x in said] == [[("camera_unwatched", True)]] + [[]] * 29
     assert not watch.working and not watch.moved
+    # through a run: one alert, in both languages, and nothing else of the camera's place
+    lines = _run(tmp_path, "bare", [grey + np.uint8(k % 3) for k in range(12)], "--no-db")
+    told = [e for e in lines if e.get("code") in ("camera_unwatched", "camera_moved")]
+    assert [(e["code"], e["cleared"]) for e in told] == [("camera_unwatched", False)]
+    assert "cannot be watched" in told[0]["message"] and "カメラの位置を見張れません" in told[0]["message_ja"]
 
 
 def _run(tmp_path: Path, name: str, seq: list[np.ndarray], *extra: str, actions: list[dict] = ()) -> list[dict]:
@@ -241,6 +249,40 @@ def test_following_a_camera_that_did_not_move_is_refused_aloud(frames, tmp_path)
     assert len(refused) == 1 and "has not been seen to move" in refused[0]["message"]
     assert "カメラが動いたことは確認されていません" in refused[0]["message_ja"]
     assert _moved(lines) == []
+
+
+def test_the_desk_says_a_bare_cloth_leaves_the_camera_unwatched_until_the_dealer_dismisses_it(tmp_path, qtbot):
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_assist.cli import build_parser
+    from dealer_assist.commands.desk import pick_font
+    from dealer_assist.commands.run import LiveParts
+    from dealer_assist.desk.session import LiveSession
+    from dealer_assist.desk.window import DeskWindow
+
+    src = tmp_path / "bare"
+    src.mkdir()
+    for k in range(12):
+        cv2.imwrite(str(src / f"{k:03d}.png"), np.full((720, 1280, 3), 120 + k % 3, np.uint8))
+    pick_font(QApplication.instance())
+    args = build_parser().parse_args(["desk", "--fast", "--no-db", "--source", str(src), "--fps", "15",
+                                      "--calibration", str(CLIP / "table.yaml"), "--stop-at", "8"])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    w = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=8), calibration=parts.calibration,
+                   lang="ja", source_name="bare")
+    qtbot.addWidget(w)
+    w.show()
+    w.start()
+    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= 8, timeout=60_000)
+    assert w.banner.codes() == ["camera_unwatched"] and w.banner.alerts[0].severity == "info"
+    assert "カメラの位置を見張れません" in w.banner.text()
+    w.dismiss_notices()
+    assert w.banner.codes() == []
+    w.shutdown()
 
 
 def test_the_desk_shows_where_the_zones_would_go_and_key_z_lets_them_follow(frames, tmp_path, qtbot):

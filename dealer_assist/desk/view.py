@@ -37,7 +37,7 @@ from dealer_assist.live.events import (Alert, Board, HandEnd, HandStart, Hole, S
                                        event_from_json)
 from dealer_assist.live.ruling import HandRuled, PotRuled, TableRuling, read_offered, ruling_or_none
 from dealer_assist.live.picture import PICTURE_CODES
-from dealer_assist.live.placement import PLACE_CODES
+from dealer_assist.live.placement import PLACE_CODES, UNWATCHED
 from dealer_assist.live.words import line as event_line
 
 __all__ = ["DeskState", "DeskSnapshot", "SeatView", "PotView", "AlertView", "CardSpot"]
@@ -264,6 +264,8 @@ class DeskState:
                 self.source_alerts[SOURCE_LOST] = ev.to_json()     # shown as the banner's alert
             elif ev.code == SOURCE_BACK:
                 self.source_alerts.pop(SOURCE_LOST, None)
+            elif ev.code == UNWATCHED and not ev.cleared:  # said once, until the dealer dismisses it
+                self.notify(ev.code, ev.message, ev.message_ja)
             elif ev.code in STANDING_CODES:               # the camera's picture or place: while it lasts
                 if ev.cleared:
                     self.source_alerts.pop(ev.code, None)

@@ -69,10 +69,12 @@ import numpy as np
 
 from dealer_assist.i18n import Msg, _
 
-__all__ = ["PLACE_CODES", "PlaceSettings", "PlaceWatch", "motion_from_look"]
+__all__ = ["PLACE_CODES", "UNWATCHED", "PlaceSettings", "PlaceWatch", "motion_from_look"]
 
 #: The alert of the camera's place, raised and cleared by :class:`PlaceWatch`.
 PLACE_CODES = ("camera_moved",)
+#: The notice that the camera's place cannot be watched (raised once, never cleared).
+UNWATCHED = "camera_unwatched"
 
 #: looks that find nothing of the calibration's picture before the run's own frame is the look
 LOOK_TRIES = 6
@@ -282,8 +284,13 @@ class PlaceWatch:
         if self._ref is None:
             pts, des = self._features(image, cards)
             if des is None or len(pts) < st.min_corners:
-                self.working = False               # a bare cloth: nothing to hold the table by
-                return []
+                # a bare cloth: nothing to hold the table by. Said once, so that the dealer knows
+                # a knocked camera will not be noticed (the principle: say what is not known)
+                self.working = False
+                return [(UNWATCHED, True, _(
+                    "the camera's place cannot be watched: the picture shows too little of the table besides "
+                    "the cards (a bare cloth), so a camera knocked or turned would not be noticed. Now and then, "
+                    "check on the picture that the zones still lie under the cards"))]
             self._ref, self._last_t = (pts, des), t
             return []
         if self._streak == 0 and not self._jolt and self._last_t is not None and t - self._last_t < st.every_s:

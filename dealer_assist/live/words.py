@@ -40,6 +40,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "picture_dark": _("CAMERA PICTURE DARK"),
     "picture_washed": _("CAMERA PICTURE WASHED OUT"),
     "camera_moved": _("CAMERA MOVED: ZONES OFF THE CARDS"),
+    "camera_unwatched": _("CAMERA PLACE NOT WATCHED"),
     "camera_back": _("CAMERA BACK"),
     "frame_unreadable": _("FRAME UNREADABLE"),
     "source_ended": _("RECORDING ENDED"),
