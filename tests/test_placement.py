@@ -251,7 +251,9 @@ def test_following_a_camera_that_did_not_move_is_refused_aloud(frames, tmp_path)
     assert _moved(lines) == []
 
 
-def test_the_desk_says_a_bare_cloth_leaves_the_camera_unwatched_until_the_dealer_dismisses_it(tmp_path, qtbot):
+def _desk_paused_at(qtbot, src: Path, stop_at: int, *extra: str):
+    """The desk (Japanese, off screen) on the folder of frames ``src`` with the clip's calibration,
+    paused at frame ``stop_at``: (window, its live parts)."""
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -263,21 +265,27 @@ def test_the_desk_says_a_bare_cloth_leaves_the_camera_unwatched_until_the_dealer
     from dealer_assist.desk.session import LiveSession
     from dealer_assist.desk.window import DeskWindow
 
+    pick_font(QApplication.instance())
+    args = build_parser().parse_args(["desk", "--fast", "--no-db", "--source", str(src), "--fps", "15",
+                                      "--calibration", str(CLIP / "table.yaml"), *extra, "--stop-at", str(stop_at)])
+    args.realtime = False
+    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
+    w = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=stop_at), calibration=parts.calibration,
+                   lang="ja", source_name=src.name)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    w.start()
+    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= stop_at, timeout=120_000)
+    return w, parts
+
+
+def test_the_desk_says_a_bare_cloth_leaves_the_camera_unwatched_until_the_dealer_dismisses_it(tmp_path, qtbot):
     src = tmp_path / "bare"
     src.mkdir()
     for k in range(12):
         cv2.imwrite(str(src / f"{k:03d}.png"), np.full((720, 1280, 3), 120 + k % 3, np.uint8))
-    pick_font(QApplication.instance())
-    args = build_parser().parse_args(["desk", "--fast", "--no-db", "--source", str(src), "--fps", "15",
-                                      "--calibration", str(CLIP / "table.yaml"), "--stop-at", "8"])
-    args.realtime = False
-    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
-    w = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=8), calibration=parts.calibration,
-                   lang="ja", source_name="bare")
-    qtbot.addWidget(w)
-    w.show()
-    w.start()
-    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= 8, timeout=60_000)
+    w, _parts = _desk_paused_at(qtbot, src, 8)
     assert w.banner.codes() == ["camera_unwatched"] and w.banner.alerts[0].severity == "info"
     assert "カメラの位置を見張れません" in w.banner.text()
     w.dismiss_notices()
@@ -290,36 +298,14 @@ def test_the_desk_shows_where_the_zones_would_go_and_key_z_lets_them_follow(fram
     shows the zones where they would go (dashed) and not the cards as last tracked, and the
     toolbar offers 'ゾーン合わせ (Z)'. Key Z: the banner clears, the zones drawn are the followed
     ones, and the hand goes on to the clip's own showdown."""
-    import os
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
-
-    from dealer_assist.cli import build_parser
-    from dealer_assist.commands.desk import pick_font
-    from dealer_assist.commands.run import LiveParts
-    from dealer_assist.desk.session import LiveSession
-    from dealer_assist.desk.window import DeskWindow
 
     m = bump_matrix(*BUMP)
     src = tmp_path / "bumped"
     src.mkdir()
     for k, f in enumerate(frames[:100] + [bumped(f, m) for f in frames[100:175]]):
         cv2.imwrite(str(src / f"{k:03d}.jpg"), f, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    pick_font(QApplication.instance())
-    args = build_parser().parse_args(["desk", "--fast", "--no-db", "--source", str(src), "--fps", "15",
-                                      "--calibration", str(CLIP / "table.yaml"),
-                                      "--actions", str(CLIP / "dealer.jsonl"), "--stop-at", "112"])
-    args.realtime = False
-    parts = LiveParts(args, lambda ev: None, log_thread_free=True)
-    w = DeskWindow(LiveSession(parts.pipeline, parts.source, stop_at=112), calibration=parts.calibration,
-                   lang="ja", source_name="bumped")
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    w.start()
-    qtbot.waitUntil(lambda: w.is_paused and (w._last_frame_index or 0) >= 112, timeout=120_000)
+    w, parts = _desk_paused_at(qtbot, src, 112, "--actions", str(CLIP / "dealer.jsonl"))
     assert w.banner.codes() == ["camera_moved"] and w.banner.alerts[0].severity == "stop"
     assert "カメラが動いた" in w.banner.text() and "Zキー" in w.banner.text()
     assert w.act_follow.isVisible() and w.act_follow.text() == "ゾーン合わせ (Z)"
