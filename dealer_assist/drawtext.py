@@ -83,6 +83,11 @@ def drawable(text: str) -> bool:
     return text.isascii() or cjk_font_path() is not None
 
 
+def _by_opencv(text: str) -> bool:
+    """``text`` is drawn with OpenCV's font: Latin letters, or anything where no CJK typeface is."""
+    return text.isascii() or cjk_font_path() is None
+
+
 def words_for(words: Text, lang: str) -> str:
     """``words`` in ``lang`` if they can be drawn here, else in English.
 
@@ -107,7 +112,7 @@ def _px(scale: float) -> int:
 
 def text_size(text: str, scale: float, thickness: int = 1) -> tuple[int, int]:
     """``(width, height)`` in pixels of ``text`` as :func:`put_text` draws it."""
-    if text.isascii() or cjk_font_path() is None:
+    if _by_opencv(text):
         (w, h), _base = cv2.getTextSize(text, FONT, scale, thickness)
         return w, h
     left, top, right, bottom = _font(_px(scale)).getbbox(text)
@@ -118,7 +123,7 @@ def put_text(image: np.ndarray, text: str, org: tuple[int, int], scale: float, c
     """Draw ``text`` into ``image`` (BGR or grey, in place) with its baseline's left end at
     ``org``, as ``cv2.putText`` with :data:`FONT` would; text that is not Latin with a CJK
     typeface (only the pixels under the words are touched)."""
-    if text.isascii() or cjk_font_path() is None:
+    if _by_opencv(text):
         cv2.putText(image, text, tuple(int(v) for v in org), FONT, scale, colour, thickness, cv2.LINE_AA)
         return
     from PIL import Image, ImageDraw

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     summary = enroll_deck(args.name, args.images, model_dir(args.models), root=args.root,
                           card=args.card, append=args.append)
     for s in summary["skipped"]:
-        why = Said(s["reason"], s.get("reason_ja", s["reason"]))
+        why = Said(s["reason"], s["reason_ja"])
         print("dealer-assist enroll-deck: " + _("skipped {image}: {why}", image=s["image"], why=why).render(args.lang),
               file=sys.stderr)
     views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")

@@ -61,6 +61,7 @@ points through the calibration.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Optional
 
@@ -134,6 +135,12 @@ def _thumb(image: np.ndarray) -> np.ndarray:
     return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
 
 
+@functools.lru_cache(maxsize=4)
+def _hanning(w: int, h: int) -> np.ndarray:
+    """The window phase correlation weighs a quarter with (one per picture size, made once)."""
+    return cv2.createHanningWindow((w, h), cv2.CV_32F)
+
+
 def quarters_shifted(before: np.ndarray, now: np.ndarray, px: float) -> int:
     """How many quarters of a picture shifted at least ``px`` pixels from ``before`` to ``now``
     (two small grey pictures of one size), each quarter's shift found by phase correlation.
@@ -148,7 +155,7 @@ def quarters_shifted(before: np.ndarray, now: np.ndarray, px: float) -> int:
     """
     h, w = before.shape[:2]
     qh, qw = h // 2, w // 2
-    window = cv2.createHanningWindow((qw, qh), cv2.CV_32F)
+    window = _hanning(qw, qh)
     n = 0
     for y in (0, qh):
         for x in (0, qw):

@@ -1102,10 +1102,10 @@ def read_image(path: str | Path) -> np.ndarray:
 
 def draw_annotations(image: np.ndarray, result: dict[str, Any], lang: str = "ja") -> np.ndarray:
     """A copy of the frame with each card's outline and name, and backs outlined. A card that is
-    not sure is drawn in magenta (as the desk marks it), its name followed by ``?`` and the likeliest other name where the
-    reader has one (``Kc? Ks 0.87``: what to check it against); an unreadable card (``??``) in
-    amber; a sure one in green. Words ("back") are in ``lang`` where a typeface can draw them
-    (:mod:`dealer_assist.drawtext`)."""
+    not sure is drawn in magenta (as the desk marks it), its name followed by ``?`` and the
+    likeliest other name where the reader has one (``Kc? Ks 0.87``: what to check it against); an
+    unreadable card (``??``) in amber; a sure one in green. Words ("back") are in ``lang`` where a
+    typeface can draw them (:mod:`dealer_assist.drawtext`)."""
     out = image.copy()
     back = words_for(_p("picture", "back"), lang)
     for b in result.get("backs", []):
@@ -1124,8 +1124,8 @@ def draw_annotations(image: np.ndarray, result: dict[str, Any], lang: str = "ja"
         label = f"{name} {c['confidence']:.2f}"
         org = _label_at(pts, text_size(label, 0.55, 3)[0], out.shape)
         cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
+        put_text(out, label, org, 0.55, (0, 0, 0), 3)          # a dark edge, then the colour
+        put_text(out, label, org, 0.55, colour, 1)
     return out
 
 
