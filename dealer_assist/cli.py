@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 import unicodedata
@@ -74,14 +75,39 @@ _ARGPARSE = [
 
 
 def _lang_of(argv: Sequence[str]) -> str:
-    """The ``--lang`` of a command line not parsed yet (an argument error comes before it)."""
+    """The ``--lang`` of a command line not parsed yet (an argument error comes before it); where
+    it has none, :func:`dealer_assist.commands.default_lang`."""
     argv = list(argv)
     for i, a in enumerate(argv):
         if a == "--lang" and i + 1 < len(argv) and argv[i + 1] in ("ja", "en"):
             return argv[i + 1]
         if a in ("--lang=ja", "--lang=en"):
             return a.split("=", 1)[1]
-    return "ja"
+    return commands.default_lang()
+
+
+def command_first(argv: Sequence[str]) -> list[str]:
+    """``argv`` with a ``--lang`` given before the command moved after it: ``dealer-assist --lang
+    en run`` means ``dealer-assist run --lang en``, as a person who tells the language first
+    expects (every command takes its own ``--lang``).
+
+    >>> command_first(["--lang", "en", "detect", "x.jpg"])
+    ['detect', '--lang', 'en', 'x.jpg']
+    >>> command_first(["--lang=ja", "--help"]), command_first(["review", "--lang", "en"])
+    (['--help', '--lang=ja'], ['review', '--lang', 'en'])
+    """
+    argv = list(argv)
+    lang: list[str] = []
+    while argv and argv[0].startswith("--lang"):
+        if argv[0] == "--lang" and len(argv) >= 2:
+            lang, argv = lang + argv[:2], argv[2:]
+        elif argv[0].startswith("--lang="):
+            lang, argv = lang + argv[:1], argv[1:]
+        else:
+            break
+    if not lang:
+        return argv
+    return argv[:1] + lang + argv[1:] if argv and not argv[0].startswith("-") else argv + lang
 
 
 def _cells(text: str) -> int:
@@ -183,12 +209,14 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
     """The parser of every command; its help pages in the language of ``argv``'s ``--lang``."""
-    _Parser.argv = list(sys.argv[1:] if argv is None else argv)
+    _Parser.argv = command_first(sys.argv[1:] if argv is None else argv)
     commands.HELP_LANG = _lang_of(_Parser.argv)
     parser = _Parser(
         prog="dealer-assist",
         description=h(_("Live dealer assistant: card recognition, rulings and the desk display.")),
     )
+    # told before a command, --lang is moved after it (command_first); here it serves a line with none
+    commands.add_lang(parser, default=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
@@ -197,9 +225,14 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = command_first(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
+    told = os.environ.get(commands.LANG_ENV, "").strip()
+    if told and commands.told_lang(told) is None:
+        print(_("{var}={value}: the language is ja or en; Japanese is used", var=commands.LANG_ENV,
+                value=told).render("en" if told.lower().startswith("en") else "ja"), file=sys.stderr)
     args = parser.parse_args(argv)
-    lang = getattr(args, "lang", None) or "ja"
+    lang = getattr(args, "lang", None) or commands.default_lang()
     try:
         return int(args.func(args) or 0)
     except (UserError, CardError) as exc:

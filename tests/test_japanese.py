@@ -26,6 +26,7 @@ from typing import Any, Iterable
 import pytest
 
 from dealer_assist.cli import main
+from dealer_assist.commands import LANG_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIP = ROOT / "sample_frames" / "clip"
@@ -398,6 +399,21 @@ def test_every_command_a_person_reads_speaks_japanese_unless_told():
     assert parser.parse_args(["desk"]).lang == "ja"
 
 
+def test_the_language_set_once_for_every_command(monkeypatch, capsys):
+    """``DEALER_ASSIST_LANG=en`` makes English every command's language; a command's own --lang
+    still wins, and a value that is no language is said, not taken silently."""
+    from dealer_assist.cli import build_parser
+
+    monkeypatch.setenv(LANG_ENV, "en_GB.UTF-8")
+    assert [build_parser().parse_args([c]).lang for c in ("run", "review", "desk")] == ["en"] * 3
+    assert build_parser().parse_args(["desk", "--lang", "ja"]).lang == "ja"
+    monkeypatch.setenv(LANG_ENV, "fr")
+    assert main(["settle", str(ROOT / "none.json")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"{LANG_ENV}=fr: 言語は ja か en です。日本語で表示します"
+    assert _JAPANESE.search(err[1]) and err[1].startswith("dealer-assist settle: ")
+
+
 # ------------------------------------------------------------------------------ (f) errors
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -473,16 +489,25 @@ def test_every_commands_errors_speak_japanese_unless_told(tmp_path, capsys, monk
     wrong = []
     for what, argv, stdin in _bad_input_of_every_command(tmp_path):
         said = {}
-        for lang in ("ja", "en"):
+        # English told after the command, before it, or once for all commands by the environment
+        for way, line, env in (("ja", argv, None), ("en", argv + ["--lang", "en"], None),
+                               ("en first", ["--lang", "en", *argv], None), ("en by env", argv, "en")):
             monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+            if env is None:
+                monkeypatch.delenv(LANG_ENV, raising=False)
+            else:
+                monkeypatch.setenv(LANG_ENV, env)
             try:
-                code = main(argv + ["--lang", lang] if lang == "en" else argv)
+                code = main(line)
             except SystemExit as exc:        # argparse's refusal of the command line
                 code = exc.code
             out = capsys.readouterr()
             errors = [x for x in out.err.splitlines() if x.startswith("dealer-assist")]
-            said[lang] = (code, errors)
+            said[way] = (code, errors)
         (code_ja, ja), (code_en, en) = said["ja"], said["en"]
+        for way in ("en first", "en by env"):
+            if said[way] != said["en"]:
+                wrong.append(f"{what}: English told {way} said {said[way]}, told after the command {said['en']}")
         prefix = f"dealer-assist {argv[0]}: "
         if code_ja == 0 or code_ja != code_en or len(ja) != 1 or len(en) != 1:
             wrong.append(f"{what}: exit {code_ja}/{code_en}, said {ja} / {en}")

@@ -184,6 +184,8 @@ def test_unknown_game_and_non_object():
     out, code = settle_batch([BASE, 7, broken(button=9)])
     assert code == 2 and "payouts" in out[0]
     assert "error" in out[1] and "button" in out[2]["error"]
+    # a program reading the batch can show a Japanese screen the Japanese words of each refusal
+    assert "「button」" in out[2]["error_ja"] and "button" not in out[2]["error_ja"].replace("「button」", "")
 
 
 # ------------------------------------------------------------------ the command
@@ -208,7 +210,8 @@ def test_cli_batch_keeps_order_and_marks_the_bad_object(tmp_path):
     assert r.returncode == 2
     out = json.loads(r.stdout)
     assert len(out) == 3 and "payouts" in out[0] and "payouts" in out[2]
-    assert out[1] == {"error": "seat 1: committed: -1 is negative: expected a whole number >= 0"}
+    assert out[1]["error"] == "seat 1: committed: -1 is negative: expected a whole number >= 0"
+    assert set(out[1]) == {"error", "error_ja"} and out[1]["error_ja"].startswith("シート1: ")
     assert r.stderr.strip().count("\n") == 0 and "seat 1" in r.stderr
 
 

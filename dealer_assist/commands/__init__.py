@@ -2,12 +2,41 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from dealer_assist.i18n import Text, _, render
+
+#: The environment variable that sets every command's language where its ``--lang`` is not given
+#: (``ja`` or ``en``; Japanese when it is unset): one setting for a floor manager who reads
+#: English, instead of ``--lang en`` on every command.
+LANG_ENV = "DEALER_ASSIST_LANG"
 
 #: The language of the help pages (``--help``): :func:`dealer_assist.cli.build_parser` sets it from
 #: the command line's ``--lang`` before the commands register their arguments.
 HELP_LANG = "ja"
+
+
+def default_lang() -> str:
+    """The language of a command not told ``--lang``: :data:`LANG_ENV`'s where it is ``ja`` or
+    ``en`` (a locale's name such as ``en_US.UTF-8`` too), else Japanese
+    (:func:`dealer_assist.cli.main` says when the variable holds anything else).
+
+    >>> os.environ[LANG_ENV] = "en"; default_lang()
+    'en'
+    >>> os.environ[LANG_ENV] = "en_GB.UTF-8"; default_lang()
+    'en'
+    >>> os.environ[LANG_ENV] = "fr"; default_lang()
+    'ja'
+    >>> del os.environ[LANG_ENV]; default_lang()
+    'ja'
+    """
+    return told_lang(os.environ.get(LANG_ENV, "")) or "ja"
+
+
+def told_lang(value: str) -> str | None:
+    """``ja`` or ``en`` from a language setting (``en``, ``ja_JP.UTF-8``); None: neither."""
+    value = value.strip().lower().split(".")[0].split("_")[0].split("-")[0]
+    return value if value in ("ja", "en") else None
 
 
 def h(text: Text) -> str:
@@ -16,7 +45,7 @@ def h(text: Text) -> str:
     return render(text, HELP_LANG)
 
 
-def add_json_io(parser: argparse.ArgumentParser, lang_default: object = "ja") -> None:
+def add_json_io(parser: argparse.ArgumentParser, lang_default: object = None) -> None:
     """The JSON-in, JSON-out arguments the rule commands share: FILE (or stdin), --compact and
     --lang (``lang_default=argparse.SUPPRESS`` for a sub-command's, where the command's own --lang
     stands unless this one is given)."""
@@ -26,8 +55,8 @@ def add_json_io(parser: argparse.ArgumentParser, lang_default: object = "ja") ->
              default=lang_default)
 
 
-def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object = "ja") -> None:
+def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object = None) -> None:
     """``--lang ja|en``: the language of what the command says, its errors and its help page too
-    (Japanese unless told)."""
-    parser.add_argument("--lang", choices=("ja", "en"), default=default,
+    (Japanese unless told: :func:`default_lang` where ``default`` is None)."""
+    parser.add_argument("--lang", choices=("ja", "en"), default=default_lang() if default is None else default,
                         help=h(help or _("language of the text, the errors and this help (default Japanese)")))

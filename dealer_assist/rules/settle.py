@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError
+from dealer_assist.errors import says
 from dealer_assist.games import GAMES as _REGISTRY
 from dealer_assist.i18n import _, typed
 from dealer_assist.rules.errors import RuleError
@@ -45,15 +46,21 @@ def settle(obj: Mapping[str, Any]) -> dict:
 
 
 def settle_batch(objs: list, refused: Optional[list] = None) -> tuple[list, int]:
-    """Rule on each table; a bad one gives ``{"error": ...}`` (English) in its place and exit code
-    2, and its error goes to ``refused`` where one is given (to be said in another language)."""
+    """Rule on each table; a bad one gives ``{"error": ..., "error_ja": ...}`` (what is wrong, in
+    English and in Japanese) in its place and exit code 2, and its error goes to ``refused`` where
+    one is given (to be said in the command's language).
+
+    >>> out, code = settle_batch([[1]])
+    >>> out[0]["error"], out[0]["error_ja"]
+    ('a table is a JSON object, not list', 'テーブルはJSONオブジェクトで渡してください（「list」ではありません）')
+    """
     out: list = []
     code = 0
     for obj in objs:
         try:
             out.append(settle(obj))
         except (RuleError, CardError) as exc:
-            out.append({"error": str(exc)})
+            out.append({"error": says(exc, "en"), "error_ja": says(exc, "ja")})
             code = 2
             if refused is not None:
                 refused.append(exc)
