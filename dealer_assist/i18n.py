@@ -208,12 +208,19 @@ def seat_list(seats: Sequence[Any]) -> Text:
     return _p("seat list", "seats {seats}", seats=join(items, _p("seat list", ", "), _p("seat list", " and ")))
 
 
-_ZONE_WORDS = {"burn": _("burn"), "muck": _("muck")}
+_ZONE_WORDS = {"burn": _("burn"), "muck": _("muck"),
+               # Daifugo's: where each play is laid (dealer_assist.live.daifugo.PLAY_ZONE)
+               "play": _p("zone", "play")}
 
 
 def zone(name: Optional[str]) -> Text:
     """A table zone in words: ``board4`` -> ``board 4`` / ``ボード4``; ``seat2`` -> ``seat 2`` /
-    ``シート2``; ``burn`` -> ``バーン``; ``muck`` -> ``マック``; anything else as it is."""
+    ``シート2``; ``burn`` -> ``バーン``; ``muck`` -> ``マック``; ``play`` -> ``場``; anything else as it
+    is.
+
+    >>> zone("play").render("ja"), zone("play").render("en"), zone("rail")
+    ('場', 'play', 'rail')
+    """
     if not name:
         return "-"
     if (slot := board_slot(name)) is not None:
@@ -242,8 +249,8 @@ class Said:
 
     >>> both(Said("Expecting value", _("Expecting value")))
     ('Expecting value', '値がありません')
-    >>> Said("it is seat 1's turn", "1番席の番です").render("ja")
-    '1番席の番です'
+    >>> Said("it is seat 1's turn", "シート1の番です").render("ja")
+    'シート1の番です'
     """
 
     words: str

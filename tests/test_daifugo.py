@@ -560,7 +560,7 @@ def test_illegal_apply_raises_in_both_languages():
     with pytest.raises(RuleError, match="turn, not seat 2's$") as got:
         s.play(2, "6c")
     assert str(got.value) == "seat 2: it is seat 1's turn, not seat 2's"
-    assert "1番席の番" in got.value.says("ja") and "turn" not in got.value.says("ja")
+    assert "シート1の番" in got.value.says("ja") and "turn" not in got.value.says("ja")
 
 
 # =========================================================================== property: cards are conserved

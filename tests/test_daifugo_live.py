@@ -120,7 +120,7 @@ def test_passes_and_the_end_of_the_game_with_its_payout():
     end = [e for e in got if e.type == "hand_end"][0]
     assert end.ruling.winner == 1 and end.ruling.payouts == {1: 39, 2: -20, 3: -25}
     view = daifugo_view(tb.t.state(), "ja")
-    assert view.over and "1番席があがり" == view.turn_text and any("レーキ" in line for line in view.payout)
+    assert view.over and "シート1があがり" == view.turn_text and any("レーキ" in line for line in view.payout)
 
 
 def test_a_forbidden_finish_is_illegal():

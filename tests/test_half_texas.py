@@ -279,7 +279,7 @@ def test_out_of_turn_and_after_raise_actions_are_refused_with_a_reason():
     g = Game.deal(DECK, button=1, players=[1, 2, 3])
     with pytest.raises(RuleError, match="seat 2's turn") as e:
         g.fold(3)
-    assert "2番席の手番" in e.value.says("ja")
+    assert "シート2の手番" in e.value.says("ja")
     g = g.raise_(2).call(3, "Ks").call(1, "Kh")
     assert g.to_act == 3                     # seat 2 raised: it has no more actions
     with pytest.raises(RuleError, match="raised"):

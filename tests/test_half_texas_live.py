@@ -261,7 +261,7 @@ def test_the_desk_shows_the_ledger_in_place_of_the_pots(qtbot, tmp_path):
     assert panel.title.text() == "持ち点（2ゲーム終了）"
     texts = [c.text() for c in panel.findChildren(QLabel)]
     assert "脱落（交換用ハンド）" in texts and "396" in texts
-    assert "4番席の勝ち" in panel.why.text() and "強制脱落" in panel.why.text()
+    assert "シート4の勝ち" in panel.why.text() and "強制脱落" in panel.why.text()
     # the seat panels give each player's points in place of chips; an empty seat says so
     assert w.seats[1].status.text() == "30BP 2RP" and w.seats[2].status.text() == "10BP 2RP・フォールド"
     assert w.seats[3].status.text() == "脱落（交換用ハンド）" and w.seats[5].status.text() == "空席"

@@ -34,7 +34,8 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards, place_words
-from dealer_assist.i18n import Text, _, _n, _p, both, capitalized, join, message_of, street as street_word, typed
+from dealer_assist.i18n import (Text, _, _n, _p, both, capitalized, join, message_of, seat as seat_word, seat_list,
+                                street as street_word, typed)
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -75,16 +76,14 @@ def illegal(why: Text, *, field: Optional[str] = None, seat: Optional[int] = Non
 
 
 def _seat(seat: int) -> Text:
-    """``seat 2`` / ``2番席`` (seed 001 names seats by number)."""
-    return _p("half texas", "seat {seat}", seat=seat)
+    """``seat 2`` / ``シート2``: the product's one word for a seat (:func:`dealer_assist.i18n.seat`),
+    on the desk's seat panels and in a ruling alike."""
+    return seat_word(seat)
 
 
 def _seats(seats: Sequence[int]) -> Text:
-    """``seat 2`` / ``seats 1, 2 and 3``; ``1番席・2番席・3番席``."""
-    if len(seats) == 1:
-        return _seat(seats[0])
-    return _p("half texas", "seats {seats}", seats=join([_p("half texas seats", "{seat}", seat=x) for x in seats],
-                                                      _p("half texas seats", ", "), _p("half texas seats", " and ")))
+    """``seat 2`` / ``seats 1, 2 and 3``; ``シート1・シート2・シート3``."""
+    return seat_list(seats)
 
 
 #: A suit as a sign: ``s`` / ``♠``.
@@ -529,12 +528,12 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
             changes[s] = (-m * ub, -m * ur)
         if len(losers) == 1:
             said.append(_("{seats} loses the colours of the two cards the winner did not use ({cards}): "
-                          "-{bp} BP -{rp} RP{mult}.", seats=capitalized(_seats(losers)), cards=_card_calls(w.unused),
-                          bp=m * ub, rp=m * ur, mult=mult))
+                          "{bp} BP {rp} RP{mult}.", seats=capitalized(_seats(losers)), cards=_card_calls(w.unused),
+                          bp=_loss(m * ub), rp=_loss(m * ur), mult=mult))
         elif losers:
             said.append(_("{seats} lose the colours of the two cards the winner did not use ({cards}): "
-                          "-{bp} BP -{rp} RP each{mult}.", seats=capitalized(_seats(losers)),
-                          cards=_card_calls(w.unused), bp=m * ub, rp=m * ur, mult=mult))
+                          "{bp} BP {rp} RP each{mult}.", seats=capitalized(_seats(losers)),
+                          cards=_card_calls(w.unused), bp=_loss(m * ub), rp=_loss(m * ur), mult=mult))
     else:
         for s in winners:
             changes[s] = (m, m)
@@ -551,6 +550,15 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
         said.append(_("{seats} folded: no points change.", seats=capitalized(_seats(out_folded))))
     en, ja = tuple(both(x)[0] for x in said), tuple(both(x)[1] for x in said)
     return GameScore(m, winners, losers, out_folded, hands, changes, by_folds, en, ja)
+
+
+def _loss(points: int) -> str:
+    """Points lost as a ruling says them: ``-8``, and ``0`` where none are (not ``-0``).
+
+    >>> _loss(8), _loss(0)
+    ('-8', '0')
+    """
+    return f"-{points}" if points else "0"
 
 
 def _names_ja(cards: Sequence[Card], colors: Colors) -> str:
