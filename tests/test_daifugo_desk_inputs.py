@@ -77,6 +77,33 @@ def test_the_count_a_dealer_sets_is_the_one_the_payout_uses(desk):
     end = [e for e in tb.events if e.type == "hand_end"][0]
     assert end.ruling.payouts[3] == -5 - 7 * 5
     assert panel.view.over and not panel.pass_button.isEnabled() and panel.count_buttons == {}
+    assert panel.pass_button.isHidden()      # a game over has no one to pass
+
+
+def test_the_desk_header_names_the_leader_not_a_button(qtbot):
+    """Daifugo has no dealer button: the seat the table's state names is the one who leads (親), and
+    the desk's header says so; a hold'em table's header still names its button."""
+    from dealer_assist.desk.view import DeskState
+    from dealer_assist.desk.widgets import BoardPanel
+
+    tb = Table(seats=[1, 2, 3], leader=2, cards_left={"1": 3, "2": 3, "3": 3})
+    ds = DeskState(seats=3)
+    ds.feed(tb.events, tb.t.state())
+    header = BoardPanel()
+    qtbot.addWidget(header)
+    for lang, words in (("ja", "親 シート2"), ("en", "leader seat 2")):
+        snap = ds.snapshot(lang)
+        assert snap.leads and snap.button == 2
+        header.show_snapshot(snap)
+        assert header.sub.text() == words
+    from dealer_assist.live.events import event_from_json
+
+    holdem = DeskState(seats=6)
+    start = event_from_json({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 4], "button": 4})
+    holdem.feed([start], {"hand": 1, "street": "preflop", "button": 4, "board": [], "board_slots": [None] * 5,
+                     "seats": {}, "burn": [], "muck": 0, "alerts": [], "ruling": None, "tracks": []})
+    header.show_snapshot(holdem.snapshot("ja"))
+    assert header.sub.text() == "ボタン シート4"
 
 
 def test_a_joker_waiting_for_its_declaration_shows_its_readings_as_buttons(desk):

@@ -302,6 +302,7 @@ class DaifugoPanel(Panel):
         self.last.setStyleSheet(f"color: {_RED if v.last_legal is False else TEXT};")
         self.pass_button.setText(v.pass_text or render(_("Pass (P)"), lang))
         self.pass_button.setEnabled(v.inputs and v.pass_seat is not None)
+        self.pass_button.setVisible(not v.over)     # a game over has no one to pass
         self.declare.setText(v.declaration)
         self._clear(self.reading_row)
         self.reading_buttons = []

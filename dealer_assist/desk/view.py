@@ -135,6 +135,8 @@ class DeskSnapshot:
     #: the ruling was made on cards not all sure, but no name they could have changes its chips
     #: (:mod:`dealer_assist.live.doubt`): it is final, its doubtful cards still marked
     moot: bool = False
+    #: the seat in ``button`` leads the game (Daifugo's 親) rather than holding a dealer button
+    leads: bool = False
 
     def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
         """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
@@ -464,7 +466,7 @@ class DeskState:
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
                             explanation, payouts, chips, alerts, self._log(lang),
                             tuple(st.get("tracks") or ()) if live else (), deciding, corrections,
-                            provisional, unsure, others, moot=moot)
+                            provisional, unsure, others, moot=moot, leads="daifugo" in st)
 
     @staticmethod
     def _pot_view(p: PotRuled, lang: str) -> PotView:
