@@ -80,9 +80,10 @@ def test_the_count_a_dealer_sets_is_the_one_the_payout_uses(desk):
     assert panel.pass_button.isHidden()      # a game over has no one to pass
 
 
-def test_the_desk_header_names_the_leader_not_a_button(qtbot):
-    """Daifugo has no dealer button: the seat the table's state names is the one who leads (親), and
-    the desk's header says so; a hold'em table's header still names its button."""
+def test_the_desk_header_names_no_button_in_daifugo(qtbot):
+    """Daifugo has no dealer button: the desk's header named the seat that led the game's first play
+    「ボタン シート2」 while the game's panel showed another seat leading the round (親). The header
+    now names none; a hold'em table's header still names its button."""
     from dealer_assist.desk.view import DeskState
     from dealer_assist.desk.widgets import BoardPanel
 
@@ -91,11 +92,11 @@ def test_the_desk_header_names_the_leader_not_a_button(qtbot):
     ds.feed(tb.events, tb.t.state())
     header = BoardPanel()
     qtbot.addWidget(header)
-    for lang, words in (("ja", "親 シート2"), ("en", "leader seat 2")):
+    for lang in ("ja", "en"):
         snap = ds.snapshot(lang)
-        assert snap.leads and snap.button == 2
+        assert snap.buttonless and snap.button == 2
         header.show_snapshot(snap)
-        assert header.sub.text() == words
+        assert header.sub.text() == ""
     from dealer_assist.live.events import event_from_json
 
     holdem = DeskState(seats=6)

@@ -49,7 +49,6 @@ TEXTS: dict[str, str] = {
     "street.play": N_("game in play"),          # Daifugo: a game being refereed
     "draws": N_("draws {n}"),
     "button": N_("button seat {n}"),
-    "leads": N_("leader seat {n}"),
     "seat": N_("Seat {n}"),
     "btn": N_("BTN"),
     "folded": N_("folded"),

@@ -135,8 +135,9 @@ class DeskSnapshot:
     #: the ruling was made on cards not all sure, but no name they could have changes its chips
     #: (:mod:`dealer_assist.live.doubt`): it is final, its doubtful cards still marked
     moot: bool = False
-    #: the seat in ``button`` leads the game (Daifugo's 親) rather than holding a dealer button
-    leads: bool = False
+    #: the game has no dealer button (Daifugo: ``button`` is the seat that led its first play, and
+    #: the game's own panel shows who leads now): the header names none
+    buttonless: bool = False
 
     def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
         """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
@@ -466,7 +467,7 @@ class DeskState:
         return DeskSnapshot(lang, hand, live, street, title, button, board, burn, seats, tuple(pots),
                             explanation, payouts, chips, alerts, self._log(lang),
                             tuple(st.get("tracks") or ()) if live else (), deciding, corrections,
-                            provisional, unsure, others, moot=moot, leads="daifugo" in st)
+                            provisional, unsure, others, moot=moot, buttonless="daifugo" in st)
 
     @staticmethod
     def _pot_view(p: PotRuled, lang: str) -> PotView:

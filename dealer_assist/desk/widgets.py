@@ -588,8 +588,8 @@ class BoardPanel(Panel):
         lang = snap.lang
         self.title.setText(snap.title)
         bits = []
-        if snap.button is not None:
-            bits.append(t("leads" if snap.leads else "button", lang, n=snap.button))
+        if snap.button is not None and not snap.buttonless:
+            bits.append(t("button", lang, n=snap.button))
         if snap.burn:
             faces = [card_label(c) for c in snap.burn if c not in ("BACK", "??")]
             bits.append(t("burn_count", lang, n=len(snap.burn)) + (" " + " ".join(faces) if faces else ""))
