@@ -741,3 +741,25 @@ def test_a_dealer_change_on_the_desk_names_the_next_hand(qtbot, tmp_path):
     changes = [json.loads(j)["name"] for (j,) in con.execute("SELECT json FROM events WHERE type = 'dealer'")]
     con.close()
     assert [s.get("dealer") for s in starts] == [None, "鈴木 一郎"] and changes == ["鈴木 一郎"]
+
+
+def test_a_hands_name_on_a_narrow_seat_panel_breaks_between_its_parts_not_inside_a_word(qtbot):
+    """Six seats across a 1280 px desk leave a hand's name about 95 px beside the two cards. Qt breaks
+    Japanese between any two characters: Half Texas showed 「ツインタ」/「ワー」 and 「8-8-A-」/「K-9(黒2枚・」.
+    Now the name, the five's ranks and their colours are a line each, in a type small enough
+    that none of them wraps."""
+    from dealer_assist.desk.view import SeatView
+    from dealer_assist.desk.widgets import SeatPanel
+
+    panel = SeatPanel(4)
+    qtbot.addWidget(panel)
+    panel.resize(205, 190)
+    panel.show()
+    panel.show_seat(SeatView(4, True, False, False, 30, ("Th", "Ts"), hand_name="ツインタワー 8-8-9-T-T(黒3枚・赤2枚)",
+                             best_five=("8s", "8h", "9s", "Th", "Ts")), "ja", live=False)
+    qtbot.waitUntil(lambda: panel.hand.width() > 30)
+    assert panel.hand.text().splitlines() == ["ツインタワー", "8-8-9-T-T", "(黒3枚・赤2枚)"]
+    assert panel.hand.fits()
+    panel.show_seat(SeatView(3, True, False, False, 300, ("JK", "Kh"), hand_name="ストレート A-K-Q-J-T",
+                             joker_as="As"), "ja", live=False)
+    assert panel.hand.text().splitlines() == ["ストレート", "A-K-Q-J-T", "JOKER＝A♠"] and panel.hand.fits()

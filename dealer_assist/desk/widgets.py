@@ -4,6 +4,8 @@ and report clicks; none of them knows a rule of the game.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -139,6 +141,49 @@ class FitLabel(QLabel):
         self.setToolTip(self._full if text != self._full else "")
         if QLabel.text(self) != text:
             QLabel.setText(self, text)
+
+
+class FitLines(QLabel):
+    """Lines (the text's own line breaks) that a narrow panel must not break inside a word: the
+    font shrinks, down to ``min_size`` points, until the widest line fits the width it is given;
+    only past that does a line wrap. Qt breaks Japanese between any two characters (「ツインタ」 /
+    「ワー」), so a hand's name beside two large cards needs the room of its own line.
+    :meth:`text` is the whole text."""
+
+    def __init__(self, size: float = 12, bold: bool = False, min_size: float = 9,
+                 parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self._size, self._bold, self._min = size, bold, min_size
+        self.setWordWrap(True)
+        self.setFont(font(size, bold))
+
+    def set_size(self, size: float) -> None:
+        self._size = size
+        self._fit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt)
+        QLabel.setText(self, str(text))
+        self._fit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt)
+        super().resizeEvent(event)
+        self._fit()
+
+    def fits(self) -> bool:
+        """Every line is on one line of the label's width (none wraps)."""
+        metrics = QFontMetrics(self.font())
+        return max(metrics.horizontalAdvance(x) for x in self.text().splitlines() or [""]) <= self.contentsRect().width()
+
+    def _fit(self) -> None:
+        width = self.contentsRect().width()
+        lines = self.text().splitlines() or [""]
+        size, f = self._size, font(self._size, self._bold)
+        if width > 30:
+            while size > self._min and max(QFontMetrics(f).horizontalAdvance(x) for x in lines) > width:
+                size = max(self._min, size - 0.5)
+                f = font(size, self._bold)
+        if f != self.font():
+            self.setFont(f)
 
 
 class CardTile(QWidget):
@@ -635,7 +680,7 @@ class SeatPanel(Panel):
             tl.clicked.connect(lambda i=i: self._clicked(i))
             row.addWidget(tl)
         row.addSpacing(4)
-        self.hand = label(size=12, bold=True, wrap=True)
+        self.hand = FitLines(12, bold=True, min_size=9)
         self.hand.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.hand.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.hand, 1)
@@ -662,7 +707,7 @@ class SeatPanel(Panel):
             tl.set_height(max(30, int(self.base_tile * 0.55 * k)))
         self.name.setFont(font(15 * k, True))
         self.payout.setFont(font(16 * k, True))
-        self.hand.setFont(font(12 * k, True))
+        self.hand.set_size(12 * k)
         self.status.setFont(font(11 * k))
         self.reason.set_size(11 * k, 9)
 
@@ -711,6 +756,8 @@ class SeatPanel(Panel):
         name = sv.hand_name
         # "straight, A-K-Q-J-T" / "ストレート A-K-Q-J-T": the hand's name above its ranks
         name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
+        # Half Texas: the colours of the five on a line of their own, "8-8-A-K-9" / "(黒2枚・赤3枚)"
+        name = re.sub(r"(?<=\S) ?[(（]", lambda m: "\n" + m.group(0).strip(), name)
         if sv.joker_as and name:
             name += "\n" + t("joker_as", lang, card=card_label(sv.joker_as))
         self.hand.setText(name)
