@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLineEdit, QListWidget,
                                QSizePolicy, QWidget)
 
 from dealer_assist.desk.widgets import (APP_STYLE, DECIDING, MUTED, PANEL_BG, TEXT, WIN, CardTile, Panel,
-                                        font, label, vbox)
+                                        FitLines, fitting_font, font, label, vbox)
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, render, seat
 from dealer_assist.trainer.drills import LEVELS, TOPICS, CheckResult, Drill, check, make_drill
@@ -91,7 +91,8 @@ def build_drill_panel(owner: QMainWindow, title: str, *, heading_wrap: bool = Fa
     owner.seats_grid.setContentsMargins(0, 0, 0, 0)
     owner.seats_grid.setSpacing(3)
     owner.lines = label("", 11, False, MUTED, wrap=True)
-    owner.question = label("", 13, True, TEXT, wrap=True)
+    owner.question = FitLines(13, bold=True, min_size=11, or_wrap=True)
+    owner.question.setStyleSheet(f"color: {TEXT};")
     owner.help = label("", 10, False, MUTED, wrap=True)
     owner.entry = QLineEdit()
     owner.entry.setFont(font(14))
@@ -216,9 +217,11 @@ class ProgressChart(QWidget):
         for i, t in enumerate(topics):
             y = top + i * row_h
             p.setPen(QColor(TEXT if t not in self.weakest else DECIDING))
-            p.setFont(font(9, t in self.weakest))
+            name = render(TOPICS[t].title, self.lang)
+            # one line where a smaller type allows (Qt would leave 「ン」 alone on a second line)
+            p.setFont(fitting_font([name], name_w - 6, 9, 7.5, t in self.weakest, or_wrap=True))
             p.drawText(QRectF(10, y, name_w - 6, row_h), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-                       | Qt.TextFlag.TextWordWrap, render(TOPICS[t].title, self.lang))
+                       | Qt.TextFlag.TextWordWrap, name)
             p.fillRect(QRectF(x0, y + row_h * 0.2, x1 - x0, row_h * 0.6), QColor("#2a3038"))
             r = self.rows.get(t)
             if r is None:

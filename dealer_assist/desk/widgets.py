@@ -127,12 +127,8 @@ class FitLabel(QLabel):
 
     def _fit(self) -> None:
         width = self.contentsRect().width()
-        size = self._size
-        f = font(size, self._bold)
-        if width > 30:
-            while size > self._min and QFontMetrics(f).horizontalAdvance(self._full) > width:
-                size = max(self._min, size - 0.5)
-                f = font(size, self._bold)
+        f = fitting_font([self._full], width, self._size, self._min, self._bold) if width > 30 \
+            else font(self._size, self._bold)
         if f != self.font():
             self.setFont(f)
         text = self._full
@@ -146,14 +142,15 @@ class FitLabel(QLabel):
 class FitLines(QLabel):
     """Lines (the text's own line breaks) that a narrow panel must not break inside a word: the
     font shrinks, down to ``min_size`` points, until the widest line fits the width it is given;
-    only past that does a line wrap. Qt breaks Japanese between any two characters (「ツインタ」 /
-    「ワー」), so a hand's name beside two large cards needs the room of its own line.
-    :meth:`text` is the whole text."""
+    only past that does a line wrap (``or_wrap``: at the first size, not the smallest). Qt breaks
+    Japanese between any two characters (「ツインタ」 / 「ワー」, a question's last 「か？」 alone), so a
+    hand's name beside two large cards needs the room of its own line. :meth:`text` is the whole
+    text."""
 
-    def __init__(self, size: float = 12, bold: bool = False, min_size: float = 9,
+    def __init__(self, size: float = 12, bold: bool = False, min_size: float = 9, or_wrap: bool = False,
                  parent: Optional[QWidget] = None):
         super().__init__(parent)
-        self._size, self._bold, self._min = size, bold, min_size
+        self._size, self._bold, self._min, self._or_wrap = size, bold, min_size, or_wrap
         self.setWordWrap(True)
         self.setFont(font(size, bold))
 
@@ -176,14 +173,25 @@ class FitLines(QLabel):
 
     def _fit(self) -> None:
         width = self.contentsRect().width()
-        lines = self.text().splitlines() or [""]
-        size, f = self._size, font(self._size, self._bold)
-        if width > 30:
-            while size > self._min and max(QFontMetrics(f).horizontalAdvance(x) for x in lines) > width:
-                size = max(self._min, size - 0.5)
-                f = font(size, self._bold)
+        f = fitting_font(self.text().splitlines(), width, self._size, self._min, self._bold, or_wrap=self._or_wrap) \
+            if width > 30 else font(self._size, self._bold)
         if f != self.font():
             self.setFont(f)
+
+
+def fitting_font(lines: Sequence[str], width: float, size: float, min_size: float, bold: bool = False,
+                 or_wrap: bool = False) -> QFont:
+    """The display's type at ``size`` points, or smaller (by half points, down to ``min_size``)
+    until the widest of ``lines`` fits ``width`` pixels. With ``or_wrap``, lines that do not fit
+    even at ``min_size`` keep ``size`` (they wrap, in type as large as the rest)."""
+    def widest(f: QFont) -> int:
+        return max((QFontMetrics(f).horizontalAdvance(x) for x in lines), default=0)
+
+    first = f = font(size, bold)
+    while size > min_size and widest(f) > width:
+        size = max(min_size, size - 0.5)
+        f = font(size, bold)
+    return first if or_wrap and widest(f) > width else f
 
 
 class CardTile(QWidget):
