@@ -755,10 +755,10 @@ def test_a_hands_name_on_a_narrow_seat_panel_breaks_between_its_parts_not_inside
     qtbot.addWidget(panel)
     panel.resize(205, 190)
     panel.show()
-    panel.show_seat(SeatView(4, True, False, False, 30, ("Th", "Ts"), hand_name="ツインタワー 8-8-9-T-T(黒3枚・赤2枚)",
+    panel.show_seat(SeatView(4, True, False, False, 30, ("Th", "Ts"), hand_name="ツインタワー 8-8-9-T-T（黒3枚・赤2枚）",
                              best_five=("8s", "8h", "9s", "Th", "Ts")), "ja", live=False)
     qtbot.waitUntil(lambda: panel.hand.width() > 30)
-    assert panel.hand.text().splitlines() == ["ツインタワー", "8-8-9-T-T", "(黒3枚・赤2枚)"]
+    assert panel.hand.text().splitlines() == ["ツインタワー", "8-8-9-T-T", "黒3枚・赤2枚"]
     assert panel.hand.fits()
     panel.show_seat(SeatView(3, True, False, False, 300, ("JK", "Kh"), hand_name="ストレート A-K-Q-J-T",
                              joker_as="As"), "ja", live=False)

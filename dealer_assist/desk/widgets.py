@@ -764,8 +764,9 @@ class SeatPanel(Panel):
         name = sv.hand_name
         # "straight, A-K-Q-J-T" / "ストレート A-K-Q-J-T": the hand's name above its ranks
         name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
-        # Half Texas: the colours of the five on a line of their own, "8-8-A-K-9" / "(黒2枚・赤3枚)"
-        name = re.sub(r"(?<=\S) ?[(（]", lambda m: "\n" + m.group(0).strip(), name)
+        # Half Texas: the colours of the five on a line of their own, out of their brackets:
+        # "8-8-A-K-9（黒2枚・赤3枚）" -> "8-8-A-K-9" / "黒2枚・赤3枚"
+        name = re.sub(r"(?<=\S) ?[(（]([^()（）]*)[)）]$", lambda m: "\n" + m.group(1), name, flags=re.M)
         if sv.joker_as and name:
             name += "\n" + t("joker_as", lang, card=card_label(sv.joker_as))
         self.hand.setText(name)
