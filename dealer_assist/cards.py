@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Union
 
 from dealer_assist.errors import Worded
 from dealer_assist.i18n import _, _n, _p, join, seat, typed

@@ -34,7 +34,7 @@ import gettext
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union
 
 from dealer_assist.zones import board_slot, seat_of_zone
 

@@ -5,7 +5,6 @@ table's own log, and no seat's cards in the central log before its showdown."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess

@@ -616,7 +616,6 @@ def test_random_games_conserve_cards_and_keep_turns_sane(deal):
         r = rnd.choice(legal)
         before_field = sum(p.meld.size for p in s.field)
         new = r.state
-        after_field = sum(p.meld.size for p in new.field)
         if r.meld is not None and not new.field and new.winner is None:
             discarded += before_field + r.meld.size          # 8 clear / everyone passed
         elif r.meld is None and not new.field:

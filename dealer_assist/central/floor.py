@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dealer_assist.central.schema import connect, describe_error
-from dealer_assist.central.staff import STAFF_MAX, staff_name  # noqa: F401  (the floor's API)
+from dealer_assist.central.staff import staff_name  # noqa: F401  (the floor's API)
 from dealer_assist.commands.review import GAME_NAMES as _GAME_NAMES    # the games' names
 from dealer_assist.commands.review import dealer_named, hand_dealer
 from dealer_assist.desk.texts import SEVERITY    # alert loudness as the desk's banner has it (pure: no Qt)

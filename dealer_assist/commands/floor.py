@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import sys
 from datetime import timezone
 
 from dealer_assist.commands import add_lang, h

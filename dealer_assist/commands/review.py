@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
-from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat, seat_list
+from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat_list
 from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, offer_note, pays_text,
                                      placed_cards)
 
@@ -107,16 +107,16 @@ def format_list(hands: list[dict], lang: str = "en") -> str:
         _p("hand list", "board"), _p("hand list", "winners"), _p("hand list", "payouts"),
         _p("hand list", "corrections"))]
     rows = []
-    for h in hands:
-        status = status_text(h["status"], lang)
-        if h.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
+    for hand in hands:
+        status = status_text(hand["status"], lang)
+        if hand.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
             status = _p("hand list", "{status}, unconfirmed", status=status).render(lang)
-        winners = ", ".join(str(s) for s in h["winners"]) or "-"
-        if h.get("won_without_showdown") is not None:
+        winners = ", ".join(str(s) for s in hand["winners"]) or "-"
+        if hand.get("won_without_showdown") is not None:
             winners = _p("hand list", "{winners} (no showdown)", winners=winners).render(lang)
-        pays = ", ".join(f"{s}:{v}" for s, v in h["payouts"].items() if v) or "-"
-        rows.append([f"{h['session']}:{h['hand']}", str(h["id"]), _when(h["started"]), status,
-                     cards_text(h["board"]), winners, pays, str(h["corrections"])])
+        pays = ", ".join(f"{s}:{v}" for s, v in hand["payouts"].items() if v) or "-"
+        rows.append([f"{hand['session']}:{hand['hand']}", str(hand["id"]), _when(hand["started"]), status,
+                     cards_text(hand["board"]), winners, pays, str(hand["corrections"])])
     widths = [max(_width(r[i]) for r in [head] + rows) for i in range(len(head))]
     right = {1, 7}
     lines = ["  ".join(_pad(c, w, i in right) for i, (c, w) in enumerate(zip(r, widths))).rstrip()

@@ -47,7 +47,7 @@ from typing import Any, Mapping, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat, seat_list, street, typed, zone
+from dealer_assist.i18n import Msg, _, _n, _p, both, join, seat_list, street, typed, zone
 from dealer_assist.live.doubt import doubt_can_change
 from dealer_assist.live.events import EVENT_TYPES, Alert, TableEvent
 from dealer_assist.live.ruling import TableRuling

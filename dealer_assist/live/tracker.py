@@ -45,11 +45,14 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from dealer_assist.cards import CardError, parse_card
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, message_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from dealer_assist.live.handflow import LiveTable   # at run time: the module __getattr__ below
 
 __all__ = ["Observation", "TrackerSettings", "Track", "Tracker", "LiveTable", "canonical_card",
            "BACK", "UNREADABLE"]

@@ -50,7 +50,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from dealer_assist.cards import DECK_52 as _ALL_52, JOKER, Card, CardError, Rank, Suit, parse_card
-from dealer_assist.i18n import Msg, Said, Text, _, _p, both, join, lines as render_lines, message_of, typed
+from dealer_assist.i18n import Said, Text, _, _p, both, join, lines as render_lines, message_of, typed
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 
 __all__ = [

@@ -30,7 +30,7 @@ from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.holdem import Holdem
 from dealer_assist.rules.lowball import LowValue, best_low, low_seat_hand
 from dealer_assist.rules.pots import Pot
-from dealer_assist.i18n import _, _p, typed
+from dealer_assist.i18n import _, typed
 from dealer_assist.rules.showdown import PotAward, SeatHand, SeatInput, Table, _seat_list
 
 __all__ = ["HoldemHiLo"]

@@ -17,10 +17,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence
 
-from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, Rank, Suit, format_cards
+from dealer_assist.cards import DECK_52, DECK_53, JOKER, Card, format_cards
 from dealer_assist.i18n import _, both, street as street_words
 from dealer_assist.rules.errors import RuleError
-from dealer_assist.rules.evaluator import HandValue, _pick_five, evaluate_key, rank_text, Category
+from dealer_assist.rules.evaluator import HandValue, _pick_five, evaluate_key
 from dealer_assist.rules.showdown import SeatHand, SeatInput, ShowdownGame, Table
 
 __all__ = ["Holdem", "JokerHoldem", "BURN_SWAP", "BURN_SWAP_JA", "BURN_SWAP_MSG", "BoardDeal", "deal_board"]

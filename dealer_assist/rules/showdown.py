@@ -31,8 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
-from dealer_assist.i18n import (Msg, Text, _, _n, _p, both, join, lines as render_lines, message_of, seat,
-                                 seat_list, typed)
+from dealer_assist.i18n import (Text, _, _n, _p, both, join, lines as render_lines, message_of, seat_list,
+                                 typed)
 from dealer_assist.cards import DECK_52, Card, CardError, check_unique, format_cards, parse_card
 from dealer_assist.rules.errors import MAX_CHIPS, MAX_SEAT, RuleError
 from dealer_assist.rules.pots import Pot, build_pots, clockwise_from, short_antes, split_amount

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import DECK_52, Card, CardError, format_cards, parse_cards
-from dealer_assist.i18n import Msg, Text, _, _p, both, typed
+from dealer_assist.i18n import Msg, Text, _, both, typed
 from dealer_assist.rules.errors import RuleError
 from dealer_assist.rules.evaluator import Category, _pick_five, evaluate_key, rank_text
 from dealer_assist.rules.holdem import _in_order, hand_of

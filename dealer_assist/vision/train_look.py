@@ -185,10 +185,11 @@ def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: 
 
     # balanced classes: each class weighs as much as the others in the loss
     counts = np.bincount(y, minlength=len(LOOK_CLASSES)).astype(np.float64)
-    validate = None
     if x_val is not None and len(x_val):
         def validate(net):
             return {"val": report(evaluate(net, x_val, y_val), y_val)}
+    else:
+        validate = None
     result = train_classifier(
         x, y, runs, epochs, seed, init=init, lr=lr, num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W),
         out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from dealer_assist.i18n import _, typed
-from dealer_assist.vision.synth.scene import VISIBLE_MIN, cut_by_frame, render_scene
+from dealer_assist.vision.synth.scene import cut_by_frame, render_scene
 from dealer_assist.vision.synth.styles import SynthError, check_split
 
 CLASS_NAMES = {0: "face", 1: "back", 2: "joker"}

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from dealer_assist.cards import DECK_52
-from dealer_assist.vision.synth.draw import FontSpec, HERSHEY, circle, ellipse, glyph_mask, paste_center, poly
+from dealer_assist.vision.synth.draw import HERSHEY, circle, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, card_canvas
 from dealer_assist.i18n import _
 from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, SynthError, \
