@@ -150,7 +150,7 @@ def _hands_shown(ruling: dict, lang: str) -> Optional[Msg]:
         # the ruling carries each hand's words in both languages: pick them, never re-word them
         what = (h.get("description_ja") or h.get("category_ja")) if ja else (h.get("description") or h.get("category"))
         if h.get("joker_as"):
-            parts.append(_("{seat} {hand} (JK as {card})", seat=seat(s), hand=what, card=h["joker_as"]))
+            parts.append(_("{seat} {hand} (joker as {card})", seat=seat(s), hand=what, card=h["joker_as"]))
         else:
             parts.append(_("{seat} {hand}", seat=seat(s), hand=what))
     return join(parts, _p("hands shown", "; ")) if parts else None
