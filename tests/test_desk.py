@@ -755,7 +755,8 @@ def test_a_hands_name_on_a_narrow_seat_panel_breaks_between_its_parts_not_inside
     qtbot.addWidget(panel)
     panel.resize(205, 190)
     panel.show()
-    panel.show_seat(SeatView(4, True, False, False, 30, ("Th", "Ts"), hand_name="ツインタワー 8-8-9-T-T（黒3枚・赤2枚）",
+    twin_towers = "ツインタワー 8-8-9-T-T（黒3枚・赤2枚）"      # Half Texas's description, as the engine words it
+    panel.show_seat(SeatView(4, True, False, False, 30, ("Th", "Ts"), hand_name=twin_towers,
                              best_five=("8s", "8h", "9s", "Th", "Ts")), "ja", live=False)
     qtbot.waitUntil(lambda: panel.hand.width() > 30)
     assert panel.hand.text().splitlines() == ["ツインタワー", "8-8-9-T-T", "黒3枚・赤2枚"]

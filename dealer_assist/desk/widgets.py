@@ -169,7 +169,8 @@ class FitLines(QLabel):
     def fits(self) -> bool:
         """Every line is on one line of the label's width (none wraps)."""
         metrics = QFontMetrics(self.font())
-        return max(metrics.horizontalAdvance(x) for x in self.text().splitlines() or [""]) <= self.contentsRect().width()
+        widest = max(metrics.horizontalAdvance(x) for x in self.text().splitlines() or [""])
+        return widest <= self.contentsRect().width()
 
     def _fit(self) -> None:
         width = self.contentsRect().width()
