@@ -762,12 +762,7 @@ class SeatPanel(Panel):
             tile.set_card(code, clickable=live and code not in (None, "BACK"), **tile_marks(read, doubt, other, lang))
             tile.setVisible(code is not None or (sv.dealt and not sv.folded))
         self.reason.setText(sv.reason)
-        name = sv.hand_name
-        # "straight, A-K-Q-J-T" / "ストレート A-K-Q-J-T": the hand's name above its ranks
-        name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
-        # Half Texas: the colours of the five on a line of their own, out of their brackets:
-        # "8-8-A-K-9（黒2枚・赤3枚）" -> "8-8-A-K-9" / "黒2枚・赤3枚"
-        name = re.sub(r"(?<=\S) ?[(（]([^()（）]*)[)）]$", lambda m: "\n" + m.group(1), name, flags=re.M)
+        name = hand_lines(sv.hand_name, lang)
         if sv.joker_as and name:
             name += "\n" + t("joker_as", lang, card=card_label(sv.joker_as))
         self.hand.setText(name)
@@ -787,6 +782,25 @@ class SeatPanel(Panel):
         border = f"3px solid {WIN}" if sv.winner else "1px solid #2f363d"
         bg = "#173522" if sv.winner else PANEL_BG
         restyle(self, f"QFrame#panel {{ background: {bg}; border-radius: 8px; border: {border}; }}")
+
+
+def hand_lines(name: str, lang: str) -> str:
+    """A hand's description as a seat panel shows it, a part a line: its name above its ranks,
+    and Half Texas's colours of the five on a line of their own, out of their brackets.
+
+    >>> hand_lines("straight, A-K-Q-J-T", "en"), hand_lines("ストレート A-K-Q-J-T", "ja")
+    ('straight\\nA-K-Q-J-T', 'ストレート\\nA-K-Q-J-T')
+    >>> hand_lines("ツインタワー 8-8-9-T-T（黒3枚・赤2枚）", "ja")
+    'ツインタワー\\n8-8-9-T-T\\n黒3枚・赤2枚'
+    >>> hand_lines("one pair 8-8-A-K-9 (2 black, 3 red)", "en")
+    'one pair\\n8-8-A-K-9\\n2 black, 3 red'
+    """
+    ranks = re.search(r",? (?=[2-9TJQKA](?:-[2-9TJQKA])+)", name)
+    if ranks:
+        name = name[:ranks.start()] + "\n" + name[ranks.end():]
+    else:
+        name = name.replace(", ", "\n", 1) if lang != "ja" else name.replace(" ", "\n", 1)
+    return re.sub(r"(?<=\S) ?[(（]([^()（）]*)[)）]$", lambda m: "\n" + m.group(1), name, flags=re.M)
 
 
 #: the label beside the ruling's title: provisional (filled) or final beside doubtful cards (outlined)
