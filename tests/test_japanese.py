@@ -69,6 +69,8 @@ ALLOWED_PATTERNS = [
     # (dealer-assist review 1:1, --snapshots DIR) and the package to install (fonts-noto-cjk)
     r"dealer-assist(?: [a-z][a-z-]*){0,2}", r"--[a-z][a-z-]*(?: [A-Z]+)?", r"fonts-noto-cjk",
     r"pip install \S+", r"python -m [a-z_.]+",
+    # an environment variable set as one types it (DEALER_ASSIST_LANG=en)
+    r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=[\w.-]+",
     # a file path (it holds a slash): the user's own file names; a file's name or its extension
     # (hand-log.sqlite, JK.jpg, .phh); a frame size (1920x1080)
     r"\S*/\S*", r"[\w-]+(?:\.[\w-]+)*\.(?:sqlite|jpg|jpeg|png|md|phh|yaml|yml|json|jsonl|onnx|mp4)\b",

@@ -58,5 +58,8 @@ def add_json_io(parser: argparse.ArgumentParser, lang_default: object = None) ->
 def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object = None) -> None:
     """``--lang ja|en``: the language of what the command says, its errors and its help page too
     (Japanese unless told: :func:`default_lang` where ``default`` is None)."""
+    told = h(help or _("language of the text, the errors and this help (default Japanese)"))
+    # where a person looks for the language: the setting that gives every command its language
+    told = h(_("{help}; {var}=en sets English for every command", help=told, var=LANG_ENV))
     parser.add_argument("--lang", choices=("ja", "en"), default=default_lang() if default is None else default,
-                        help=h(help or _("language of the text, the errors and this help (default Japanese)")))
+                        help=told)
