@@ -34,8 +34,8 @@ from itertools import combinations
 from typing import Any, ClassVar, Iterable, Mapping, Optional, Sequence
 
 from dealer_assist.cards import Card, CardError, Rank, Suit, format_cards, parse_card, parse_cards, place_words
-from dealer_assist.i18n import (Text, _, _n, _p, both, capitalized, join, message_of, seat as seat_word, seat_list,
-                                street as street_word, typed)
+from dealer_assist.i18n import (Text, _, _n, _p, both, capitalized, join, message_of, seat_list, street as street_word,
+                                typed)
 from dealer_assist.rules.errors import RuleError
 
 __all__ = [
@@ -73,17 +73,6 @@ def illegal(why: Text, *, field: Optional[str] = None, seat: Optional[int] = Non
     err.reason_en = en
     err.reason_ja = ja
     return err
-
-
-def _seat(seat: int) -> Text:
-    """``seat 2`` / ``シート2``: the product's one word for a seat (:func:`dealer_assist.i18n.seat`),
-    on the desk's seat panels and in a ruling alike."""
-    return seat_word(seat)
-
-
-def _seats(seats: Sequence[int]) -> Text:
-    """``seat 2`` / ``seats 1, 2 and 3``; ``シート1・シート2・シート3``."""
-    return seat_list(seats)
 
 
 #: A suit as a sign: ``s`` / ``♠``.
@@ -528,11 +517,11 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
             changes[s] = (-m * ub, -m * ur)
         if len(losers) == 1:
             said.append(_("{seats} loses the colours of the two cards the winner did not use ({cards}): "
-                          "{bp} BP {rp} RP{mult}.", seats=capitalized(_seats(losers)), cards=_card_calls(w.unused),
+                          "{bp} BP {rp} RP{mult}.", seats=capitalized(seat_list(losers)), cards=_card_calls(w.unused),
                           bp=_loss(m * ub), rp=_loss(m * ur), mult=mult))
         elif losers:
             said.append(_("{seats} lose the colours of the two cards the winner did not use ({cards}): "
-                          "{bp} BP {rp} RP each{mult}.", seats=capitalized(_seats(losers)),
+                          "{bp} BP {rp} RP each{mult}.", seats=capitalized(seat_list(losers)),
                           cards=_card_calls(w.unused), bp=_loss(m * ub), rp=_loss(m * ur), mult=mult))
     else:
         for s in winners:
@@ -540,14 +529,14 @@ def score_game(board: Sequence[Card], holes: Mapping[int, Sequence[Card]], *, fo
         for s in losers:
             changes[s] = (-m, -m)
         said.append(_("{seats} tie for the best hand: +{m} BP +{m} RP each{mult}.",
-                      seats=capitalized(_seats(winners)), m=m, mult=mult))
+                      seats=capitalized(seat_list(winners)), m=m, mult=mult))
         if len(losers) == 1:
-            said.append(_("{seats} loses {m} BP {m} RP each.", seats=capitalized(_seats(losers)), m=m))
+            said.append(_("{seats} loses {m} BP {m} RP each.", seats=capitalized(seat_list(losers)), m=m))
         elif losers:
-            said.append(_("{seats} lose {m} BP {m} RP each.", seats=capitalized(_seats(losers)), m=m))
+            said.append(_("{seats} lose {m} BP {m} RP each.", seats=capitalized(seat_list(losers)), m=m))
     out_folded = tuple(sorted(s for s in changes if s in folded_set))
     if out_folded:
-        said.append(_("{seats} folded: no points change.", seats=capitalized(_seats(out_folded))))
+        said.append(_("{seats} folded: no points change.", seats=capitalized(seat_list(out_folded))))
     en, ja = tuple(both(x)[0] for x in said), tuple(both(x)[1] for x in said)
     return GameScore(m, winners, losers, out_folded, hands, changes, by_folds, en, ja)
 
@@ -873,7 +862,7 @@ class Game:
                           field="change", seat=seat)
         if with_seat is None:
             if len(dropped) > 1:
-                raise illegal(_("say which dropped seat's hand to take: {seats}", seats=_seats(dropped)),
+                raise illegal(_("say which dropped seat's hand to take: {seats}", seats=seat_list(dropped)),
                               field="change", seat=seat)
             with_seat = dropped[0]
         other = self.seat(with_seat)
@@ -1014,7 +1003,7 @@ class Standings:
                 pts = rows[group[0]].final
                 said.append(_("{seats} tie on {pts} points for place {place}: settle their order by casino war "
                               "(one card each, highest rank wins; equal ranks draw again).",
-                              seats=capitalized(_seats(group)), pts=pts, place=place))
+                              seats=capitalized(seat_list(group)), pts=pts, place=place))
             place += len(group)
         return cls(tuple(out), tuple(ties), tuple(both(x)[0] for x in said), tuple(both(x)[1] for x in said))
 
@@ -1280,7 +1269,7 @@ class HalfTexas:
                               n=len(game.board)))
         hidden = [s.seat for s in game.seats if not s.folded and (s.hole is None or len(s.hole) != 2)]
         if hidden:
-            raise UserError(_("the colour points need the two cards of {seats} open", seats=_seats(hidden)))
+            raise UserError(_("the colour points need the two cards of {seats} open", seats=seat_list(hidden)))
         return game
 
     def rule(self, game: LiveGame) -> HalfTexasRuling:
