@@ -151,6 +151,7 @@ class FitLines(QLabel):
                  parent: Optional[QWidget] = None):
         super().__init__(parent)
         self._size, self._bold, self._min, self._or_wrap = size, bold, min_size, or_wrap
+        self._fitted: Optional[tuple] = None      # (text, width, size) the font was fitted to
         self.setWordWrap(True)
         self.setFont(font(size, bold))
 
@@ -174,6 +175,10 @@ class FitLines(QLabel):
 
     def _fit(self) -> None:
         width = self.contentsRect().width()
+        key = (self.text(), width, self._size)
+        if key == self._fitted:           # the desk sets a seat's same text at every frame
+            return
+        self._fitted = key
         f = fitting_font(self.text().splitlines(), width, self._size, self._min, self._bold, or_wrap=self._or_wrap) \
             if width > 30 else font(self._size, self._bold)
         if f != self.font():
