@@ -376,3 +376,24 @@ def test_a_calibration_file_is_the_layout_for_recalibrating_its_table(camera, la
     cal = load_calibration(tmp_path / "again.yaml")
     assert cal.name == "table 7" and cal.seats == 5 and "seat6" not in cal.zones
     _check_every_zone(cal, moved_h, layout)
+
+
+def test_the_preview_names_each_zone_in_the_dealers_language(camera, tmp_path, capsys):
+    """A floor person checks the zones on the preview: 「シート4」 in Japanese, "seat 4" in English,
+    never the file's own name ``seat4`` drawn in Latin letters on a Japanese screen."""
+    from dealer_assist.drawtext import cjk_font_path
+    from dealer_assist.live.calibration import draw_preview
+
+    if cjk_font_path() is None:
+        pytest.skip("no CJK typeface here: the preview falls back to English words")
+    frame, h = camera
+    pts = " ".join(f"{x:.2f},{y:.2f}" for x, y in _project(h, yaml.safe_load(LAYOUT.read_text())["reference_points"]))
+    out = tmp_path / "t.yaml"
+    rc, _, err = _cli(capsys, "--layout", str(LAYOUT), "--image", str(frame), "--points", pts, "--out", str(out))
+    assert rc == 0, err
+    cal, img = load_calibration(out), cv2.imread(str(frame))
+    ja, en = draw_preview(img, cal, lang="ja"), draw_preview(img, cal, lang="en")
+    cx, cy = np.round(cal.to_image([cal.zones["seat4"].mean(axis=0)])[0]).astype(int)
+    box = (slice(cy - 20, cy + 20), slice(cx - 60, cx + 60))
+    assert np.abs(ja[box].astype(int) - en[box].astype(int)).sum() > 1000     # other words drawn there
+    assert (ja[5, 640] == img[5, 640]).all()          # and nothing else moved

@@ -147,7 +147,7 @@ def _report(cal, image, preview: str | None, check_it: bool, lang: str) -> None:
     if note is not None:
         print(note.render(lang))
     if preview:
-        _write_image(preview, calib.draw_preview(image, cal), "--preview")
+        _write_image(preview, calib.draw_preview(image, cal, lang=lang), "--preview")
         said = (_("wrote the preview {path}: check every zone lies where it should", path=preview) if check_it
                 else _("wrote the preview {path}", path=preview))
         print(said.render(lang))

@@ -718,10 +718,17 @@ def _colour(name: str) -> tuple[int, int, int]:
     return ZONE_COLOURS["other"]
 
 
-def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np.ndarray:
+def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28, lang: str = "ja") -> np.ndarray:
     """``image`` with the zones drawn over it (translucent fill, outline, name) and the reference
-    points marked, for the dealer to check a calibration by eye."""
+    points marked, for the dealer to check a calibration by eye.
+
+    Each zone is named as the desk names it, in ``lang`` (「ボード1」, 「シート3」, 「バーン」; a
+    zone of the dealer's own layout by its file name), with a CJK typeface where one is
+    installed (:mod:`dealer_assist.drawtext`), else in English."""
     import cv2
+
+    from dealer_assist.drawtext import put_text, text_size, words_for
+    from dealer_assist.i18n import zone as zone_words
 
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     fill = out.copy()
@@ -745,19 +752,24 @@ def draw_preview(image: np.ndarray, cal: Calibration, alpha: float = 0.28) -> np
     for pts, col in lines:
         cv2.polylines(out, [pts], True, col, max(1, int(round(2 * scale))), lineType=cv2.LINE_AA)
     font = cv2.FONT_HERSHEY_SIMPLEX
+    size = 0.6 * scale * 1.6
     for name, poly in cal.zones.items():
         c = cal.to_image([poly.mean(axis=0)])[0]
         if not np.isfinite(c).all():
             continue
-        label = name
-        (tw, th), _base = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
         ipoly = cal.to_image(poly)
-        if tw > 0.95 * float(np.ptp(ipoly[:, 0])):       # too wide for the zone: B1, S3, ...
-            label = name[0].upper() + "".join(ch for ch in name if ch.isdigit())
-            (tw, th), _base = cv2.getTextSize(label, font, 0.6 * scale * 1.6, 1)
+        room = 0.95 * float(np.ptp(ipoly[:, 0]))
+        label, here = words_for(zone_words(name), lang), size
+        if text_size(label, here, 1)[0] > room:       # too wide for the zone: a board's or seat's number alone
+            digits = "".join(ch for ch in name if ch.isdigit())
+            if digits and name.startswith(("board", "seat")):
+                label = digits
+            here = size * min(1.0, max(0.5, room / max(1, text_size(label, size, 1)[0])))
+        tw, th = text_size(label, here, 1)
         org = (int(c[0] - tw / 2), int(c[1] + th / 2))
-        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (0, 0, 0), max(3, int(4 * scale)), cv2.LINE_AA)
-        cv2.putText(out, label, org, font, 0.6 * scale * 1.6, (255, 255, 255), max(2, int(1.5 * scale)), cv2.LINE_AA)
+        halo = max(3, int(4 * scale)) if label.isascii() else max(6, int(7 * scale))    # a typeface's stroke is a third
+        put_text(out, label, org, here, (0, 0, 0), halo)
+        put_text(out, label, org, here, (255, 255, 255), max(2, int(1.5 * scale)))
     for k, p in enumerate(cal.image_points):
         x, y = int(round(p[0])), int(round(p[1]))
         r = max(6, int(10 * scale))
