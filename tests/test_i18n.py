@@ -78,3 +78,23 @@ def test_a_translation_uses_only_the_fields_its_message_has():
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
         for s in strings:
             assert set(_FIELD.findall(s)) <= have, (m.id, s)
+
+
+#: words the Japanese catalogue says one way: the variant a dealer would stumble on -> the product's word
+_ONE_WORD = {"プレーヤー": "プレイヤー", "番席": "シート"}
+#: an annotation in a Japanese sentence takes full-width brackets; key caps and coordinates keep ASCII ones
+_ASCII_ANNOTATION = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]\((?![\d,{}x ]*\)|[A-Za-z0-9→←\- ]{1,4}\))")
+
+
+def test_the_japanese_catalogue_says_each_thing_one_way():
+    """A Half Texas error said 「プレーヤー」 where every other game said 「プレイヤー」; a seat was
+    「3番席」 in one place and 「シート3」 in the rest; 「…({why})」 in one sentence, 「…（{why}）」 in another."""
+    found = []
+    for m in catalogue("ja"):
+        if not m.id:
+            continue
+        for s in m.string if isinstance(m.string, tuple) else (m.string,):
+            found += [(s, f"{bad} -> {good}") for bad, good in _ONE_WORD.items() if bad in s]
+            if _ASCII_ANNOTATION.search(s):
+                found.append((s, "( ) -> （ ）"))
+    assert not found, found[:20]
