@@ -273,9 +273,14 @@ def test_a_cards_left_input_is_an_event_in_the_events_file_the_hand_log_and_revi
     told = capsys.readouterr().out
     assert "the dealer set seat 1's cards left to 5 (was 2)" in told
     assert "cards left as entered: seat 1 3 cards, seat 2 5 cards, seat 3 9 cards, seat 4 3 cards" in told
+    # a Daifugo table has no button: the seat given at the start leads (its header and its start line)
+    assert start["leader"] == start["button"] == 1
+    assert told.count("dealt to seats 1, 2, 3 and 4 (leads: seat 1)") == 2 and "button" not in told
     assert main(["review", "--db", str(db), "1:1"]) == 0                  # Japanese by default
     told = capsys.readouterr().out
     assert "シート1の残り枚数を5枚" in told
+    assert told.count("シート1・シート2・シート3・シート4に配札（親: シート1）") == 2
+    assert "ボタン" not in told
 
 
 def test_the_desk_commentary_tells_a_count_and_a_seat_leaving_in_both_languages():

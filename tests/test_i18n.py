@@ -83,7 +83,8 @@ def test_a_translation_uses_only_the_fields_its_message_has():
 #: words the Japanese catalogue says one way: the variant a dealer would stumble on -> the product's word
 _ONE_WORD = {"プレーヤー": "プレイヤー", "番席": "シート"}
 #: an annotation in a Japanese sentence takes full-width brackets; key caps and coordinates keep ASCII ones
-_ASCII_ANNOTATION = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]\((?![\d,{}x ]*\)|[A-Za-z0-9→←\- ]{1,4}\))")
+_ASCII_ANNOTATION = re.compile(
+    r"[\u3040-\u30ff\u4e00-\u9fff]\((?![\d,{}x ]*\)|[A-Za-z0-9→←\- ]{1,4}\))")
 
 
 def test_the_japanese_catalogue_says_each_thing_one_way():

@@ -21,8 +21,8 @@ from dealer_assist.commands import add_lang, h
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat_list
-from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, describe, describe_correction, offer_note, pays_text,
-                                     placed_cards)
+from dealer_assist.live.words import (RULING_UNREADABLE, cards_text, dealt_text, describe, describe_correction,
+                                     offer_note, pays_text, placed_cards)
 
 DEFAULT_DB = "hand-log.sqlite"   # the same default as ``dealer-assist run --db``
 
@@ -180,8 +180,9 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     else:
         lines.append(_("  source {source}, game {game}", source=sess.get("source"), game=game))
     if hand.get("seats"):
-        lines.append(_("  seats dealt {seats} (button seat {button})", seats=", ".join(map(str, hand["seats"])),
-                       button=hand.get("button")))
+        leads = sess.get("game") == "daifugo"         # its table has no button: the seat given leads
+        lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], None if leads else hand.get("button"),
+                                                      hand.get("button") if leads else None)))
     dealer = hand_dealer(hand)
     if dealer:
         lines.append(_("  dealt by {name}", name=dealer))

@@ -412,7 +412,7 @@ class DaifugoTable(LiveTable):
         self._started = self.tracker.now
         # the cards lying in the play zone now belong to no play of this game
         self._on_table = self._play_zone()[0]
-        out.append(self._event("hand_start", seats=tuple(seats), button=leader, dealer=self.dealer,
+        out.append(self._event("hand_start", seats=tuple(seats), button=leader, leader=leader, dealer=self.dealer,
                                cards_left={s: entered[s] for s in seats if s in entered} or None))
 
     @staticmethod

@@ -105,10 +105,14 @@ class HandStart(TableEvent):
     cards_left: Optional[Mapping[int, int]] = None
     #: who deals the hand, as the dealer gave their name (``dealer`` action); None: not given
     dealer: Optional[str] = None
+    #: Daifugo: the seat that leads the first play. Its table has no button; ``button`` names the
+    #: same seat for the readers of older logs, and the words say 「親」 ("leads") where this is given
+    leader: Optional[int] = None
     seat_keyed: ClassVar[Mapping[str, Any]] = {"cards_left": int}
 
     def body(self) -> list[tuple[str, Any]]:
         out = [("seats", list(self.seats)), ("button", self.button)]
+        out += [("leader", self.leader)] if self.leader is not None else []
         out += [("antes", dict(self.antes))] if self.antes else []
         out += [("cards_left", {str(s): n for s, n in self.cards_left.items()})] if self.cards_left else []
         return out + ([("dealer", self.dealer)] if self.dealer else [])

@@ -201,6 +201,22 @@ def describe(ev: "TableEvent | dict", lang: str = "en") -> str:
     return render(_describe(_line_of(ev), lang), lang)
 
 
+def dealt_text(seats: Any, button: Any = None, leader: Any = None) -> Msg:
+    """Who a hand was dealt to, and who has the button (or, in Daifugo, leads).
+
+    >>> dealt_text([1, 3, 5], 5).render("ja"), dealt_text([1, 3, 5], 5).render("en")
+    ('シート1・シート3・シート5に配札（ボタン: シート5）', 'dealt to seats 1, 3 and 5 (button: seat 5)')
+    >>> dealt_text([2, 4], 2, leader=2).render("ja"), dealt_text([2, 4]).render("en")
+    ('シート2・シート4に配札（親: シート2）', 'dealt to seats 2 and 4')
+    """
+    seats = seat_list(seats) if isinstance(seats, (list, tuple)) and seats else "-"
+    if leader is not None:
+        return _("dealt to {seats} (leads: {seat})", seats=seats, seat=seat(leader))
+    if button is not None:
+        return _("dealt to {seats} (button: {seat})", seats=seats, seat=seat(button))
+    return _("dealt to {seats}", seats=seats)
+
+
 def _describe(ev: dict, lang: str) -> Any:
     ja = lang == "ja"
     kind = ev.get("type")
@@ -210,8 +226,8 @@ def _describe(ev: dict, lang: str) -> Any:
         return _("session {session} started: source {source}", session=ev.get("session") or "-",
                  source=ev.get("source") or "-")
     if kind == "hand_start":
-        text = _("hand starts: dealt to seats {seats} (button seat {button})",
-                 seats=", ".join(str(s) for s in ev.get("seats") or []), button=ev.get("button"))
+        dealt = dealt_text(ev.get("seats"), ev.get("button"), ev.get("leader"))
+        text = _("hand starts: {dealt}", dealt=dealt)
         if ev.get("dealer"):
             text = _("{start}, dealer {name}", start=text, name=str(ev.get("dealer")))
         counts = ev.get("cards_left")       # Daifugo: the counts the dealer gave at the start
