@@ -409,6 +409,10 @@ def test_the_language_set_once_for_every_command(monkeypatch, capsys):
     monkeypatch.setenv(LANG_ENV, "en_GB.UTF-8")
     assert [build_parser().parse_args([c]).lang for c in ("run", "review", "desk")] == ["en"] * 3
     assert build_parser().parse_args(["desk", "--lang", "ja"]).lang == "ja"
+    # the help page says the language this shell gives, and why, not only the default
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "here English, as DEALER_ASSIST_LANG=en_GB.UTF-8 says" in " ".join(capsys.readouterr().out.split())
     monkeypatch.setenv(LANG_ENV, "fr")
     assert main(["settle", str(ROOT / "none.json")]) == 2
     err = capsys.readouterr().err.splitlines()

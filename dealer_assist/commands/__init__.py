@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from dealer_assist.i18n import Text, _, render
+from dealer_assist.i18n import Text, _, _p, render
 
 #: The environment variable that sets every command's language where its ``--lang`` is not given
 #: (``ja`` or ``en``; Japanese when it is unset): one setting for a floor manager who reads
@@ -60,6 +60,11 @@ def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object
     (Japanese unless told: :func:`default_lang` where ``default`` is None)."""
     told = h(help or _("language of the text, the errors and this help (default Japanese)"))
     # where a person looks for the language: the setting that gives every command its language
-    told = h(_("{help}; {var}=en sets English for every command", help=told, var=LANG_ENV))
+    given = told_lang(os.environ.get(LANG_ENV, ""))
+    if given is None:
+        told = h(_("{help}; {var}=en sets English for every command", help=told, var=LANG_ENV))
+    else:           # the default above is not this shell's: say which language it gets, and why
+        told = h(_("{help}; here {language}, as {var}={value} says", help=told, var=LANG_ENV,
+                   value=os.environ[LANG_ENV], language=_p("language", "English") if given == "en" else _p("language", "Japanese")))
     parser.add_argument("--lang", choices=("ja", "en"), default=default_lang() if default is None else default,
                         help=told)
