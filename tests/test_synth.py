@@ -373,6 +373,37 @@ def test_a_fresh_fonts_frame_is_the_fresh_pips_frame_with_its_indices_in_another
         render_scene(5, "test", **RECIPES["fresh-fonts"])
 
 
+def test_a_fresh_warp_frame_is_the_fresh_fonts_frame_with_its_typeface_bent_alike_on_every_card():
+    """The fresh-warp recipe (indices in typefaces no font file has) bends the fresh-fonts frame's
+    typeface by a seeded field: the same cards in the same places, a deck style that names the
+    warp, other pixels; the same seed bends alike, a malformed warp is refused, and the test
+    split's decks stay as they are."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.draw import glyph_mask
+    from dealer_assist.vision.synth.scene import render_scene
+    from dealer_assist.vision.synth.styles import deck_style, extra_fonts
+
+    if not extra_fonts():
+        pytest.skip("no extra typefaces installed (fonts-liberation, fonts-urw-base35, ...)")
+    img_f, lab_f = render_scene(11, "train", **RECIPES["fresh-fonts"])
+    img_w, lab_w = render_scene(11, "train", **RECIPES["fresh-warp"])
+    same = ("card", "polygon")
+    assert [{k: c[k] for k in same} for c in lab_w["cards"]] == [{k: c[k] for k in same} for c in lab_f["cards"]]
+    style = lab_w["meta"]["deck_style"]
+    assert style.startswith(lab_f["meta"]["deck_style"] + "~warp-")
+    assert not np.array_equal(img_w, img_f)
+    assert np.array_equal(render_scene(11, "train", **RECIPES["fresh-warp"])[0], img_w)
+    # a glyph of the bent typeface is another shape than the font file's, of about the same ink
+    plain, bent = deck_style(lab_f["meta"]["deck_style"]).font, deck_style(style).font
+    a, b = glyph_mask("9", plain, 40), glyph_mask("9", bent, 40)
+    assert a.shape[0] == b.shape[0] == 40 and (a.shape != b.shape or np.abs(a - b).mean() > 0.02)
+    for bad in ("warp-0", "warp-x", "warp-"):
+        with pytest.raises(ValueError):
+            deck_style(f"{lab_f['meta']['deck_style']}~{bad}")
+    with pytest.raises(ValueError, match="training frames only"):
+        render_scene(5, "test", **RECIPES["fresh-warp"])
+
+
 # --- the world recipe (issue 20, item 2) ---------------------------------------------------------
 
 def _world_frames(seeds):

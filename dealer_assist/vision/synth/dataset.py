@@ -118,6 +118,10 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
 #: ``world-fonts`` is ``world`` with ``fresh-fonts``' typefaces and pip drawings: indices of many
 #: typefaces among photographs, clutter and close-ups (the corner classifier of issue 20).
+#: ``fresh-warp`` and ``world-warp`` are ``fresh-fonts`` and ``world-fonts`` with the typeface bent
+#: by a seeded smooth field and made bolder or lighter, narrower or wider (``~warp-N``,
+#: :func:`draw.warp_glyph`): a typeface of its own in every frame, for indices in faces no font
+#: file has (the held-out decks' 9s read as 3s; thirty-sixth session).
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
@@ -129,6 +133,8 @@ RECIPES: dict[str, dict] = {
     "world-decoy": {"world": True, "joker_p": 0.3, "decoy_p": 0.7, "edge_p": 0.25, "edge_up": 1.0},
     "world-aces": {"world": True, "joker_p": 0.3, "ace_p": 0.5},
     "world-fonts": {"world": True, "joker_p": 0.3, "fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
+    "fresh-warp": {"fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},
+    "world-warp": {"world": True, "joker_p": 0.3, "fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},
 }
 
 

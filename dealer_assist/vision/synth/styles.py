@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, typed
 from dealer_assist.vision.synth.draw import FontSpec
@@ -384,8 +386,17 @@ def deck_style(name: str) -> DeckStyle:
             if path is None:
                 raise ValueError(f"the typeface {part[5:]!r} is not installed (extra_fonts())")
             changes["font"] = FontSpec("ttf", path)
+        elif part.startswith("warp-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
+            changes["warp"] = int(part[5:])
         else:
             raise ValueError(f"fresh pips must be var-N, not {part!r}")
+    warp = changes.pop("warp", 0)
+    if warp:        # the deck's typeface bent, and made bolder or lighter, narrower or wider, by the seed
+        rng = np.random.default_rng([warp, 0xF0])
+        font = changes.get("font", st.font)
+        changes["font"] = replace(font, warp=warp, bold=font.bold + float(rng.uniform(-0.01, 0.04)),
+                                  stretch=font.stretch * float(rng.uniform(0.8, 1.15)),
+                                  italic=font.italic or bool(rng.random() < 0.15))
     return replace(st, **changes)
 
 
