@@ -227,7 +227,9 @@ def _describe(ev: dict, lang: str) -> Any:
                  source=ev.get("source") or "-")
     if kind == "hand_start":
         dealt = dealt_text(ev.get("seats"), ev.get("button"), ev.get("leader"))
-        text = _("hand starts: {dealt}", dealt=dealt)
+        n = ev.get("hand")
+        text = (_("hand {n} starts: {dealt}", n=n, dealt=dealt) if type(n) is int
+                else _("hand starts: {dealt}", dealt=dealt))
         if ev.get("dealer"):
             text = _("{start}, dealer {name}", start=text, name=str(ev.get("dealer")))
         counts = ev.get("cards_left")       # Daifugo: the counts the dealer gave at the start
@@ -388,7 +390,7 @@ def line(ev: "TableEvent | dict", lang: str = "en", explain: bool = True) -> str
     t = ev.get("t")
     stamp = _("[{t}s] ", t=f"{t:6.1f}").render(lang) if isinstance(t, (int, float)) else ""
     hand = ev.get("hand")
-    if hand is not None:
+    if hand is not None and not (ev.get("type") == "hand_start" and type(hand) is int):     # it says its number
         stamp += _("hand {n} ", n=hand).render(lang)
     out = stamp + describe(ev, lang)
     if explain and ev.get("type") == "showdown":
