@@ -68,3 +68,49 @@ def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object
                    value=os.environ[LANG_ENV], language=_p("language", "English") if given == "en" else _p("language", "Japanese")))
     parser.add_argument("--lang", choices=("ja", "en"), default=default_lang() if default is None else default,
                         help=told)
+
+
+def same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:                     # one of them is not there (yet): not the same file
+        return False
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def refuse_overwrite(output: "str | os.PathLike | None", option: str, **reads: "str | os.PathLike | None") -> None:
+    """Refuse (:class:`UserError`, before anything is written) an ``output`` that is a file this
+    command reads (``reads``: option name -> path, ``db="x.sqlite"``), or any SQLite database, a
+    hand log above all: one mistyped option must not turn a night's hand log into a screenshot
+    or a JSON file. ``-`` (stdout) and None are no file.
+
+    >>> import tempfile
+    >>> log = os.path.join(tempfile.mkdtemp(), "hands.sqlite")
+    >>> with open(log, "wb") as fh:
+    ...     _ = fh.write(b"SQLite format 3\\x00" + bytes(100))
+    >>> refuse_overwrite(log + ".json", "--export", db=log)      # another file: fine
+    >>> try:
+    ...     refuse_overwrite(log, "--export", db=log)
+    ... except Exception as exc:
+    ...     print(type(exc).__name__, str(exc).split(" (")[0])
+    UserError --export names the file that --db reads
+    """
+    from dealer_assist.errors import UserError
+
+    if output is None or os.fspath(output) in ("", "-"):
+        return
+    out = os.fspath(output)
+    for name, path in reads.items():
+        if path is not None and os.fspath(path) not in ("", "-") and same_file(out, os.fspath(path)):
+            raise UserError(_("{option} names the file that --{other} reads ({path}): writing it would destroy "
+                              "it; give another file", option=option, other=name.replace("_", "-"), path=out))
+    if _is_sqlite(out):
+        raise UserError(_("{option} {path} is a database (a hand log?): it is not written over; give another file",
+                          option=option, path=out))

@@ -26,7 +26,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang, h
+from dealer_assist.commands import add_lang, h, refuse_overwrite
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, os_reason
 
@@ -227,6 +227,10 @@ def run(args: argparse.Namespace) -> int:
     from dealer_assist.live import calibration as calib
 
     lang = args.lang
+    reads = {"image": args.image, "layout": args.layout, "check": args.check, "follow": args.follow}
+    refuse_overwrite(args.preview, "--preview", out=args.out, **reads)
+    refuse_overwrite(args.out, "--out", **reads)
+    refuse_overwrite(args.print_markers, "--print-markers", image=args.image)
     if args.print_markers:
         if args.marker_size <= 0 or args.marker_size > 90:
             raise UserError(_("--marker-size must be from 1 to 90 mm (two per A4 row), got {size}",

@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang, h
+from dealer_assist.commands import add_lang, h, same_file
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Text, _, both, message_of, os_reason, render
 
@@ -121,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealer-assist detect: {warning}", file=sys.stderr, flush=True)
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
+        for given in args.paths:        # the annotated pictures would take the names of the images read
+            folder = given if os.path.isdir(given) else os.path.dirname(os.path.abspath(given))
+            if same_file(str(ann), folder):
+                raise UserError(_("--annotate {path} is the folder of the images read: their annotated copies would "
+                                  "replace them; give another folder", path=ann))
         try:
             ann.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

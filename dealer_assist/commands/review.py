@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from typing import Any, Callable, Optional
 
-from dealer_assist.commands import add_lang, h
+from dealer_assist.commands import add_lang, h, refuse_overwrite
 from dealer_assist.errors import UserError
 from dealer_assist.games import GAMES
 from dealer_assist.i18n import Msg, _, _n, _p, join, os_reason, render, seat_list
@@ -324,6 +324,7 @@ def format_salvage(report: dict, lang: str = "en") -> str:
 def run(args) -> int:
     from dealer_assist.live.handlog import list_hands, load_hand, load_snapshot, salvage
 
+    refuse_overwrite(args.export, "--export", db=None if args.central else args.db)
     if args.export_phh:
         from dealer_assist.phh import export_command
         return export_command(args)
