@@ -294,6 +294,28 @@ _JSON_REASONS = {N_("Expecting value"), N_("Expecting property name enclosed in 
                  N_("Illegal trailing comma before end of array")}
 
 
+def unique_keys(pairs: list) -> dict:
+    """A JSON object's keys, each given once (``json.loads``'s ``object_pairs_hook``): with a key
+    given twice, JSON keeps the last in silence, and ``"committed": 100, "committed": 5`` would
+    be paid on 5.
+
+    >>> import json; json.loads('{"a": 1, "b": 2}', object_pairs_hook=unique_keys)
+    {'a': 1, 'b': 2}
+    >>> json.loads('{"a": 1, "a": 2}', object_pairs_hook=unique_keys)
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: the key "a" is given twice in one object
+    """
+    from dealer_assist.errors import UserError
+
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise UserError(_("the key \"{key}\" is given twice in one object", key=key))
+        out[key] = value
+    return out
+
+
 def json_reason(msg: str) -> Text:
     """What Python's JSON reader says is wrong (``JSONDecodeError.msg``), in words of the catalogues
     where they have it (its own English otherwise).

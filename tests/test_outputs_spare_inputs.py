@@ -60,3 +60,30 @@ def test_an_output_named_as_an_input_or_a_hand_log_is_refused_and_the_file_kept(
     err = capsys.readouterr().err
     assert "give another" in err and "Traceback" not in err, (what, err)
     assert kept.read_bytes() == before, what
+
+
+def test_a_misspelt_or_repeated_field_is_refused_not_read_as_left_out(tmp_path, capsys, monkeypatch):
+    """``bet`` read ``"antes": 25`` as no ante, and every JSON reader kept the last of two keys of
+    one name (``"committed": 100, "committed": 5`` paid on 5): both are refused, saying which."""
+    import io
+    import json
+
+    seats = [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000}]
+    cases = [
+        ("bet", json.dumps({"structure": "no-limit", "blinds": [50, 100], "button": 1, "antes": 25, "seats": seats}),
+         "antes"),
+        ("bet", json.dumps({"structure": "no-limit", "blinds": [50, 100], "button": 1,
+                            "seats": [{"seat": 1, "stack": 1000, "stak": 5}, seats[1]]}), "stak"),
+        ("settle", '{"game": "holdem", "button": 1, "board": ["As", "Kd", "2c", "7h", "9s"], "seats": ['
+                   '{"seat": 1, "hole": ["Qs", "Qd"], "committed": 100, "committed": 5},'
+                   '{"seat": 2, "hole": ["Ks", "Kh"], "committed": 5}]}', '"committed" is given twice'),
+    ]
+    for command, text, said in cases:
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        assert main([command, "--lang", "en"]) == 2, command
+        out = capsys.readouterr()
+        assert said in out.err and out.out == "", (command, out.err)
+    actions = tmp_path / "dealer.jsonl"
+    actions.write_text('{"frame": 1, "frame": 2, "type": "dealer", "name": "Sato"}\n', encoding="utf-8")
+    assert main(["run", "--headless", "--no-db", "--actions", str(actions), "--lang", "en"]) == 2
+    assert '"frame" is given twice' in capsys.readouterr().err

@@ -7,7 +7,7 @@ import sys
 
 from dealer_assist.commands import add_json_io, h
 from dealer_assist.errors import UserError, says
-from dealer_assist.i18n import _, json_reason, message_of, os_reason
+from dealer_assist.i18n import _, json_reason, message_of, os_reason, unique_keys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +70,7 @@ def read_json(path: str):
     except UnicodeDecodeError:
         raise UserError(_("{where} is not UTF-8 text", where=where)) from None
     try:
-        data = json.loads(text, parse_int=_bounded_int)
+        data = json.loads(text, parse_int=_bounded_int, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise UserError(_("{where}: not valid JSON: {why} at line {line} column {column}", where=where,
                           why=json_reason(exc.msg), line=exc.lineno, column=exc.colno)) from None

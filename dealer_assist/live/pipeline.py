@@ -27,7 +27,7 @@ import numpy as np
 
 from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, both, json_reason, message_of, os_reason, typed
+from dealer_assist.i18n import _, both, json_reason, message_of, os_reason, typed, unique_keys
 from dealer_assist.live.events import Alert, TableEvent
 from dealer_assist.live.picture import PictureWatch
 from dealer_assist.live.placement import PlaceWatch
@@ -87,10 +87,14 @@ def read_actions(path: str) -> list[dict]:
         if not line or line.startswith("#"):
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=unique_keys)
         except ValueError as exc:
             raise UserError(_("{path}:{n}: not valid JSON ({why})", path=path, n=n,
                               why=json_reason(getattr(exc, "msg", None) or str(exc)))) from None
+        except RecursionError:
+            raise UserError(_("{path}:{n}: not an action: nested too deep", path=path, n=n)) from None
+        except UserError as exc:
+            raise UserError(_("{path}:{n}: {why}", path=path, n=n, why=message_of(exc))) from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise UserError(_("{path}:{n}: an action is a JSON object with a \"type\"", path=path, n=n))
         f = obj.get("frame")

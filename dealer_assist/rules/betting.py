@@ -1211,6 +1211,13 @@ def _action_from_json(item: Any, index: int) -> Action:
     return Action(seat, kind, to)
 
 
+#: The fields of a ``dealer-assist bet`` input (docs/betting.md), and of each of its seats.
+BET_FIELDS = frozenset({"game", "structure", "street", "limits", "bet", "spread", "cap", "min_bet", "blinds",
+                        "ante", "bb_ante", "bring_in", "up", "button", "first", "pot", "seats", "actions",
+                        "to_act", "last_raise", "full_level", "raises", "propose", "first_dealer"})
+SEAT_FIELDS = frozenset({"seat", "stack", "committed", "folded", "acted_at"})
+
+
 def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIRST_STREETS) -> BettingRound:
     """The betting round an input describes, after replaying its ``actions``; its ``blinds`` are
     posted when its street is one of ``blind_streets`` (a game's: :meth:`GameBetting.blind_streets`)
@@ -1230,6 +1237,10 @@ def round_from_json(obj: Mapping[str, Any], blind_streets: frozenset[str] = _FIR
             raise RuleError(_("each seat is an object with \"seat\" and \"stack\", got {got}", got=typed(x)),
                             field=f"seats[{i}]")
         seat = _check_seat(x["seat"], f"seats[{i}].seat")
+        unknown = sorted(str(k) for k in x if k not in SEAT_FIELDS)
+        if unknown:
+            raise RuleError(_("unknown field(s) {fields}; known: {known}", fields=", ".join(unknown),
+                              known=", ".join(sorted(SEAT_FIELDS))), seat=seat)
         if seat in seen:
             raise RuleError(_("this seat is listed twice"), field="seat", seat=seat)
         seen.add(seat)
@@ -1384,6 +1395,10 @@ def bet_from_json(obj: Any) -> dict:
         seat, card, why = _first_dealer(draw)
         return {"button": seat, "card": str(card), "why": why.to_json(),
                 "next_button": next_button(seat, [_seat_key(s, "first_dealer") for s in draw])}
+    unknown = sorted(str(k) for k in obj if k not in BET_FIELDS)
+    if unknown:         # a misspelt field ("antes", "stak") would be read as left out: say so instead
+        raise RuleError(_("unknown field(s) {fields}; known: {known}", fields=", ".join(unknown),
+                          known=", ".join(sorted(BET_FIELDS))))
     rnd = round_from_json(obj, _FIRST_STREETS if game is None else game.betting.blind_streets(obj))
     out = rnd.to_json()
     if game is not None:
