@@ -116,8 +116,9 @@ def test_bad_specs_are_clear_errors(tmp_path):
     cv2.imwrite(str(img), np.zeros((4, 4, 3), np.uint8))
     with pytest.raises(UserError, match="single image"):
         open_source(str(img))
-    with pytest.raises(UserError, match="--fps must be a positive number"):
-        open_source(str(tmp_path), fps=0)
+    for fps in (0, -5, 1e-320, float("nan"), 1e9):       # 1e-320 fps once made a frame's time no number
+        with pytest.raises(UserError, match="--fps must be a number from 0.01 to 1000"):
+            open_source(str(tmp_path), fps=fps)
     with pytest.raises(UserError, match="no source"):
         open_source("  ")
 

@@ -515,6 +515,11 @@ def _redact(url: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+#: the frame rates a source may be given (``--fps``): a frame every 100 seconds (a time-lapse of a table)
+#: to the fastest camera; beyond them a frame's time is no number a log can hold (1e-320 fps)
+MIN_FPS, MAX_FPS = 0.01, 1000.0
+
+
 def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = False,
                 reconnect: bool = True, max_retries: Optional[int] = None,
                 capture_factory: Optional[Callable[[str], Any]] = None,
@@ -530,8 +535,9 @@ def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = Fals
     if not isinstance(spec, str) or not spec.strip():
         raise UserError(_("no source given (a camera index such as 0, a stream URL, a video file or a folder)"))
     spec = spec.strip()
-    if fps is not None and (not math.isfinite(fps) or fps <= 0):
-        raise UserError(_("--fps must be a positive number, got {fps}", fps=f"{fps:g}"))
+    if fps is not None and (not math.isfinite(fps) or not MIN_FPS <= fps <= MAX_FPS):
+        raise UserError(_("--fps must be a number from {low} to {high} frames a second, got {fps}",
+                          low=f"{MIN_FPS:g}", high=f"{MAX_FPS:g}", fps=f"{fps:g}"))
     if max_retries is not None and max_retries < 0:
         raise UserError(_("max_retries must be 0 or more, got {n}", n=max_retries))
     if give_up_after is not None and (not math.isfinite(give_up_after) or give_up_after < 0):
