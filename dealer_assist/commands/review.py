@@ -65,6 +65,8 @@ STATUS_WORDS = {"ended": _p("hand status", "ended"), "open": _p("hand status", "
 STATUS_LONG = {"ended": _p("hand status", "ended"),
                "open": _p("hand status", "in progress (still being played)"),
                "interrupted": _p("hand status", "interrupted (never ended: the run stopped during the hand)")}
+#: a field of the hand log that cannot be read (a damaged log), in the hand list
+UNREADABLE = _p("hand list", "(unreadable)")
 #: the games' names (a session's game), from the registry
 GAME_NAMES = {g.name: g.title for g in GAMES}
 
@@ -111,20 +113,29 @@ def format_list(hands: list[dict], lang: str = "en") -> str:
         status = status_text(hand["status"], lang)
         if hand.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
             status = _p("hand list", "{status}, unconfirmed", status=status).render(lang)
+        if hand.get("session_missing"):    # a damaged log: listed all the same, and said
+            status = _p("hand list", "{status}, session lost", status=status).render(lang)
         winners = ", ".join(str(s) for s in hand["winners"]) or "-"
         if hand.get("won_without_showdown") is not None:
             winners = _p("hand list", "{winners} (no showdown)", winners=winners).render(lang)
         pays = ", ".join(f"{s}:{v}" for s, v in hand["payouts"].items() if v) or "-"
+        board = UNREADABLE.render(lang) if hand.get("board_unreadable") else cards_text(hand["board"])
         rows.append([f"{hand['session']}:{hand['hand']}", str(hand["id"]), _when(hand["started"]), status,
-                     cards_text(hand["board"]), winners, pays, str(hand["corrections"])])
+                     board, winners, pays, str(hand["corrections"])])
     widths = [max(_width(r[i]) for r in [head] + rows) for i in range(len(head))]
     right = {1, 7}
     lines = ["  ".join(_pad(c, w, i in right) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
              for r in [head] + rows]
     example = f"{hands[-1]['session']}:{hands[-1]['hand']}" if hands else "1:1"
-    note = _("(hand is session:hand; payouts are seat:amount; one hand in full: "
-             "dealer-assist review {example}, or by its id)", example=example).render(lang)
-    return "\n".join(lines + [note])
+    notes = [_("(hand is session:hand; payouts are seat:amount; one hand in full: "
+               "dealer-assist review {example}, or by its id)", example=example)]
+    if any(hand.get("session_missing") for hand in hands):
+        notes.append(_("(session lost: the hand log has no row for that hand's session (the log is damaged "
+                       "there); the hand is listed as it was recorded)"))
+    if any(hand.get("board_unreadable") for hand in hands):
+        notes.append(_("(unreadable: the board stored for that hand is damaged; its events still tell "
+                       "the cards: dealer-assist review HAND)"))
+    return "\n".join(lines + [render(m, lang) for m in notes])
 
 
 def _floor_record(rec: dict, signed: Msg, typed: Msg, nameless: Msg) -> Msg:
@@ -174,19 +185,28 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     ]
     game = sess.get("game")
     game = GAME_NAMES.get(game, game)
-    if sess.get("calibration"):
+    if hand.get("session_missing"):      # a damaged log: the hand is told from what is there
+        lines.append(_("  session {session}: its row is missing from the hand log (the log is damaged there): "
+                       "its source, game and calibration are unknown", session=session_no))
+    elif sess.get("calibration"):
         lines.append(_("  source {source}, game {game}, calibration {calibration}", source=sess.get("source"),
                        game=game, calibration=sess["calibration"]))
     else:
         lines.append(_("  source {source}, game {game}", source=sess.get("source"), game=game))
-    if hand.get("seats"):
+    if hand.get("seats_unreadable"):
+        lines.append(_("  the seats dealt in, as stored for this hand, cannot be read (the log is damaged there)"))
+    elif hand.get("seats"):
         leads = sess.get("game") == "daifugo"         # its table has no button: the seat given leads
         lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], None if leads else hand.get("button"),
                                                       hand.get("button") if leads else None)))
     dealer = hand_dealer(hand)
     if dealer:
         lines.append(_("  dealt by {name}", name=dealer))
-    lines.append(_("  board {cards}", cards=cards_text(hand["board"])))
+    if hand.get("board_unreadable"):
+        lines.append(_("  board: the board stored for this hand cannot be read (the log is damaged there); "
+                       "the events below tell the cards"))
+    else:
+        lines.append(_("  board {cards}", cards=cards_text(hand["board"])))
     winners = hand["winners"]
     win = seat_list(winners) if winners else "-"
     pays = pays_text(hand["payouts"], ja)

@@ -32,6 +32,8 @@ ROW_TEXTS = {
     "open": N_("in progress"),
     "interrupted": N_("interrupted (the run stopped)"),
     "header": N_("Hand {ref}: hand {hand} of session {session} (id {id}), {status}"),
+    # a damaged log: what it lost is said, and the hand shown from what is there
+    "session_missing": N_("session {session}: its row is missing from the hand log (the log is damaged there)"),
 }
 
 
@@ -169,10 +171,13 @@ class DisputeWindow(QMainWindow):
         status = row_text(status if status in ("ended", "open", "interrupted") else "open", lang)
         if h.get("unconfirmed"):        # paid on doubtful cards the dealer never confirmed
             status = _p("hand list", "{status}, unconfirmed", status=status).render(lang)
+        if h.get("session_missing"):    # a damaged log: listed all the same, and said
+            status = _p("hand list", "{status}, session lost", status=status).render(lang)
         when = (h.get("started") or "")[11:19]
+        board = (_p("hand list", "(unreadable)").render(lang) if h.get("board_unreadable")
+                 else " ".join(str(c) for c in h.get("board") or []) or "-")
         row = row_text("row", lang, ref=h.get("ref") or f"{h.get('session')}:{h.get('hand')}",
-                       session=h.get("session"), hand=h.get("hand"), when=when,
-                       board=" ".join(h.get("board") or []) or "-", status=status)
+                       session=h.get("session"), hand=h.get("hand"), when=when, board=board, status=status)
         winners = h.get("winners") or []
         if winners:
             row += "\n    " + t("winners", lang, seats=seats_text(winners, lang))
@@ -289,6 +294,8 @@ class DisputeWindow(QMainWindow):
         header = row_text("header", lang, ref=hand.get("ref") or f"{sess.get('id')}:{hand.get('hand')}",
                           hand=hand.get("hand"), session=sess.get("id"), id=hand.get("id"),
                           status=row_text(status, lang))
+        if hand.get("session_missing"):
+            header += "\n" + row_text("session_missing", lang, session=sess.get("id"))
         self.session_text.setText(header + "\n"
                                   + t("session_line", lang, source=sess.get("source") or "-", models=short or "-")
                                   + (f"\n{sess.get('started') or ''}  dealer-assist {sess.get('app_version') or ''}"))

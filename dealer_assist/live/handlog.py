@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import functools
 import json
 import math
 import os
+import re
 import socket
 import sqlite3
 import time
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from dealer_assist import __version__
 from dealer_assist.errors import UserError
@@ -214,8 +216,21 @@ def _check_schema(con: sqlite3.Connection, path: str) -> int:
     return version
 
 
+def _check_known(path: str, version: int) -> None:
+    """The writer's check of a file's schema version: one this code wrote or migrates up from (0
+    to SCHEMA_VERSION). Another number (negative: set by hand or by another tool) has no
+    migration to start from, so the file is refused before anything is written to it; a reader
+    still reads its hands (their tables and the application id are checked by _check_schema)."""
+    if not 0 <= version <= SCHEMA_VERSION:
+        raise UserError(_("{path} has hand-log schema version {version}, which this dealer-assist {app} does "
+                          "not know (it writes {known}); it was left untouched: give another --db "
+                          "(dealer-assist review --db {path} still reads its hands)",
+                          path=path, version=version, app=__version__, known=SCHEMA_VERSION))
+
+
 def _migrate(con: sqlite3.Connection, path: str, version: int) -> None:
     """Bring the file up to SCHEMA_VERSION, one committed step per version."""
+    _check_known(path, version)
     while version < SCHEMA_VERSION:
         version += 1
         try:
@@ -304,6 +319,7 @@ class HandLog:
             raise UserError(_("cannot open the hand log {path}: {why}", path=self.path, why=_describe(exc))) from None
         try:
             version = _check_schema(self._con, self.path)
+            _check_known(self.path, version)      # before journal_mode: that may write the header
             if existed:
                 try:
                     ok = self._con.execute("PRAGMA quick_check").fetchone()[0]
@@ -522,11 +538,28 @@ def _uri_path(path: str) -> str:
     return quote(os.path.abspath(path), safe="/")
 
 
-def _iso(ts: Optional[float]) -> Optional[str]:
-    """Unix time -> local ISO 8601 with offset, to the second (what a floor manager reads)."""
+#: A stored value that is no time is shown as stored, cut to this many characters (it is one field of a line).
+_AS_STORED = 64
+
+
+def _iso(ts: Any) -> Optional[str]:
+    """Unix time -> local ISO 8601 with offset, to the second (what a floor manager reads).
+
+    A damaged or hand-edited log can hold anything there (text, a number no clock reaches): that
+    is given as it is stored, so the reader shows it beside the rest instead of failing on it.
+
+    >>> _iso(None), _iso("yesterday"), _iso(1e300), _iso(b"\\xff1") == "\\ufffd1"
+    (None, 'yesterday', '1e+300', True)
+    """
     if ts is None:
         return None
-    return _dt.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        try:
+            return _dt.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+        except (OverflowError, OSError, ValueError):
+            pass                     # out of the clock's range, or NaN: shown as stored
+    text = ts.decode("utf-8", "replace") if isinstance(ts, bytes) else str(ts)
+    return text[:_AS_STORED]
 
 
 def ruling_winners(ruling: Optional[Mapping[str, Any]]) -> list[int]:
@@ -577,19 +610,54 @@ def stored_line(text: Optional[str]) -> dict:
     return obj if isinstance(obj, dict) else {"type": DAMAGED_LINE}
 
 
-def _loads(text: Optional[str], default: Any = None) -> Any:
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def stored_list(text: Any, item: Callable[[Any], bool]) -> tuple[list, bool]:
+    """A hand's stored JSON list (its board: cards; its seats: numbers) as a reader hands it on:
+    ``(the list, False)``, ``([], False)`` where none was stored, or ``([], True)`` where what is
+    stored is no such list (a damaged or hand-edited log: the reader says so instead of failing
+    on it, and the hand's events still tell it).
+
+    >>> stored_list('["Ks", "Js"]', _is_card), stored_list(None, _is_card)
+    ((['Ks', 'Js'], False), ([], False))
+    >>> stored_list("123", _is_card), stored_list('[1, "x"]', _is_seat), stored_list("{not json", _is_seat)
+    (([], True), ([], True), ([], True))
+    """
     if text is None:
-        return default
-    return json.loads(text)
+        return [], False
+    try:
+        obj = json.loads(text)
+    except (TypeError, ValueError):
+        return [], True
+    if not isinstance(obj, list) or not all(item(v) for v in obj):
+        return [], True
+    return obj, False
+
+
+def _stored_models(text: Any) -> dict:
+    """A session's models (name -> version); {} where they cannot be read (a damaged log)."""
+    try:
+        obj = json.loads(text) if text is not None else {}
+    except (TypeError, ValueError):
+        return {}
+    return obj if isinstance(obj, dict) else {}
 
 
 _HAND_SQL = """
-SELECT h.*, s.source, s.game, s.calibration, s.models, s.app_version, s.started AS session_started,
+SELECT h.*, s.id AS session_row, s.source, s.game, s.calibration, s.models, s.app_version, s.started AS session_started,
        s.ended AS session_ended, {writer}, (SELECT MAX(id) FROM sessions) AS last_session,
        (SELECT COUNT(*) FROM events e WHERE e.hand = h.id) AS n_events,
        (SELECT COUNT(*) FROM corrections c WHERE c.hand = h.id) AS n_corrections
-FROM hands h JOIN sessions s ON s.id = h.session
+FROM hands h LEFT JOIN sessions s ON s.id = h.session
 """
+# LEFT JOIN: a hand whose session row is gone (a damaged log) is still listed and read, its
+# session columns NULL and ``session_row`` NULL to say so; an inner join silently dropped it.
 
 
 def _hand_sql(con: sqlite3.Connection) -> str:
@@ -643,8 +711,10 @@ def _status(row: sqlite3.Row) -> str:
     if isinstance(pid, int) and host == _host():
         return "open" if _alive(pid) else "interrupted"
     # another machine's process, or a log older than schema 2: a later session means this one is over
-    last = row["last_session"]
-    return "interrupted" if last is not None and row["session"] < last else "open"
+    last, session = row["last_session"], row["session"]
+    if _int(last) is None or _int(session) is None:    # a damaged session number: no later one to tell
+        return "open"
+    return "interrupted" if session < last else "open"
 
 
 def _ref(session: Any, hand: Any) -> str:
@@ -678,6 +748,8 @@ def _confirmations(events: Sequence[dict]) -> list[dict]:
 def _summary(row: sqlite3.Row) -> dict:
     ruling, damaged = stored_ruling(row["ruling"])
     payouts = dict((ruling or {}).get("payouts") or {})
+    seats, seats_damaged = stored_list(row["seats"], _is_seat)
+    board, board_damaged = stored_list(row["board"], _is_card)
     return {
         "ref": _ref(row["session"], row["hand"]),
         "id": row["id"], "session": row["session"], "hand": row["hand"],
@@ -685,12 +757,15 @@ def _summary(row: sqlite3.Row) -> dict:
         "status": _status(row),
         "t_start": row["started_t"], "t_end": row["ended_t"],
         "frame_start": row["started_frame"], "frame_end": row["ended_frame"],
-        "seats": _loads(row["seats"], []), "button": row["button"],
-        "board": _loads(row["board"], []),
+        "seats": seats, "button": row["button"],
+        "board": board,
         "winners": ruling_winners(ruling), "payouts": payouts,
         "won_without_showdown": row["won_without_showdown"],
         "events": row["n_events"], "corrections": row["n_corrections"],
         "source": row["source"], "game": row["game"], "ruling_unreadable": damaged,
+        # a damaged log: what cannot be read is said, never guessed (the events still tell the hand)
+        "board_unreadable": board_damaged, "seats_unreadable": seats_damaged,
+        "session_missing": row["session_row"] is None,
         "unconfirmed": paid_unconfirmed(ruling, _status(row)),
     }
 
@@ -824,7 +899,7 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
         out["session"] = {"id": row["session"], "started": _iso(row["session_started"]),
                           "ended": _iso(row["session_ended"]),
                           "source": row["source"], "game": row["game"], "calibration": row["calibration"],
-                          "models": _loads(row["models"], {}), "app_version": row["app_version"]}
+                          "models": _stored_models(row["models"]), "app_version": row["app_version"]}
         return out
     return _read(path, work)
 
@@ -853,10 +928,15 @@ def _readable_rows(con: sqlite3.Connection, table: str, cols: list[str]) -> tupl
     damage stopped the scan. SQLite does the reading: a scan in rowid order runs until it meets a
     damaged page; the next readable row past it is found by looking further and further on
     (``rowid >= n``), and the rows in between are looked up one by one. No page is parsed here."""
-    names = ", ".join(f'"{c}"' for c in cols)
-    scan = f'SELECT rowid, {names} FROM "{table}" WHERE rowid >= ? ORDER BY rowid'
+    # "*" renamed by place (a CTE's column list), not the column names: a name the damage garbled
+    # (no UTF-8) can neither be spelt in SQL nor read back as a result column's name, which
+    # fails the whole read; its values can still be read. "*" gives the columns in the order of
+    # PRAGMA table_info (``cols``).
+    cells = ", ".join(f"c{i}" for i in range(len(cols)))
+    scan = (f'WITH t(r, {cells}) AS (SELECT rowid, * FROM "{table}" WHERE rowid >= ? ORDER BY rowid) '
+            'SELECT * FROM t ORDER BY r')
     first = f'SELECT rowid FROM "{table}" WHERE rowid >= ? ORDER BY rowid LIMIT 1'
-    one = f'SELECT rowid, {names} FROM "{table}" WHERE rowid = ?'
+    one = f'WITH t(r, {cells}) AS (SELECT rowid, * FROM "{table}" WHERE rowid = ?) SELECT * FROM t'
     rows: dict[int, tuple] = {}
     start, breaks = 1, 0
     while True:
@@ -897,6 +977,47 @@ def _readable_rows(con: sqlite3.Connection, table: str, cols: list[str]) -> tupl
             break
         start = nxt
     return [rows[k][1:] for k in sorted(rows)], breaks
+
+
+def _salvage_text(data: bytes) -> str:
+    """Text as salvage reads it from a damaged log: bytes that are no UTF-8 become U+FFFD. The
+    default (a strict decode) fails the whole read ("Could not decode to UTF-8") on one damaged
+    byte of a value or of the schema text, and salvage is there to keep what it can."""
+    return data.decode("utf-8", errors="replace")
+
+
+@functools.cache
+def _our_columns() -> dict[str, tuple[str, ...]]:
+    """The columns of each table of the schema this code writes, in order (made in memory)."""
+    con = sqlite3.connect(":memory:")
+    try:
+        for version in sorted(_MIGRATIONS):
+            for stmt in _split_sql(_MIGRATIONS[version]):
+                con.execute(stmt)
+        return {t: tuple(r[1] for r in con.execute(f'PRAGMA table_info("{t}")')) for t in _TABLES}
+    finally:
+        con.close()
+
+
+def _column_names(con: sqlite3.Connection, table: str) -> list[str]:
+    """The columns of ``table`` in the damaged log, in order. A name the damage garbled (a byte of
+    the schema text that is no UTF-8, read as U+FFFD) is given the name our schema has at the
+    same place where the rest of the name matches: our tables only grow at their end (ALTER TABLE
+    ADD COLUMN), so the place tells the column and its values are copied, not dropped.
+
+    >>> con = sqlite3.connect(":memory:")
+    >>> _ = con.execute('CREATE TABLE events (id INTEGER PRIMARY KEY, "s\ufffdssion" INTEGER, hand, "x\ufffd")')
+    >>> _column_names(con, "events")
+    ['id', 'session', 'hand', 'x\ufffd']
+    """
+    names = [r[1] for r in con.execute(f'PRAGMA table_info("{table}")')]
+    ours = _our_columns().get(table, ())
+    for i, name in enumerate(names):
+        if "\ufffd" in name and i < len(ours):
+            pattern = ".+".join(re.escape(part) for part in re.split("\ufffd+", name))
+            if re.fullmatch(pattern, ours[i]):
+                names[i] = ours[i]
+    return names
 
 
 #: Columns whose value must read back whole: SQLite gives a value that ran onto pages the damage
@@ -984,6 +1105,7 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
         old = sqlite3.connect(f"file:{_uri_path(src)}?mode=ro", uri=True, timeout=10.0, isolation_level=None)
     except sqlite3.Error as exc:
         raise UserError(_("--salvage: cannot open {path}: {why}", path=src, why=_describe(exc))) from None
+    old.text_factory = _salvage_text
     try:
         try:
             # a cut file is shorter than its header says: SQLite refuses it unless told to go on
@@ -1003,7 +1125,11 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
         for table in _SALVAGE_TABLES:
             if table not in tables:
                 continue
-            cols = [r[1] for r in old.execute(f'PRAGMA table_info("{table}")')]
+            try:
+                cols = _column_names(old, table)
+            except sqlite3.DatabaseError:
+                breaks[table] = 1         # its schema cannot be read: none of its rows can
+                continue
             rows, n = _readable_rows(old, table, cols)
             good = [r for r in rows if _whole(table, cols, r)]
             read[table] = (cols, good)
