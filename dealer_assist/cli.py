@@ -224,7 +224,36 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     return parser
 
 
+#: What the program writes that an encoding must hold for nothing to be lost: Japanese, the suits,
+#: the full-width brackets and dashes of its lines.
+_OUR_TEXT = "シート3の手札（♠♥♦♣）—「JOKER」×"
+
+
+def readable_streams(streams: Sequence = ()) -> None:
+    r"""Where stdout or stderr cannot encode what the program writes (``PYTHONIOENCODING=ascii``, a
+    terminal in Latin-1), each character it cannot write is written as its escape (``\u30b7``)
+    instead of ending the command with UnicodeEncodeError halfway through its output.
+
+    >>> import io
+    >>> out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    >>> readable_streams([out]); print("シート 3", file=out); out.flush(); out.buffer.getvalue()
+    b'\\u30b7\\u30fc\\u30c8 3\n'
+    """
+    for stream in streams or (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        try:
+            _OUR_TEXT.encode(encoding or "utf-8", errors=getattr(stream, "errors", None) or "strict")
+            continue
+        except (LookupError, UnicodeError, TypeError):
+            pass
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):     # not a text stream that can be told
+            pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    readable_streams()
     argv = command_first(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv)
     told = os.environ.get(commands.LANG_ENV, "").strip()

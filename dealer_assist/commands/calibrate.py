@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_overwrite(args.out, "--out", **reads)
     refuse_overwrite(args.print_markers, "--print-markers", image=args.image)
     if args.print_markers:
-        if args.marker_size <= 0 or args.marker_size > 90:
+        if not 1 <= args.marker_size <= 90:     # nan and inf too: no marker prints at such a size
             raise UserError(_("--marker-size must be from 1 to 90 mm (two per A4 row), got {size}",
                               size=f"{args.marker_size:g}"))
         sheet = calib.marker_sheet(dpi=300, marker_mm=args.marker_size, lang=lang)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -76,15 +77,25 @@ def expand(paths: list[str]) -> list[tuple[str, Text | None]]:
     out: list[tuple[str, Text | None]] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
+        try:
+            folder = stat.S_ISDIR(p.stat().st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            out.append((raw, _("{path}: no such file", path=raw)))
+            continue
+        except OSError as exc:          # a name too long for the system, a folder without permission
+            out.append((raw, _("cannot read {path}: {why}", path=raw, why=os_reason(exc))))
+            continue
+        if folder:
+            try:
+                found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
+            except OSError as exc:
+                out.append((raw, _("cannot read {path}: {why}", path=raw, why=os_reason(exc))))
+                continue
             if not found:
                 out.append((raw, _("{path}: no images in this folder", path=raw)))
             out.extend((str(q), None) for q in found)
-        elif p.exists():
-            out.append((raw, None))
         else:
-            out.append((raw, _("{path}: no such file", path=raw)))
+            out.append((raw, None))
     return out
 
 

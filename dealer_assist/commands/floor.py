@@ -66,8 +66,11 @@ def run_staff(args) -> int:
 
     if args.action != "list" and args.name is None:
         raise UserError(_("floor-staff {action} wants the person's name", action=args.action))
-    ready_schema(args.central)                # a log from an older release: upgraded, or one line why not
+    from dealer_assist.central.reader import CentralLog
+
+    CentralLog(args.central).close()          # out of reach or no log yet: one line, the password hidden
     try:
+        ready_schema(args.central)            # a log from an older release: upgraded, or one line why not
         with connect(args.central) as con:
             if args.action == "add":
                 token = add_staff(con, args.name)

@@ -474,6 +474,9 @@ def _read_yaml(path: str | os.PathLike, what: Msg) -> Any:
                               path=str(path), line=mark.line + 1, problem=problem)) from None
         raise UserError(_("{what} {path}: not valid YAML ({problem})", what=what, path=str(path),
                           problem=problem)) from None
+    except RecursionError:          # brackets nested deeper than Python's stack: no calibration or layout is
+        raise UserError(_("{what} {path}: not valid YAML ({problem})", what=what, path=str(path),
+                          problem=_("nested too deeply"))) from None
 
 
 def load_calibration(path: str | os.PathLike, image_size: tuple[int, int] | None = None,

@@ -442,6 +442,22 @@ def zoom_tiles(frame_hw: tuple[int, int], n: int) -> list[tuple[int, int, int, i
             for iy in range(n) for ix in range(n)]
 
 
+def too_small(image_hw: tuple[int, ...], shape: tuple[int, int]) -> bool:
+    """Whether a frame of ``image_hw`` (h, w) pixels shrinks to less than one pixel on a side when
+    letterboxed to ``shape`` (h, w) (:func:`letterbox`): too thin, or too small, to hold a card.
+
+    >>> too_small((720, 1280), (288, 512)), too_small((1, 1500), (288, 512)), too_small((5000, 2), (288, 512))
+    (False, True, True)
+    >>> too_small((0, 10), (288, 512)), too_small((2, 2), (288, 512))
+    (True, False)
+    """
+    h, w = int(image_hw[0]), int(image_hw[1])
+    if h < 1 or w < 1:
+        return True
+    r = min(shape[0] / h, shape[1] / w)
+    return int(round(w * r)) < 1 or int(round(h * r)) < 1
+
+
 def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
     """Resize keeping the aspect ratio and pad to ``shape`` (h, w) like ultralytics does.
 
@@ -483,8 +499,12 @@ class CardDetector:
         if meta_path.is_file():
             try:
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, RecursionError) as exc:
                 raise UserError(_("{path}: not valid JSON ({why})", path=meta_path, why=file_reason(exc))) from None
+            if not isinstance(meta, dict):
+                raise UserError(_("{path}: the model folder's description is a JSON object (its input size "
+                                  "imgsz, its class names, its thresholds), not {type}", path=meta_path,
+                                  type=type(meta).__name__))
         self.obb = load_session(d / OBB_FILE, _("card detector"))
         self.cls = CornerClassifier(d / CLS_FILE)
         self.look_path = d / LOOK_FILE     # optional: missing_model_warning() names what is off without it
@@ -495,13 +515,7 @@ class CardDetector:
         #: stage 5, optional: a court card's suit read from its two ends (:mod:`court_suit`)
         self.court_suit = load_court_suit(d)
         inp = self.obb.get_inputs()[0]
-        shape = meta.get("imgsz") or [inp.shape[2], inp.shape[3]]
-        try:
-            self.input_shape = (int(shape[0]), int(shape[1]))
-        except (TypeError, ValueError):
-            raise UserError(_("card detector {path}: cannot tell its input size (input shape {shape}); "
-                              "write imgsz [h, w] in {meta}", path=d / OBB_FILE, shape=str(inp.shape),
-                              meta=meta_path)) from None
+        self.input_shape = _input_shape(meta.get("imgsz"), inp.shape, d / OBB_FILE, meta_path)
         self.input_name = inp.name
         self.settings = settings
         try:
@@ -562,6 +576,9 @@ class CardDetector:
         """:meth:`find_boxes`'s boxes and scores, and the spare face boxes: those NMS or the
         score threshold set aside that score at least :attr:`DetectorSettings.rescue_conf`
         (none when ``spare`` is False; None: when the rescue is on)."""
+        if too_small(image.shape[:2], self.input_shape):
+            raise UserError(_("an image of {width}x{height} pixels is too small (or too thin) to hold a card",
+                              width=image.shape[1], height=image.shape[0]))
         st = self.settings
         if spare is None:
             spare = st.rescue_conf > 0
@@ -832,11 +849,55 @@ class CardDetector:
         ``ms`` (detection time, reading excluded) like ``detect --json``. :class:`UserError`
         when the file cannot be read as an image."""
         image = read_image(path)
+        if too_small(image.shape[:2], self.input_shape):
+            raise UserError(_("{path}: an image of {width}x{height} pixels is too small (or too thin) to hold a card",
+                              path=path, width=image.shape[1], height=image.shape[0]))
         t0 = time.perf_counter()
         found = self.detect(image)
         ms = (time.perf_counter() - t0) * 1000.0
         return {"image": str(path), "width": int(image.shape[1]), "height": int(image.shape[0]),
                 "ms": round(ms, 1), **found}
+
+
+#: The largest side ``models.json`` ``"imgsz"`` may give the detector's input, in pixels.
+IMGSZ_MAX = 4096
+
+
+def _input_shape(imgsz: Any, model_shape: Any, model: Path, meta_path: Path) -> tuple[int, int]:
+    """The detector's input size (h, w): ``models.json``'s ``"imgsz"`` where it gives one, else the
+    model's own (its input shape ``model_shape``, N C H W); :class:`UserError` naming the file
+    when neither is two whole numbers of pixels from 1 to :data:`IMGSZ_MAX`, or when ``imgsz``
+    differs from the size the model was exported at.
+
+    >>> _input_shape(None, [1, 3, 288, 512], Path("m.onnx"), Path("models.json"))
+    (288, 512)
+    >>> _input_shape([0, 0], [1, 3, 288, 512], Path("m.onnx"), Path("models.json"))
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.UserError: models.json: "imgsz" is [height, width] of the card detector's input: two whole numbers of pixels from 1 to 4096, not [0, 0]
+    """
+    fixed = [v for v in list(model_shape)[2:4] if isinstance(v, int) and not isinstance(v, bool) and v > 0]
+    if imgsz is None:
+        if len(fixed) != 2:
+            raise UserError(_("card detector {path}: cannot tell its input size (input shape {shape}); "
+                              "write imgsz [h, w] in {meta}", path=model, shape=str(model_shape),
+                              meta=meta_path))
+        return fixed[0], fixed[1]
+
+    def whole(v: Any) -> bool:
+        return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and float(v).is_integer() and 1 <= v <= IMGSZ_MAX)
+
+    if not isinstance(imgsz, list) or len(imgsz) != 2 or not all(whole(v) for v in imgsz):
+        raise UserError(_("{path}: \"imgsz\" is [height, width] of the card detector's input: two whole numbers "
+                          "of pixels from 1 to {most}, not {got}", path=meta_path, most=IMGSZ_MAX,
+                          got=json.dumps(imgsz)[:60]))
+    shape = (int(imgsz[0]), int(imgsz[1]))
+    if len(fixed) == 2 and shape != (fixed[0], fixed[1]):
+        raise UserError(_("{path}: \"imgsz\" {got} is not the input size of the card detector {model}; "
+                          "write [{h}, {w}]", path=meta_path, got=json.dumps(imgsz), model=model,
+                          h=fixed[0], w=fixed[1]))
+    return shape
 
 
 def _small(outline) -> bool:

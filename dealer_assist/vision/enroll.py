@@ -34,7 +34,7 @@ import numpy as np
 
 from dealer_assist.cards import Card, CardError
 from dealer_assist.errors import UserError, Worded
-from dealer_assist.i18n import Said, _, both, join, message_of, typed
+from dealer_assist.i18n import Said, _, both, join, message_of, os_reason, typed
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import file_reason
 from dealer_assist.vision.decks import BACK_LABEL, TEMPLATE_H, TEMPLATE_W, card_template, deck_dir, label_of, \
@@ -167,12 +167,26 @@ def _area(p: np.ndarray) -> float:
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
 
 
+def _check_writable(folder: Path, name: str) -> None:
+    """:class:`UserError` before any photo is read where the deck cannot go to ``folder``: it, or a
+    folder above it, is a file (``--root`` naming a file)."""
+    for q in (folder, *folder.parents):
+        try:
+            if q.exists() and not q.is_dir():
+                raise UserError(_("cannot write deck {name} to {folder}: {path} is a file, not a folder",
+                                  name=typed(name), folder=folder, path=q))
+        except OSError as exc:          # a name too long for the system, a folder without permission
+            raise UserError(_("cannot write deck {name} to {folder}: {why}", name=typed(name), folder=folder,
+                              why=os_reason(exc))) from None
+
+
 def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root: str | Path | None = None,
                 card: str | None = None, append: bool = False) -> dict[str, Any]:
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
     Photos in which nothing usable is found are listed under ``"skipped"`` with the reason in
     both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it."""
     folder = deck_dir(name, root)
+    _check_writable(folder, name)
     fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
     # a photo is known to show a card: a low score or a "back" call (a new joker art can look
     # like a back design) must not lose it, so every box of any class counts here
@@ -192,10 +206,10 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         p = Path(path)
         try:
             image = read_image(p)
+            boxes = det.find_boxes(image)[0]       # UserError: too small or too thin to hold a card
         except UserError as exc:
             skip(p, message_of(exc))
             continue
-        boxes = det.find_boxes(image)[0]
         polys = [geometry.order_card_polygon(geometry.polygon_from_obb(b)) for b in boxes]
         found = [{"center": b[:2].tolist(), "polygon": q.tolist()} for b, q in zip(boxes, polys)]
         try:
@@ -242,7 +256,11 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
             "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped}
-    save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
-              np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
-              np.array(tlab_l))
+    try:
+        save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
+                  np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
+                  np.array(tlab_l))
+    except OSError as exc:
+        raise UserError(_("cannot write deck {name} to {folder}: {why}", name=typed(name), folder=folder,
+                          why=os_reason(exc))) from None
     return {**info, "folder": str(folder)}
