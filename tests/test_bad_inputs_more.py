@@ -273,3 +273,23 @@ def test_an_error_on_an_ascii_terminal_is_one_readable_line(monkeypatch, tmp_pat
     lines = written(err).splitlines()
     assert len(lines) == 1 and lines[0].startswith("dealer-assist settle: ") and re.search(r"\\u[0-9a-f]{4}", lines[0])
     assert "ファイル" in lines[0].encode("ascii").decode("unicode_escape"), lines[0]     # its Japanese, escaped
+
+
+def test_models_whose_sure_thresholds_were_not_measured_on_them_say_why_no_card_is_sure(tmp_path, capsys):
+    """A models folder with one file missing or changed reads every card as doubtful (the sure
+    thresholds hold only for the files they were measured on): the dealer is told why, once."""
+    import shutil
+
+    from dealer_assist.cli import main
+
+    models = Path(__file__).resolve().parent.parent / "models"
+    frame = Path(__file__).resolve().parent.parent / "sample_frames" / "test_000000.jpg"
+    assert main(["detect", str(frame), "--lang", "en"]) == 0
+    assert "warning" not in capsys.readouterr().err              # the shipped folder: nothing to say
+    mine = tmp_path / "models"
+    shutil.copytree(models, mine)
+    (mine / "court-suit.onnx").unlink()
+    assert main(["detect", str(frame), "--models", str(mine), "--lang", "en"]) == 0
+    out = capsys.readouterr()
+    assert "no card is reported sure" in out.err and out.err.count("warning") == 1
+    assert "?" in out.out                                        # and so every name is marked doubtful

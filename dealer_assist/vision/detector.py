@@ -494,7 +494,7 @@ class CardDetector:
         d = Path(model_dir)
         if not d.is_dir():
             raise UserError(_("model folder not found: {path}", path=d))
-        meta_path = d / META_FILE
+        meta_path = self.meta_path = d / META_FILE
         meta: dict[str, Any] = {}
         if meta_path.is_file():
             try:
@@ -1072,6 +1072,13 @@ def missing_model_warning(detector: "CardDetector", lang: str = "en") -> str | N
     show is not weighed into a doubtful corner reading, and no card is reported sure.
     """
     if getattr(detector, "look", None) is not None or not detector.settings.look:
+        if getattr(detector, "sure_threshold", 0.0) is None and getattr(detector, "look", None) is not None:
+            # every model there, but no threshold measured on these very files: nothing will be sure,
+            # and a dealer who sees every card doubtful should be told why
+            return _("warning: the sure thresholds of {meta} were not measured on these model files (one was "
+                     "changed, added or removed, or the file is missing), so no card is reported sure and "
+                     "every name waits for the dealer (measure them: benchmarks/eval_sure.py --write)",
+                     meta=getattr(detector, "meta_path", META_FILE)).render(lang)
         return None
     path = getattr(detector, "look_path", LOOK_FILE)
     return _("warning: the optional model {path} is missing, so the whole-card look is off: cards "
