@@ -121,7 +121,8 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``fresh-warp`` and ``world-warp`` are ``fresh-fonts`` and ``world-fonts`` with the typeface bent
 #: by a seeded smooth field and made bolder or lighter, narrower or wider (``~warp-N``,
 #: :func:`draw.warp_glyph`): a typeface of its own in every frame, for indices in faces no font
-#: file has (the held-out decks' 9s read as 3s; thirty-sixth session).
+#: file has. Measured in the thirty-sixth session (models/MODEL_CARD.md), a fine-tune on them read
+#: the held-out 9s as 3s more often, not less: no shipped model uses them.
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
