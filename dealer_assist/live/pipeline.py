@@ -17,6 +17,7 @@ desk display through :meth:`Pipeline.apply`.
 """
 from __future__ import annotations
 
+import collections
 import json
 import time
 from dataclasses import dataclass, field
@@ -141,7 +142,7 @@ class Pipeline:
         self.table = table
         self.sink = sink
         self.log = log
-        self.pending = list(actions)
+        self.pending = collections.deque(actions)    # taken from the front, frame by frame
         self.snapshot_quality = snapshot_quality
         self.stats = RunStats()
         self.last_frame: Optional[Any] = None
@@ -265,7 +266,7 @@ class Pipeline:
             # a hand won without a showdown). The dealer's actions wait for a frame that is read.
             return self._unseen(caused, t0)
         while self.pending and self.pending[0]["frame"] <= frame.index:
-            act = dict(self.pending.pop(0))
+            act = dict(self.pending.popleft())
             act.pop("frame", None)
             try:
                 caused += self.apply(act, frame.index, frame.t)
