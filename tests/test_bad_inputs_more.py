@@ -293,3 +293,20 @@ def test_models_whose_sure_thresholds_were_not_measured_on_them_say_why_no_card_
     out = capsys.readouterr()
     assert "no card is reported sure" in out.err and out.err.count("warning") == 1
     assert "?" in out.out                                        # and so every name is marked doubtful
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["run", "--headless", "--no-db", "--table", "t1"], "--table goes with --central"),
+    (["run", "--headless", "--no-db", "--doubt", "Qs=Qc", "--doubt", "Qs=Kc"], "--doubt gives Qs twice"),
+    (["desk", "--fast", "--no-db", "--stop-at", "-1", "--screenshot", "x.png"], "--stop-at is a frame number"),
+])
+def test_a_live_option_that_would_do_nothing_is_refused_not_taken_as_done(argv, said, tmp_path, capsys, monkeypatch):
+    """``--table`` without a central log named no table anywhere; two offers for one card kept the
+    first in silence; ``--stop-at -1`` never stopped. Each is said before the table starts."""
+    from dealer_assist.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv + ["--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert not (tmp_path / "x.png").exists()

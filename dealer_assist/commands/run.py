@@ -143,6 +143,22 @@ def _arg_check(name: str):
     return check
 
 
+def check_live_args(args) -> None:
+    """Refuse options of ``run`` and ``desk`` that would do nothing or contradict each other, which
+    a person would otherwise take as done: ``--table`` without ``--central``, one card given two
+    ``--doubt`` offers, a negative ``--stop-at``."""
+    if getattr(args, "table", None) is not None and getattr(args, "central", None) is None:
+        raise UserError(_("--table goes with --central (a table's own log is --db)"))
+    offers: dict[str, str] = {}
+    for card, other in getattr(args, "doubt", None) or ():
+        if offers.setdefault(card, other) != other:
+            raise UserError(_("--doubt gives {card} twice ({first} and {second}): one offer a card",
+                              card=card, first=f"{card}={offers[card]}", second=f"{card}={other}"))
+    stop = getattr(args, "stop_at", None)
+    if stop is not None and stop < 0:
+        raise UserError(_("--stop-at is a frame number, 0 or more, not {got}", got=stop))
+
+
 def doubt_arg(text: str) -> tuple[str, str]:
     """``--doubt``: a card the reader reports not sure and the other name it offers, as the
     reader names cards.
@@ -292,6 +308,7 @@ class LiveParts:
         # stream) would bury the line the dealer needs; the sources report such failures themselves
         quiet_native_logs()
 
+        check_live_args(args)
         self.source_spec, self.calibration_path, actions_path = resolve_inputs(args)
         flow = find_game(args.game).live_flow()
         self.calibration = load_calibration(self.calibration_path, board=flow.board_slots)
