@@ -196,9 +196,12 @@ def format_hand(hand: dict, lang: str = "en") -> str:
     if hand.get("seats_unreadable"):
         lines.append(_("  the seats dealt in, as stored for this hand, cannot be read (the log is damaged there)"))
     elif hand.get("seats"):
-        leads = sess.get("game") == "daifugo"         # its table has no button: the seat given leads
-        lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], None if leads else hand.get("button"),
-                                                      hand.get("button") if leads else None)))
+        # a table without a button (Daifugo) names the seat that leads in its hand_start event
+        start = next((e for e in hand.get("events") or () if isinstance(e, dict) and e.get("type") == "hand_start"),
+                     {})
+        leader = start.get("leader")
+        lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], hand.get("button") if leader is None else None,
+                                                      leader)))
     dealer = hand_dealer(hand)
     if dealer:
         lines.append(_("  dealt by {name}", name=dealer))
