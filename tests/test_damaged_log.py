@@ -182,3 +182,35 @@ def test_salvage_keeps_a_table_whose_schema_text_has_a_byte_that_is_no_utf8(db, 
     assert [r[0] for r in con.execute("SELECT type FROM events ORDER BY id")][:3] == \
         ["hand_start", "board", "hand_end"]
     con.close()
+
+
+def test_a_snapshot_the_disk_changed_is_never_shown_or_exported_as_the_hands_evidence(tmp_path, capsys):
+    """Each snapshot keeps its SHA-256 as written: bytes changed since (200 flipped bytes passed the
+    file's integrity check and were exported as good JPEGs) are refused by the reader, and review
+    --snapshots writes the others and says which it left out."""
+    import sqlite3
+
+    from dealer_assist.cli import main
+    from dealer_assist.live.handlog import HandLog, load_hand, load_snapshot
+    from dealer_assist.errors import UserError
+
+    db = tmp_path / "hands.sqlite"
+    with HandLog(str(db), source="test", game="holdem") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1},
+                   snapshot_jpeg=b"\xff\xd8 frame zero \xff\xd9")
+        log.record({"t": 1.0, "frame": 30, "type": "board", "hand": 1, "street": "flop",
+                    "cards": ["Ks", "Js", "6s"]}, snapshot_jpeg=b"\xff\xd8 frame thirty \xff\xd9")
+    first, second = [s["id"] for s in load_hand(db, 1)["snapshots"]]
+    assert load_snapshot(db, second) == b"\xff\xd8 frame thirty \xff\xd9"
+    con = sqlite3.connect(db)
+    con.execute("UPDATE snapshots SET jpeg = ? WHERE id = ?", (b"\xff\xd8 frame th1rty \xff\xd9", second))
+    con.commit()
+    con.close()
+    with pytest.raises(UserError, match="is damaged"):
+        load_snapshot(db, second)
+    assert load_snapshot(db, first) == b"\xff\xd8 frame zero \xff\xd9"
+    out = tmp_path / "snaps"
+    assert main(["review", "--db", str(db), "1:1", "--snapshots", str(out), "--lang", "en"]) == 2
+    said = capsys.readouterr()
+    assert f"snapshot {second} of hand 1:1 is damaged" in said.err and "wrote 1 snapshot" in said.out
+    assert [p.read_bytes() for p in out.iterdir()] == [b"\xff\xd8 frame zero \xff\xd9"]

@@ -401,14 +401,27 @@ def show_hand(hand: dict, args, snapshot: Callable[[Any], bytes]) -> None:
             raise UserError(_("cannot write {path}: {why}", path=args.export, why=os_reason(exc))) from None
         print(_("wrote hand {ref} to {path}", ref=hand["ref"], path=args.export).render(args.lang), file=talk)
     if args.snapshots:
+        damaged: list = []          # a snapshot the disk changed is not written as the hand's evidence
+        written = 0
         try:
             os.makedirs(args.snapshots, exist_ok=True)
             names = snapshot_names(hand["snapshots"])
             for snap, name in zip(hand["snapshots"], names):
+                try:
+                    jpeg = snapshot(snap["id"])
+                except UserError:
+                    damaged.append(snap["id"])
+                    continue
                 with open(os.path.join(args.snapshots, name), "wb") as fh:
-                    fh.write(snapshot(snap["id"]))
+                    fh.write(jpeg)
+                written += 1
         except OSError as exc:
             raise UserError(_("cannot write snapshots to {path}: {why}", path=args.snapshots,
                               why=os_reason(exc))) from None
         print(_n("wrote {n} snapshot of hand {ref} to {path}", "wrote {n} snapshots of hand {ref} to {path}",
-                 len(names), n=len(names), ref=hand["ref"], path=args.snapshots).render(args.lang), file=talk)
+                 written, n=written, ref=hand["ref"], path=args.snapshots).render(args.lang), file=talk)
+        if damaged:
+            raise UserError(_n("snapshot {ids} of hand {ref} is damaged (its bytes are no longer those recorded) "
+                               "and was not written", "snapshots {ids} of hand {ref} are damaged (their bytes are "
+                               "no longer those recorded) and were not written", len(damaged),
+                               ids=", ".join(map(str, damaged)), ref=hand["ref"]))

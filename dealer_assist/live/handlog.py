@@ -37,6 +37,7 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import functools
+import hashlib
 import json
 import math
 import os
@@ -63,7 +64,7 @@ DAMAGED_LINE = "damaged_line"
 
 #: The schema this code writes (``PRAGMA user_version``). A file with a higher number was written
 #: by a newer dealer-assist and is refused rather than misread; lower numbers are migrated up.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _APP_ID = 0x44414C47  # "DALG": PRAGMA application_id, marks the file as a dealer-assist hand log
 
@@ -146,8 +147,14 @@ ALTER TABLE sessions ADD COLUMN pid INTEGER;      -- the writing process
 ALTER TABLE sessions ADD COLUMN host TEXT;        -- ... and its machine
 """
 
+# Version 3: each snapshot's SHA-256 as written, so a reader tells an image the disk changed from
+# the one recorded (a snapshot is the evidence of a dispute; NULL in rows of older files).
+_SCHEMA_V3 = """
+ALTER TABLE snapshots ADD COLUMN sha256 TEXT;     -- hex digest of jpeg; NULL where same_as holds the image
+"""
+
 #: Migrations: version -> SQL that takes a file from version-1 to version.
-_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
+_MIGRATIONS: dict[int, str] = {1: _SCHEMA_V1, 2: _SCHEMA_V2, 3: _SCHEMA_V3}
 
 _TABLES = ("schema_versions", "sessions", "hands", "events", "corrections", "snapshots")
 
@@ -459,8 +466,9 @@ class HandLog:
                     con.execute("INSERT INTO snapshots (event, frame, t, jpeg, same_as) VALUES (?, ?, ?, NULL, ?)",
                                 (ev_id, frame, t, last[2]))
                 else:
-                    snap = int(con.execute("INSERT INTO snapshots (event, frame, t, jpeg) VALUES (?, ?, ?, ?)",
-                                           (ev_id, frame, t, sqlite3.Binary(snapshot_jpeg))).lastrowid)
+                    snap = int(con.execute("INSERT INTO snapshots (event, frame, t, jpeg, sha256) VALUES (?, ?, ?, ?, ?)",
+                                           (ev_id, frame, t, sqlite3.Binary(snapshot_jpeg),
+                                            hashlib.sha256(snapshot_jpeg).hexdigest())).lastrowid)
         # committed: only now advance the in-memory state
         self._seq = seq
         if new_hand is not None:
@@ -905,15 +913,27 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
 
 
 def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
-    """The JPEG bytes of one snapshot."""
+    """The JPEG bytes of one snapshot, as they were recorded: :class:`UserError` where the disk has
+    changed them since (their SHA-256 is no longer the one written beside them; files of schema 3
+    on), so a garbled image is never shown or exported as a hand's evidence."""
     def work(con):
-        row = con.execute("SELECT jpeg, same_as FROM snapshots WHERE id = ?", (snapshot_id,)).fetchone()
+        cols = "jpeg, same_as" + (", sha256" if "sha256" in _columns(con, "snapshots") else "")
+        row = con.execute(f"SELECT {cols} FROM snapshots WHERE id = ?", (snapshot_id,)).fetchone()
         if row is not None and row["jpeg"] is None and row["same_as"] is not None:
-            row = con.execute("SELECT jpeg, same_as FROM snapshots WHERE id = ?", (row["same_as"],)).fetchone()
+            row = con.execute(f"SELECT {cols} FROM snapshots WHERE id = ?", (row["same_as"],)).fetchone()
         if row is None or row["jpeg"] is None:
             raise UserError(_("no snapshot with id {id} in {path}", id=snapshot_id, path=os.fspath(path)))
-        return bytes(row["jpeg"])
+        jpeg = bytes(row["jpeg"])
+        kept = row["sha256"] if "sha256" in row.keys() else None
+        if isinstance(kept, str) and hashlib.sha256(jpeg).hexdigest() != kept:
+            raise UserError(_("snapshot {id} of {path} is damaged: its bytes are no longer those recorded (the "
+                              "disk changed them), so it is not shown", id=snapshot_id, path=os.fspath(path)))
+        return jpeg
     return _read(path, work)
+
+
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}
 
 
 # -- salvage ---------------------------------------------------------------------------------------
