@@ -64,10 +64,17 @@ def add_lang(parser: argparse.ArgumentParser, help: Text = None, default: object
     if given is None:
         told = h(_("{help}; {var}=en sets English for every command", help=told, var=LANG_ENV))
     else:           # the default above is not this shell's: say which language it gets, and why
+        language = _p("language", "English") if given == "en" else _p("language", "Japanese")
         told = h(_("{help}; here {language}, as {var}={value} says", help=told, var=LANG_ENV,
-                   value=os.environ[LANG_ENV], language=_p("language", "English") if given == "en" else _p("language", "Japanese")))
+                   value=os.environ[LANG_ENV], language=language))
     parser.add_argument("--lang", choices=("ja", "en"), default=default_lang() if default is None else default,
                         help=told)
+
+
+def given_paths(args: argparse.Namespace, *names: str) -> dict[str, str]:
+    """The options of ``names`` that ``args`` gives as a path (a string), by name: the files a
+    command reads, which :func:`refuse_overwrite` keeps its outputs off."""
+    return {n: getattr(args, n) for n in names if isinstance(getattr(args, n, None), str)}
 
 
 def same_file(a: str, b: str) -> bool:

@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang, h, refuse_overwrite
+from dealer_assist.commands import add_lang, given_paths, h, refuse_overwrite
 from dealer_assist.commands.run import add_live_arguments
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, typed
@@ -207,18 +207,13 @@ def wait_until(app, until, timeout_s: float) -> bool:
     return True
 
 
-def _reads(args) -> dict:
-    """The files the desk reads or keeps, by option: no output may be one of them."""
-    names = ("db", "review", "trainees", "source", "actions", "calibration", "from_log")
-    return {n: getattr(args, n, None) for n in names if isinstance(getattr(args, n, None), str)}
-
-
 def run(args) -> int:
     if getattr(args, "game", None) == "list":
         from dealer_assist.commands.run import print_games
 
         return print_games(args.lang)
-    refuse_overwrite(args.screenshot, "--screenshot", **_reads(args))
+    refuse_overwrite(args.screenshot, "--screenshot", **given_paths(args, "db", "review", "trainees", "source",
+                                                                      "actions", "calibration", "from_log"))
     _need_display(args)
     size = parse_size(args.size) if args.size else ((1280, 800) if args.screenshot else None)
     if args.hand is not None and args.review is None:

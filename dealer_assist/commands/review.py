@@ -159,13 +159,19 @@ def dealer_named(line: Any) -> Optional[str]:
     return name if isinstance(name, str) and name else None
 
 
-def hand_dealer(hand: dict) -> Optional[str]:
-    """Who dealt the hand, as its ``hand_start`` names them (:func:`dealer_named`), or None."""
+def hand_start(hand: dict) -> dict:
+    """The hand's ``hand_start`` event as logged; {} where the log has none."""
     events = hand.get("events")
     for e in events if isinstance(events, list) else ():
         if isinstance(e, dict) and e.get("type") == "hand_start":
-            return dealer_named(e)
-    return None
+            return e
+    return {}
+
+
+def hand_dealer(hand: dict) -> Optional[str]:
+    """Who dealt the hand, as its ``hand_start`` names them (:func:`dealer_named`), or None."""
+    start = hand_start(hand)
+    return dealer_named(start) if start else None
 
 
 def format_hand(hand: dict, lang: str = "en") -> str:
@@ -197,11 +203,8 @@ def format_hand(hand: dict, lang: str = "en") -> str:
         lines.append(_("  the seats dealt in, as stored for this hand, cannot be read (the log is damaged there)"))
     elif hand.get("seats"):
         # a table without a button (Daifugo) names the seat that leads in its hand_start event
-        start = next((e for e in hand.get("events") or () if isinstance(e, dict) and e.get("type") == "hand_start"),
-                     {})
-        leader = start.get("leader")
-        lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], hand.get("button") if leader is None else None,
-                                                      leader)))
+        leader = hand_start(hand).get("leader")
+        lines.append(_("  {dealt}", dealt=dealt_text(hand["seats"], hand.get("button"), leader)))
     dealer = hand_dealer(hand)
     if dealer:
         lines.append(_("  dealt by {name}", name=dealer))

@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from dealer_assist.commands import add_lang, h, refuse_overwrite
+from dealer_assist.commands import add_lang, given_paths, h, refuse_overwrite
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, message_of, os_reason, typed
 
@@ -436,9 +436,7 @@ def run(args) -> int:
         talk = None if args.headless else sys.stderr
     else:
         _check_events_path(args.events)
-        refuse_overwrite(args.events, "--events", **{n: getattr(args, n, None) for n in
-                                                    ("db", "source", "actions", "calibration")
-                                                    if isinstance(getattr(args, n, None), str)})
+        refuse_overwrite(args.events, "--events", **given_paths(args, "db", "source", "actions", "calibration"))
         events_stream = None
         talk = None if args.headless else sys.stdout
 

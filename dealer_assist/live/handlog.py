@@ -668,9 +668,14 @@ FROM hands h LEFT JOIN sessions s ON s.id = h.session
 # session columns NULL and ``session_row`` NULL to say so; an inner join silently dropped it.
 
 
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    """The columns ``table`` has in this file (an older schema has fewer)."""
+    return {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}
+
+
 def _hand_sql(con: sqlite3.Connection) -> str:
     """The hand query for this file: a schema-1 log has no writer columns (pid, host)."""
-    cols = {r[1] for r in con.execute("PRAGMA table_info(sessions)")}
+    cols = _columns(con, "sessions")
     writer = "s.pid AS pid, s.host AS host" if {"pid", "host"} <= cols else "NULL AS pid, NULL AS host"
     return _HAND_SQL.format(writer=writer)
 
@@ -932,9 +937,6 @@ def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
     return _read(path, work)
 
 
-def _columns(con: sqlite3.Connection, table: str) -> set[str]:
-    return {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}
-
 
 # -- salvage ---------------------------------------------------------------------------------------
 #: Copy order: parents before the rows that name them.
@@ -1164,7 +1166,7 @@ def salvage(damaged: str | os.PathLike, new: str | os.PathLike) -> dict:
         try:
             con.execute("PRAGMA journal_mode = WAL")
             _migrate(con, dst, 0)
-            have = {t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in _SALVAGE_TABLES}
+            have = {t: _columns(con, t) for t in _SALVAGE_TABLES}
             con.execute("BEGIN IMMEDIATE")
             kept: dict[str, int] = {}
             for table, (cols, rows) in read.items():
