@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
+from dealer_assist.errors import UserError
 from dealer_assist.zones import board_slot, seat_of_zone
 
 __all__ = ["LANGS", "DOMAIN", "LOCALE_DIR", "Msg", "Text", "_", "_n", "_p", "N_", "text", "both",
@@ -306,8 +307,6 @@ def unique_keys(pairs: list) -> dict:
     ...
     dealer_assist.errors.UserError: the key "a" is given twice in one object
     """
-    from dealer_assist.errors import UserError
-
     out: dict = {}
     for key, value in pairs:
         if key in out:
