@@ -17,6 +17,19 @@ NEVER TRAIN ON IT. Each photo is read with :class:`CardDetector` (default settin
 one by 0.533), finds oriented boxes there, and reads the corners and the whole card from the
 FULL-resolution photo; nothing else is resized here.
 
+Other folders (real photos of other decks, of a real table) are read the same way with ``--dir``:
+a Pascal VOC ``.xml`` or a YOLO ``.txt`` beside each photo (or in a ``labels`` folder beside an
+``images`` folder; a YOLO folder's class names in ``classes.txt``, ``obj.names`` or ``data.yaml``).
+A label may name a rank (``nine``, ``9``, ``10``, ``T``, ``queen``), a whole card (``Kc``, ``10h``,
+``king of clubs``, ``K♣``, ``clubs_king``), a joker (``joker``, ``JK``, ``red joker``) or a face-down
+card (``back``, ``face down``); :func:`parse_label` says which, and refuses anything else by name.
+What the folder labels is taken from all its labels (:func:`conventions`, printed as ``labels:``):
+the ranks from 9, or from a lower rank labelled anywhere, to the ace; jokers where some label is
+one (a ``JK`` on a joker is then right, and ``joker_recall`` is reported; ``jokers_wrong`` counts
+the others); face-down cards where some label is one (a back on one is then right: ``back_recall``,
+``back_precision``; ``backs_wrong`` counts the others); the suits where the labels name them
+(else from a suits file, below).
+
 Matching (:func:`match`). A detection (a card: a name, ``JK`` or ``??``; backs apart) is compared
 with a labelled card through the axis-aligned box around the detection's oriented outline (the
 label is axis-aligned around a card that may be turned). Pass 1 pairs them greedily, best IoU
@@ -84,10 +97,69 @@ DEFAULT_DIR = ROOT.parent / "shared" / "real" / "edje-train"
 
 #: VOC label -> rank symbol as the detector writes it (``Card`` names: rank then suit, ``T`` = 10)
 VOC_RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
-LABELLED = tuple(VOC_RANKS.values())
 #: every rank a detection may name, low to high (for the confusion table)
 ALL_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+#: the ranks this folder's labels cover (edje-train: 9 to A); another folder's are found from its
+#: own labels (:func:`conventions`)
+LABELLED = tuple(VOC_RANKS.values())
 UNKNOWN, JOKER, MISSED = "??", "JK", "-"
+
+#: Rank words and signs a label may use (lower case) -> the detector's rank symbol.
+RANK_WORDS = {**{w: s for w, s in zip(("two", "three", "four", "five", "six", "seven", "eight"), ALL_RANKS)},
+              "deuce": "2", **VOC_RANKS, **{s.lower(): s for s in ALL_RANKS}, "10": "T"}
+#: Suit words, letters and signs a label may use -> the suit letter of a card's name.
+SUIT_WORDS = {**{w: w[0] for w in ("club", "diamond", "heart", "spade")},
+              **{w + "s": w[0] for w in ("club", "diamond", "heart", "spade")},
+              **{ch: ch for ch in "cdhs"}, "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h",
+              "♠": "s", "♤": "s"}
+#: Words of a label naming a joker (with any of :data:`JOKER_TRIMS` beside, and a number).
+JOKER_WORDS = {"joker", "jokers", "jk", "jkr"}
+JOKER_TRIMS = {"red", "black", "big", "small", "little", "colour", "color", "coloured", "colored", "mono",
+               "card", "the", "a"}
+#: Labels of a card lying face down.
+BACK_LABELS = {"back", "backs", "card back", "cardback", "face down", "facedown", "face down card",
+               "back of card", "card face down"}
+
+
+def parse_label(text: str) -> dict:
+    """What one label names: ``{"rank": R}`` (a rank symbol of :data:`ALL_RANKS`) with ``"suit"``
+    where it names one, ``{"rank": "JK"}`` for a joker, ``{"back": True}`` for a face-down card.
+    Many spellings are read, as folders label cards in many ways; anything else is a
+    ``ValueError`` naming the label.
+
+    >>> parse_label("nine"), parse_label("Kc"), parse_label("10H"), parse_label("queen_of_spades")
+    ({'rank': '9'}, {'rank': 'K', 'suit': 'c'}, {'rank': 'T', 'suit': 'h'}, {'rank': 'Q', 'suit': 's'})
+    >>> parse_label("A♠"), parse_label("hearts 7"), parse_label("Red Joker"), parse_label("face-down")
+    ({'rank': 'A', 'suit': 's'}, {'rank': '7', 'suit': 'h'}, {'rank': 'JK'}, {'back': True})
+    >>> parse_label("eleven")
+    Traceback (most recent call last):
+    ValueError: not a card label: 'eleven'
+    """
+    t = " ".join(str(text).strip().lower().replace("_", " ").replace("-", " ").replace("/", " ").split())
+    if t in BACK_LABELS:
+        return {"back": True}
+    words = [w for w in t.split() if w != "of"]
+    if words and any(w.rstrip("0123456789") in JOKER_WORDS for w in words) and all(
+            w.rstrip("0123456789") in JOKER_WORDS | JOKER_TRIMS or w.isdigit() for w in words):
+        return {"rank": JOKER}
+    if len(words) == 1:
+        w = words[0]
+        if w in RANK_WORDS:
+            return {"rank": RANK_WORDS[w]}
+        # "Kc", "10h", "A♠" (rank then suit), or "cK", "h10" (suit then rank)
+        for k in range(1, len(w)):
+            a, b = w[:k], w[k:]
+            if a in RANK_WORDS and b in SUIT_WORDS:
+                return {"rank": RANK_WORDS[a], "suit": SUIT_WORDS[b]}
+            if a in SUIT_WORDS and b in RANK_WORDS:
+                return {"rank": RANK_WORDS[b], "suit": SUIT_WORDS[a]}
+    if len(words) == 2:
+        a, b = words
+        if a in RANK_WORDS and b in SUIT_WORDS:
+            return {"rank": RANK_WORDS[a], "suit": SUIT_WORDS[b]}
+        if a in SUIT_WORDS and b in RANK_WORDS:
+            return {"rank": RANK_WORDS[b], "suit": SUIT_WORDS[a]}
+    raise ValueError(f"not a card label: {text!r}")
 
 #: Proxy of the ``sure`` flag until the detector gives one (issue 20, item 3): a name at least
 #: this confident counts as sure. :func:`is_sure` is the one place to change.
@@ -126,18 +198,132 @@ def sure_source(cards: list[dict]) -> str:
     return "flag" if cards and all("sure" in c for c in cards) else f"proxy: confidence >= {SURE_PROXY}"
 
 
-def read_labels(xml_path: Path) -> list[dict]:
-    """The labelled cards of one VOC file: ``[{"rank": "K", "box": [x0, y0, x1, y1]}, ...]``."""
-    root = ET.parse(xml_path).getroot()
+def read_labels(label_path: Path, image_path: Path | None = None) -> list[dict]:
+    """The labelled face-up cards of one photo (:func:`read_annotations`):
+    ``[{"rank": "K", "box": [x0, y0, x1, y1]}, ...]``, with ``"suit"`` where the label names one."""
+    return read_annotations(label_path, image_path)[0]
+
+
+def read_annotations(label_path: Path, image_path: Path | None = None) -> tuple[list[dict], list[dict]]:
+    """The labelled face-up cards (as :func:`read_labels`) and face-down cards (``[{"box"}]``) of
+    one photo: a Pascal VOC ``.xml`` (``<object><name>`` any spelling :func:`parse_label` reads,
+    ``<bndbox>``), or a YOLO ``.txt`` (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` as shares
+    of the photo ``image_path``, the class names in :func:`yolo_names`). A label that names no
+    card, a malformed file or box is a clear ``ValueError`` naming the file."""
+    label_path = Path(label_path)
+    cards: list[dict] = []
+    backs: list[dict] = []
+    if label_path.suffix.lower() == ".txt":
+        objects = yolo_objects(label_path, image_path)
+    else:
+        try:
+            root = ET.parse(label_path).getroot()
+        except (OSError, ET.ParseError) as e:
+            raise ValueError(f"{label_path}: not a Pascal VOC file ({e})") from None
+        objects = []
+        for obj in root.findall("object"):
+            b = obj.find("bndbox")
+            try:
+                box = [float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]
+            except (AttributeError, TypeError, ValueError):
+                raise ValueError(f"{label_path}: an object without a whole <bndbox>") from None
+            objects.append(((obj.findtext("name") or "").strip(), box))
+    for name, box in objects:
+        if not (all(np.isfinite(box)) and box[2] > box[0] and box[3] > box[1]):
+            raise ValueError(f"{label_path}: {name!r} has an empty or broken box {box}")
+        try:
+            what = parse_label(name)
+        except ValueError as e:
+            raise ValueError(f"{label_path}: unknown label ({e})") from None
+        if what.get("back"):
+            backs.append({"box": box})
+        else:
+            cards.append({**what, "box": box} if "suit" not in what else
+                         {"rank": what["rank"], "box": box, "suit": what["suit"]})
+    return cards, backs
+
+
+#: Files that name a YOLO folder's classes, looked for beside its label files and up to two
+#: folders above them
+YOLO_NAME_FILES = ("classes.txt", "obj.names", "data.yaml", "dataset.yaml")
+
+
+def yolo_names(label_path: Path) -> list[str]:
+    """The class names of a YOLO label file's folder: one a line (``classes.txt``, ``obj.names``)
+    or the ``names`` of a ``data.yaml`` (a list, or ids to names)."""
+    for folder in list(Path(label_path).resolve().parents)[:3]:
+        for fn in YOLO_NAME_FILES:
+            f = folder / fn
+            if not f.is_file():
+                continue
+            text = f.read_text(encoding="utf-8")
+            if f.suffix != ".yaml":
+                return [ln.strip() for ln in text.splitlines() if ln.strip()]
+            import yaml
+
+            names = (yaml.safe_load(text) or {}).get("names")
+            if isinstance(names, dict):
+                return [str(names[k]) for k in sorted(names)]
+            if isinstance(names, list):
+                return [str(n) for n in names]
+            raise ValueError(f"{f}: no list of class names under 'names'")
+    raise ValueError(f"{label_path}: a YOLO label file needs its class names beside it or above "
+                     f"({', '.join(YOLO_NAME_FILES)})")
+
+
+def yolo_objects(label_path: Path, image_path: Path | None) -> list[tuple[str, list[float]]]:
+    """(class name, box in pixels) of each line of a YOLO label file."""
+    if image_path is None:
+        raise ValueError(f"{label_path}: a YOLO label file is read with its photo (its boxes are shares of it)")
+    import cv2
+
+    image = cv2.imread(str(image_path), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise ValueError(f"{image_path}: cannot be read as an image")
+    h, w = image.shape[:2]
+    names = yolo_names(label_path)
     out = []
-    for obj in root.findall("object"):
-        name = (obj.findtext("name") or "").strip().lower()
-        if name not in VOC_RANKS:
-            raise ValueError(f"{xml_path}: unknown label {name!r}")
-        b = obj.find("bndbox")
-        out.append({"rank": VOC_RANKS[name],
-                    "box": [float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]})
+    for n, line in enumerate(Path(label_path).read_text(encoding="utf-8").splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls, vals = int(parts[0]), [float(v) for v in parts[1:]]
+        except ValueError:
+            raise ValueError(f"{label_path}:{n}: not a YOLO line: {line!r}") from None
+        if not 0 <= cls < len(names) or len(vals) < 4 or (len(vals) > 4 and len(vals) % 2):
+            raise ValueError(f"{label_path}:{n}: not a YOLO line of {len(names)} classes: {line!r}")
+        if len(vals) == 4:
+            cx, cy, bw, bh = vals
+            box = [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
+        else:
+            xs, ys = np.asarray(vals[0::2]) * w, np.asarray(vals[1::2]) * h
+            box = [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
+        out.append((names[cls], box))
     return out
+
+
+def conventions(cards: list[list[dict]], backs: list[list[dict]]) -> dict:
+    """What a folder's labels cover, from all its photos' labels: ``ranks``, the ranks every card of
+    which is labelled (9 to A as in edje-train, where a 5 named on no label may be an unlabelled 5
+    and is not scored, or from a lower rank labelled anywhere up to the ace), ``jokers`` (some
+    label names a joker: a ``JK`` on a joker's label is right) and ``backs`` (some label is a
+    face-down card: a back on one is right).
+
+    >>> conventions([[{"rank": "K"}, {"rank": "9"}], [{"rank": "A"}]], [[], []])
+    {'ranks': ('9', 'T', 'J', 'Q', 'K', 'A'), 'jokers': False, 'backs': False}
+    >>> conventions([[{"rank": "2"}, {"rank": "JK"}]], [[{"box": [0, 0, 1, 1]}]])["jokers"]
+    True
+    """
+    seen = {lab["rank"] for labs in cards for lab in labs}
+    low = min([ALL_RANKS.index(r) for r in seen if r in ALL_RANKS] + [ALL_RANKS.index(LABELLED[0])])
+    return {"ranks": ALL_RANKS[low:], "jokers": JOKER in seen, "backs": any(backs)}
+
+
+def with_label_suits(labels: list[dict]) -> list[dict]:
+    """In a folder whose labels name suits: every label with its ``"suit"`` (None where its label
+    names none, ``""`` for a joker, which has none to check)."""
+    return [dict(lab, suit="" if lab["rank"] == JOKER else lab.get("suit")) for lab in labels]
 
 
 def read_suits(path: Path) -> dict[str, str]:
@@ -173,12 +359,23 @@ def with_suits(labels: list[dict], letters: str | None, photo: str = "") -> list
 
 
 def photos(folder: Path) -> list[tuple[Path, Path]]:
-    """(image, xml) pairs of ``folder``, sorted by name."""
-    out = []
-    for xml in sorted(folder.glob("*.xml")):
-        img = next((xml.with_suffix(e) for e in IMAGE_EXTS if xml.with_suffix(e).is_file()), None)
-        if img is not None:
-            out.append((img, xml))
+    """(photo, label file) pairs of ``folder``, sorted by name: each photo with a VOC ``.xml`` or a
+    YOLO ``.txt`` of its name beside it, or, for photos in an ``images`` folder (``folder`` or
+    ``folder/images``), a ``.txt`` in the ``labels`` folder beside that. Photos without one are
+    left out."""
+    folder = Path(folder)
+    imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS) if folder.is_dir() else []
+    if not imgs and (folder / "images").is_dir():
+        imgs = sorted(p for p in (folder / "images").iterdir() if p.suffix in IMAGE_EXTS)
+    out, used = [], set()
+    for img in imgs:
+        near = [img.with_suffix(".xml"), img.with_suffix(".txt")]
+        if img.parent.name == "images":
+            near.append(img.parent.parent / "labels" / (img.stem + ".txt"))
+        lab = next((q for q in near if q.is_file()), None)
+        if lab is not None and lab not in used:
+            used.add(lab)
+            out.append((img, lab))
     return out
 
 
@@ -189,6 +386,15 @@ def rank_of(name: str) -> str:
     ('T', '9', 'JK', '??')
     """
     return name if name in (UNKNOWN, JOKER) else name[:-1]
+
+
+def suit_of(name: str) -> str:
+    """The suit letter of a detection's name (``""`` for ``JK`` and ``??``, which show none).
+
+    >>> suit_of("Th"), suit_of("JK")
+    ('h', '')
+    """
+    return "" if name in (UNKNOWN, JOKER) else name[-1]
 
 
 def aabb(polygon) -> list[float]:
@@ -277,13 +483,16 @@ def size_bucket(box, scale: float = 1.0) -> str:
 
 
 def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: float | None = NESTED,
-                scale: float = 1.0) -> dict:
+                scale: float = 1.0, ranks: tuple[str, ...] = LABELLED, back_labels: list[dict] | None = None) -> dict:
     """Score one photo: ``result`` is :meth:`CardDetector.detect`'s output, ``labels``
-    :func:`read_labels`', ``scale`` the detector's letterbox scale for it. Returns the photo's counts (all additive over photos) and its events:
+    :func:`read_labels`', ``scale`` the detector's letterbox scale for it, ``ranks`` the ranks the
+    folder labels on every card (:func:`conventions`; a name of another rank on no label is not
+    scored) and ``back_labels`` its face-down cards where the folder labels them (None: it shows
+    none, so every back is wrong). Returns the photo's counts (all additive over photos) and its events:
     ``reads`` (label rank, what it got: a rank, ``JK``, ``??``, ``-`` for not found, ``back``),
     ``sizes`` (bucket, found, right) per label, ``right_conf`` / ``wrong_conf`` (confidences),
     ``right_sure`` / ``wrong_sure`` (:func:`is_sure`) and ``wrong`` (the scored names that are
-    wrong: ``{"name", "on", "confidence"}``, ``on`` the label's rank or ``nothing``).
+    wrong: ``{"name", "on", "confidence"}``, ``on`` the label's rank, ``back`` or ``nothing``).
 
     Where the labels carry suits (:func:`with_suits`), the whole name is scored too: ``card_*``
     counts (a right rank of the wrong suit is a wrong card; a card whose suit the photo does
@@ -298,10 +507,19 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
                 "wrong_sure": [], "wrong": [], "suits": [], "card_right_sure": [], "card_wrong_sure": [],
                 "suit_wrong": []}
     suited = bool(labels) and all("suit" in lab for lab in labels)
-    # cards not matched by a card detection: are they under a back box?
+    # backs on a labelled face-down card are right; the others are wrong
+    on_back = match(backs, back_labels, iou, nested) if back_labels else {}
+    wrong_backs = [b for i, b in enumerate(backs) if i not in on_back]
+    c["back_labels"] = len(back_labels or ())
+    c["backs_right"] = len(on_back)
+    c["backs_wrong"] = len(wrong_backs)
+    # cards not matched by a card detection: are they under a wrong back box?
     free = [j for j in range(len(labels)) if j not in by_label]
-    as_back = set(match(backs, [labels[j] for j in free], iou, nested).values())
+    as_back = set(match(wrong_backs, [labels[j] for j in free], iou, nested).values())
     as_back = {free[k] for k in as_back}
+    # card detections on no face-up label: on a face-down one?
+    loose = [i for i in range(len(cards)) if i not in m]
+    on_down = {loose[k] for k in match([cards[i] for i in loose], back_labels, iou, nested)} if back_labels else set()
     for j, lab in enumerate(labels):
         i = by_label.get(j)
         got = rank_of(cards[i]["card"]) if i is not None else ("back" if j in as_back else MISSED)
@@ -309,13 +527,16 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
         c["found"] += i is not None
         c["rank_right"] += right
         c["taken_for_back"] += j in as_back
+        if lab["rank"] == JOKER:
+            c["joker_labels"] += 1
+            c["jokers_right"] += right
         ev["reads"].append((lab["rank"], got))
         ev["sizes"].append((size_bucket(lab["box"], scale), i is not None, right))
         if suited and lab["suit"] is not None:
             c["suit_labelled"] += 1
             if right:
-                ev["suits"].append((lab["suit"], cards[i]["card"][-1]))
-                c["card_right"] += cards[i]["card"][-1] == lab["suit"]
+                ev["suits"].append((lab["suit"], suit_of(cards[i]["card"])))
+                c["card_right"] += suit_of(cards[i]["card"]) == lab["suit"]
     for i, d in enumerate(cards):
         r = rank_of(d["card"])
         j = m.get(i)
@@ -326,9 +547,10 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             continue
         if r == JOKER:
             c["jokers"] += 1
-        scored = r in LABELLED or r == JOKER or j is not None
+            c["jokers_wrong"] += j is None or labels[j]["rank"] != JOKER
+        scored = r in ranks or r == JOKER or j is not None or i in on_down
         if not scored:
-            c["low_unlabelled"] += 1        # a 2-8 name on no labelled card: not scored
+            c["low_unlabelled"] += 1        # a name of an unlabelled rank on no labelled card: not scored
             continue
         c["named"] += 1
         if j is not None and labels[j]["rank"] == r:
@@ -338,7 +560,7 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             suit = labels[j]["suit"] if suited else None
             if suit is not None:
                 c["card_named"] += 1
-                if d["card"][-1] == suit:
+                if suit_of(d["card"]) == suit:
                     c["card_named_right"] += 1
                     ev["card_right_sure"].append(is_sure(d))
                 else:
@@ -349,13 +571,14 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             c["named_on_label" if j is not None else "named_on_nothing"] += 1
             ev["wrong_conf"].append(float(d["confidence"]))
             ev["wrong_sure"].append(is_sure(d))
-            ev["wrong"].append({"name": d["card"], "on": labels[j]["rank"] if j is not None else "nothing",
-                                "confidence": float(d["confidence"])})
+            ev["wrong"].append({"name": d["card"], "confidence": float(d["confidence"]),
+                                "on": labels[j]["rank"] if j is not None else "back" if i in on_down else "nothing"})
             if suited:
                 c["card_named"] += 1
                 ev["card_wrong_sure"].append(is_sure(d))
-    # a ``??`` on no label may lie on an unlabelled 2-8 card: it does not spoil the photo
-    c["photos_all_right"] = int(c["rank_right"] == len(labels) and not ev["wrong"] and not backs)
+    # a ``??`` on no label may lie on an unlabelled card: it does not spoil the photo
+    c["photos_all_right"] = int(c["rank_right"] == len(labels) and not ev["wrong"] and not wrong_backs
+                                and len(on_back) == c["back_labels"])
     if suited:
         c["photos_all_right_card"] = int(c["photos_all_right"] and c["card_right"] == c["suit_labelled"]
                                          and not ev["suit_wrong"])
@@ -500,6 +723,12 @@ def aggregate(scored: list[dict]) -> dict:
         "backs": tot["backs"], "backs_per_photo": ratio(tot["backs"], n),
         "photos_with_backs": tot["photos_with_backs"], "cards_taken_for_backs": tot["taken_for_back"],
         "jokers": tot["jokers"], "jokers_per_photo": ratio(tot["jokers"], n),
+        "jokers_wrong": tot["jokers_wrong"], "jokers_wrong_per_photo": ratio(tot["jokers_wrong"], n),
+        "backs_wrong": tot["backs_wrong"], "backs_wrong_per_photo": ratio(tot["backs_wrong"], n),
+        **({"joker_labels": tot["joker_labels"], "joker_recall": ratio(tot["jokers_right"], tot["joker_labels"])}
+           if tot["joker_labels"] else {}),
+        **({"back_labels": tot["back_labels"], "back_recall": ratio(tot["backs_right"], tot["back_labels"]),
+            "back_precision": ratio(tot["backs_right"], tot["backs"])} if tot["back_labels"] else {}),
         "unknown": tot["unknown"], "unknown_on_label": tot["unknown_on_label"],
         "unknown_on_no_label": tot["unknown_on_no_label"],
         "low_unlabelled": tot["low_unlabelled"],
@@ -507,7 +736,7 @@ def aggregate(scored: list[dict]) -> dict:
         "wrong_sure": ratio(sum(wrong_s), len(wrong_s)),
         "confidence_right": confidence_summary(right_c, right_s),
         "confidence_wrong": confidence_summary(wrong_c, wrong_s),
-        "confusion": {t: dict(confusion[t].most_common()) for t in LABELLED if t in confusion},
+        "confusion": {t: dict(confusion[t].most_common()) for t in ALL_RANKS + (JOKER,) if t in confusion},
         "by_size": {b: {"cards": v[0], "found": round(v[1] / v[0], 4), "rank_recall": round(v[2] / v[0], 4)}
                     for b in order if (v := sizes.get(b))},
         "wrong_names": dict(Counter(f"{w['name'] if w['name'] in (JOKER,) else rank_of(w['name'])} on {w['on']}"
@@ -532,9 +761,11 @@ def print_report(r: dict) -> None:
     for k in ("photos", "labelled_cards", "rank_recall", "rank_precision", "found", "photos_all_right",
               "scored_names", "right_names", "wrong_names_on_a_label", "wrong_names_on_nothing",
               "backs", "backs_per_photo", "photos_with_backs", "cards_taken_for_backs", "jokers",
-              "jokers_per_photo", "unknown", "unknown_on_label", "unknown_on_no_label", "low_unlabelled",
+              "jokers_per_photo", "jokers_wrong", "backs_wrong", "joker_labels", "joker_recall", "back_labels",
+              "back_recall", "back_precision", "unknown", "unknown_on_label", "unknown_on_no_label", "low_unlabelled",
               "right_not_sure", "wrong_sure", "median_ms"):
-        print(f"{k:>24}: {r.get(k)}")
+        if k in r:
+            print(f"{k:>24}: {r[k]}")
     print("95 % intervals (photos resampled): " + ", ".join(
         f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
     if "card_recall" in r:
@@ -592,7 +823,7 @@ def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, pe
     cw, ch, top = 150, 200, 24
     cells = []
     for img_path, xml_path in photos(folder):
-        labels = read_labels(xml_path)
+        labels = read_labels(xml_path, img_path)
         letters = (suits or {}).get(img_path.stem)
         image = read_image(img_path)
         for k, lab in enumerate(labels):
@@ -630,21 +861,27 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     from dealer_assist.vision.detector import read_image
 
     pairs = photos(folder)[:limit]
+    read = [read_annotations(lab, img) for img, lab in pairs]
+    conv = conventions([cards for cards, _ in read], [backs for _, backs in read])
+    label_suits = any("suit" in lab for cards, _ in read for lab in cards)
     scored, ms, per_photo, all_cards = [], [], [], []
-    for img_path, xml_path in pairs:
-        labels = read_labels(xml_path)
-        if suits is not None:
+    for (img_path, xml_path), (labels, back_labels) in zip(pairs, read):
+        if label_suits:
+            labels = with_label_suits(labels)
+        elif suits is not None:
             if img_path.stem not in suits:
                 raise ValueError(f"the suits file has no entry for {img_path.stem}")
             labels = with_suits(labels, suits[img_path.stem], img_path.stem)
         image = read_image(img_path)
         if wide is not None:
-            image, labels = wide_view(image, labels, wide, shrink)
+            image, moved = wide_view(image, labels + back_labels, wide, shrink)
+            labels, back_labels = moved[:len(labels)], moved[len(labels):]
         t0 = time.perf_counter()
         res = det.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         h, w = image.shape[:2]
-        s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w))
+        s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w),
+                        conv["ranks"], back_labels if conv["backs"] else None)
         scored.append(s)
         all_cards += res["cards"]
         c = s["counts"]
@@ -659,6 +896,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
     r["sure_source"] = sure_source(all_cards)
     r["folder"] = str(folder)
+    r["labels"] = {"ranks": "".join(conv["ranks"]), "jokers": conv["jokers"], "backs": conv["backs"],
+                   "suits": "labels" if label_suits else "file" if suits is not None else None}
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
     r["per_photo"] = per_photo
@@ -667,7 +906,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--dir", default=str(DEFAULT_DIR), help="photos with VOC .xml beside each")
+    ap.add_argument("--dir", default=str(DEFAULT_DIR), help="photos with a Pascal VOC .xml or a YOLO .txt (and its class names) beside each")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos (by name)")
     ap.add_argument("--models", default=str(ROOT / "models"))
@@ -726,10 +965,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(e, file=sys.stderr)
         return 2
-    r["suits_file"] = str(suits_path) if suits is not None else None
+    r["suits_file"] = str(suits_path) if suits is not None and r["labels"]["suits"] == "file" else None
     r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom}
     print(f"{'photo sizes':>24}: {r['photo_sizes']}")
     print(f"{'matching':>24}: {r['matching']}")
+    lab = r["labels"]
+    print(f"{'labels':>24}: every card of rank {lab['ranks'][0]} to A"
+          + (", jokers" if lab["jokers"] else ", no joker (every JK is wrong)")
+          + (", face-down cards" if lab["backs"] else ", no face-down card (every back is wrong)")
+          + {"labels": ", suits in the labels", "file": ", suits from " + str(r["suits_file"]),
+             None: ", no suits (ranks only)"}[lab["suits"]])
     print_report(r)
     if args.json_out:
         Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)

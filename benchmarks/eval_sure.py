@@ -147,7 +147,7 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
     suits = ER.read_suits(suits_file) if suits_file.is_file() else {}
     out = []
     for img, xml in ER.photos(folder)[:limit]:
-        labels = ER.with_suits(ER.read_labels(xml), suits.get(img.stem), img.stem)
+        labels = ER.with_suits(ER.read_labels(xml, img), suits.get(img.stem), img.stem)
         res = det.detect(read_image(img), sureness=True)
         m = ER.match(res["cards"], labels, 0.5, ER.NESTED)
         for i, c in enumerate(res["cards"]):

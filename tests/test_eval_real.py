@@ -249,3 +249,127 @@ def test_ranks_only_on_request_and_the_sheets_to_check_the_suits(tmp_path):
     n = sum(len(suits[p.stem]) for p, _ in E.photos(few))
     assert len(rows) == n and list(sheets.glob("sheet_*.png"))
     assert rows[0].split("\t")[2][-1] in "cdhs?"
+
+
+# -- other folders: other label spellings, YOLO files, jokers and face-down cards labelled ---------
+
+def test_labels_of_many_spellings_name_the_same_cards():
+    """Folders label cards in many ways; each spelling names the card a dealer would read."""
+    same = {"Kc": ("K", "c"), "kc": ("K", "c"), "KC": ("K", "c"), "king of clubs": ("K", "c"),
+            "king_clubs": ("K", "c"), "K♣": ("K", "c"), "clubs-king": ("K", "c"), "cK": ("K", "c"),
+            "10h": ("T", "h"), "Th": ("T", "h"), "ten of hearts": ("T", "h"), "H10": ("T", "h"),
+            "2S": ("2", "s"), "deuce of spades": ("2", "s"), "As": ("A", "s"), "ace of spades": ("A", "s")}
+    for text, (rank, suit) in same.items():
+        assert E.parse_label(text) == {"rank": rank, "suit": suit}, text
+    assert E.parse_label("Queen") == {"rank": "Q"} and E.parse_label("7") == {"rank": "7"}
+    for text in ("joker", "JK", "Joker_Red", "black joker", "joker2"):
+        assert E.parse_label(text) == {"rank": "JK"}, text
+    for text in ("back", "Card_Back", "face down"):
+        assert E.parse_label(text) == {"back": True}, text
+    for text in ("", "chip", "1c", "kx", "king of kings", "joker chip"):
+        with pytest.raises(ValueError, match="not a card label"):
+            E.parse_label(text)
+
+
+def test_a_voc_file_with_whole_names_jokers_and_backs(tmp_path):
+    def obj(name, box):
+        return (f"<object><name>{name}</name><bndbox><xmin>{box[0]}</xmin><ymin>{box[1]}</ymin>"
+                f"<xmax>{box[2]}</xmax><ymax>{box[3]}</ymax></bndbox></object>")
+    (tmp_path / "a.xml").write_text("<annotation>" + obj("Kh", (0, 0, 100, 140)) + obj("joker", (200, 0, 300, 140))
+                                    + obj("back", (400, 0, 500, 140)) + "</annotation>")
+    cards, backs = E.read_annotations(tmp_path / "a.xml")
+    assert cards == [{"rank": "K", "box": [0.0, 0.0, 100.0, 140.0], "suit": "h"},
+                     {"rank": "JK", "box": [200.0, 0.0, 300.0, 140.0]}]
+    assert backs == [{"box": [400.0, 0.0, 500.0, 140.0]}]
+    for body, why in ((obj("chip", (0, 0, 9, 9)), "unknown label"), (obj("Kh", (50, 0, 10, 140)), "empty or broken"),
+                      ("<object><name>Kh</name></object>", "bndbox"), ("<annotation", "not a Pascal VOC")):
+        (tmp_path / "b.xml").write_text(body if body.startswith("<annotation") else f"<annotation>{body}</annotation>")
+        with pytest.raises(ValueError, match=why):
+            E.read_annotations(tmp_path / "b.xml")
+
+
+def test_jokers_and_face_down_cards_are_right_where_the_folder_labels_them():
+    """In a folder that labels jokers and face-down cards, a JK on a joker and a back on a folded
+    hand are right, and only the others are wrong; every rank is scored where 2 to A are labelled."""
+    labels = E.with_label_suits([{"rank": "JK", "box": [0, 0, 100, 140]}, {"rank": "5", "box": [200, 0, 300, 140], "suit": "d"}])
+    downs = [{"box": [400, 0, 500, 140]}, {"box": [600, 0, 700, 140]}]
+    result = {"cards": [card("JK", 0.9, 0, 100, sure=True), card("5d", 0.9, 200, 300, sure=True),
+                        card("3c", 0.6, 600, 700, sure=False),    # a name on a face-down card: wrong
+                        card("JK", 0.5, 900, 1000, sure=False),   # a joker on nothing: wrong
+                        card("4h", 0.6, 1100, 1200, sure=False)],  # 2-A labelled: a 4 on nothing is wrong
+              "backs": [{"polygon": rect(400, 0, 500, 140)}, {"polygon": rect(1300, 0, 1400, 140)}]}
+    conv = E.conventions([labels], [downs])
+    assert conv == {"ranks": E.ALL_RANKS[3:], "jokers": True, "backs": True}   # lowest labelled: 5
+    s = E.score_photo(result, labels, ranks=E.ALL_RANKS, back_labels=downs)
+    c = s["counts"]
+    assert c["rank_right"] == 2 and c["jokers_right"] == 1 and c["jokers"] == 2 and c["jokers_wrong"] == 1
+    assert c["backs_right"] == 1 and c["backs_wrong"] == 1 and c["named"] == 5 and c["named_right"] == 2
+    assert {w["name"]: w["on"] for w in s["wrong"]} == {"3c": "back", "JK": "nothing", "4h": "nothing"}
+    assert c["card_named_right"] == 2                  # the joker's whole name is right: it has no suit
+    r = E.aggregate([s])
+    assert r["joker_recall"] == 1.0 and r["back_recall"] == 0.5 and r["back_precision"] == 0.5
+    assert r["jokers_wrong_per_photo"] == 1.0 and r["backs_wrong_per_photo"] == 1.0
+    assert r["confusion"]["JK"] == {"JK": 1}
+    # the same photo in a folder without them: every joker and every back is wrong, as in edje-train
+    plain = E.score_photo(result, labels)["counts"]
+    assert plain["backs_wrong"] == 2 and plain["low_unlabelled"] == 2    # the 3 and the 4: perhaps unlabelled
+
+
+def _yolo_copy(pairs, suits, root):
+    """The photos of ``pairs`` with their labels written as a YOLO dataset (images/, labels/,
+    data.yaml): whole names (rank and suit), boxes as shares of the photo."""
+    import cv2
+
+    classes = [r + s for r in E.ALL_RANKS for s in "cdhs"] + ["unknown-suit-" + r for r in E.ALL_RANKS]
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    (root / "data.yaml").write_text("names:\n" + "".join(f"  {k}: {n.replace('unknown-suit-', '')}\n"
+                                                         for k, n in enumerate(classes)))
+    for img, xml in pairs:
+        h, w = cv2.imread(str(img)).shape[:2]
+        lines = []
+        for lab, s in zip(E.read_labels(xml), suits[img.stem]):
+            x0, y0, x1, y1 = lab["box"]
+            k = classes.index(lab["rank"] + s if s != "?" else "unknown-suit-" + lab["rank"])
+            lines.append(f"{k} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+        (root / "images" / img.name).write_bytes(img.read_bytes())
+        (root / "labels" / (img.stem + ".txt")).write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_the_same_photos_labelled_as_a_yolo_dataset_score_the_same(tmp_path):
+    """Three real photos, their labels written as a YOLO dataset with the suits in the class
+    names, score exactly as the VOC files with the suits file do."""
+    suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
+    pairs = E.photos(E.DEFAULT_DIR)[:3]
+    _yolo_copy(pairs, suits, tmp_path / "yolo")
+    assert [img.name for img, _ in E.photos(tmp_path / "yolo")] == [img.name for img, _ in pairs]
+    runs = {}
+    for name, args in (("voc", ("--limit", "3")), ("yolo", ("--dir", str(tmp_path / "yolo")))):
+        out = tmp_path / f"{name}.json"
+        run = run_eval(*args, "--json", str(out))
+        assert run.returncode == 0, run.stderr
+        runs[name] = json.loads(out.read_text())
+    voc, yolo = runs["voc"], runs["yolo"]
+    assert yolo["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels"}
+    for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
+              "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
+        assert yolo[k] == voc[k], k
+
+
+def test_a_yolo_file_without_class_names_or_with_a_bad_line_is_a_clear_error(tmp_path):
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(tmp_path / "p.jpg"), np.full((100, 200, 3), 90, np.uint8))
+    (tmp_path / "p.txt").write_text("0 0.5 0.5 0.2 0.4\n")
+    run = run_eval("--dir", str(tmp_path), timeout=120)
+    assert run.returncode == 2 and "class names" in run.stderr and "Traceback" not in run.stderr
+    (tmp_path / "classes.txt").write_text("Kh\nback\n")
+    assert E.read_annotations(tmp_path / "p.txt", tmp_path / "p.jpg") == (
+        [{"rank": "K", "box": [80.0, 30.0, 120.0, 70.0], "suit": "h"}], [])
+    (tmp_path / "p.txt").write_text("1 0.1 0.1 0.3 0.1 0.3 0.5 0.1 0.5\n")      # a polygon: its box
+    assert E.read_annotations(tmp_path / "p.txt", tmp_path / "p.jpg") == ([], [{"box": [20.0, 10.0, 60.0, 50.0]}])
+    (tmp_path / "p.txt").write_text("7 0.5 0.5 0.2 0.4\n")
+    run = run_eval("--dir", str(tmp_path), timeout=120)
+    assert run.returncode == 2 and "p.txt:1" in run.stderr and "Traceback" not in run.stderr
