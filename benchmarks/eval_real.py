@@ -320,6 +320,35 @@ def conventions(cards: list[list[dict]], backs: list[list[dict]]) -> dict:
     return {"ranks": ALL_RANKS[low:], "jokers": JOKER in seen, "backs": any(backs)}
 
 
+def read_photo(img_path: Path, label_path: Path | None = None) -> np.ndarray:
+    """The photo as its labels were drawn on it. A phone photo may carry an EXIF orientation:
+    OpenCV turns it upright, but some labelling tools (LabelImg) draw on the pixels as stored.
+    Where a VOC file's ``<size>`` is the stored photo's and not the upright one's, the stored
+    pixels are read. (A photo turned by 180 degrees keeps its size, so cannot be told apart this
+    way: it is read upright.) A file that is no image is a clear ``ValueError``."""
+    import cv2
+
+    data = np.fromfile(str(img_path), np.uint8)
+    shown = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if shown is None:
+        raise ValueError(f"{img_path}: not a readable image")
+    size = voc_size(label_path) if label_path is not None and Path(label_path).suffix.lower() == ".xml" else None
+    if size is not None and size != (shown.shape[1], shown.shape[0]):
+        stored = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if stored is not None and size == (stored.shape[1], stored.shape[0]):
+            return stored
+    return shown
+
+
+def voc_size(label_path: Path) -> tuple[int, int] | None:
+    """(width, height) of a VOC file's ``<size>``; None where it gives none."""
+    try:
+        size = ET.parse(label_path).getroot().find("size")
+        return (int(float(size.findtext("width"))), int(float(size.findtext("height")))) if size is not None else None
+    except (OSError, ET.ParseError, TypeError, ValueError):
+        return None
+
+
 def with_label_suits(labels: list[dict]) -> list[dict]:
     """In a folder whose labels name suits: every label with its ``"suit"`` (None where its label
     names none, ``""`` for a joker, which has none to check)."""
@@ -818,14 +847,12 @@ def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, pe
     suits by eye. Returns how many cards."""
     import cv2
 
-    from dealer_assist.vision.detector import read_image
-
     cw, ch, top = 150, 200, 24
     cells = []
     for img_path, xml_path in photos(folder):
         labels = read_labels(xml_path, img_path)
         letters = (suits or {}).get(img_path.stem)
-        image = read_image(img_path)
+        image = read_photo(img_path, xml_path)
         for k, lab in enumerate(labels):
             x0, y0, x1, y1 = lab["box"]
             mx, my = 0.04 * (x1 - x0), 0.04 * (y1 - y0)
@@ -858,8 +885,6 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
              suits: dict[str, str] | None = None) -> dict:
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
     name's figures. A photo the suits do not cover is a clear ``ValueError``."""
-    from dealer_assist.vision.detector import read_image
-
     pairs = photos(folder)[:limit]
     read = [read_annotations(lab, img) for img, lab in pairs]
     conv = conventions([cards for cards, _ in read], [backs for _, backs in read])
@@ -872,7 +897,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             if img_path.stem not in suits:
                 raise ValueError(f"the suits file has no entry for {img_path.stem}")
             labels = with_suits(labels, suits[img_path.stem], img_path.stem)
-        image = read_image(img_path)
+        image = read_photo(img_path, xml_path)
         if wide is not None:
             image, moved = wide_view(image, labels + back_labels, wide, shrink)
             labels, back_labels = moved[:len(labels)], moved[len(labels):]

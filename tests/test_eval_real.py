@@ -373,3 +373,29 @@ def test_a_yolo_file_without_class_names_or_with_a_bad_line_is_a_clear_error(tmp
     (tmp_path / "p.txt").write_text("7 0.5 0.5 0.2 0.4\n")
     run = run_eval("--dir", str(tmp_path), timeout=120)
     assert run.returncode == 2 and "p.txt:1" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_phone_photo_turned_by_its_exif_is_read_as_its_labels_were_drawn(tmp_path):
+    """A phone photo stored sideways with an EXIF orientation: where the VOC file's size is the
+    stored photo's (LabelImg draws on the stored pixels), the stored pixels are scored; where it is
+    the upright photo's, or not given, the upright one."""
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.zeros((100, 200, 3), np.uint8)
+    im = Image.fromarray(pixels)
+    exif = im.getexif()
+    exif[274] = 6                                     # turned 90 degrees on viewing
+    im.save(tmp_path / "p.jpg", exif=exif)
+
+    def voc(size):
+        (tmp_path / "p.xml").write_text("<annotation>" + (f"<size><width>{size[0]}</width><height>{size[1]}</height>"
+                                                          "<depth>3</depth></size>" if size else "") + "</annotation>")
+        return E.read_photo(tmp_path / "p.jpg", tmp_path / "p.xml").shape[:2]
+
+    assert voc((200, 100)) == (100, 200)              # labelled on the stored pixels
+    assert voc((100, 200)) == (200, 100)              # labelled upright
+    assert voc(None) == (200, 100)
+    (tmp_path / "q.jpg").write_bytes(b"not a photo")
+    with pytest.raises(ValueError, match="not a readable image"):
+        E.read_photo(tmp_path / "q.jpg")
