@@ -464,3 +464,94 @@ def test_the_floor_view_upgrades_a_log_from_an_older_release_or_says_in_one_line
         ready_schema(as_table)
     assert ready_schema(central) == HEAD               # the owner's role upgrades it
     assert ready_schema(as_table) == HEAD              # and then any role reads it as it is
+
+
+# -- snapshots: each with the digest its hand log wrote, bytes changed since never shown ------------
+SHOTS = {"start": b"\xff\xd8 frame zero \xff\xd9", "flop": b"\xff\xd8 frame thirty \xff\xd9",
+         "end": b"\xff\xd8 frame sixty \xff\xd9"}
+
+
+def snapshot_log(path: Path) -> Path:
+    """One ended hand with four snapshots: at its start, at the flop, at the turn (the flop's frame:
+    the log keeps that image once, ``same_as``) and at its end."""
+    with HandLog(path, source="test", game="holdem") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1},
+                   snapshot_jpeg=SHOTS["start"])
+        log.record({"t": 1.0, "frame": 30, "type": "board", "hand": 1, "street": "flop",
+                    "cards": ["Ks", "Js", "6s"]}, snapshot_jpeg=SHOTS["flop"])
+        log.record({"t": 1.0, "frame": 30, "type": "board", "hand": 1, "street": "turn",
+                    "cards": ["Ks", "Js", "6s", "2d"]}, snapshot_jpeg=SHOTS["flop"])
+        log.record({"t": 2.0, "frame": 60, "type": "hand_end", "hand": 1, "board": ["Ks", "Js", "6s", "2d"],
+                    "won_without_showdown": 1, "corrections": 0}, snapshot_jpeg=SHOTS["end"])
+    return path
+
+
+def flipped(jpeg: bytes) -> bytes:
+    """``jpeg`` with one byte of its middle flipped (still a JPEG's start and end)."""
+    i = len(jpeg) // 2
+    return jpeg[:i] + bytes([jpeg[i] ^ 0xFF]) + jpeg[i + 1:]
+
+
+def test_a_snapshot_changed_before_or_after_it_was_sent_is_never_shown_from_the_central_log(central, tmp_path,
+                                                                                             capsys):
+    """A snapshot goes to the central log with the SHA-256 its hand log wrote beside it. One whose
+    bytes the table's disk changed is still sent (said once by the forwarder), and the central log
+    refuses it, as it refuses one changed in PostgreSQL since; the others come back byte for byte,
+    and review --central --snapshots writes those and names the rest."""
+    from dealer_assist.errors import UserError, says
+
+    db = snapshot_log(tmp_path / "t.sqlite")
+    start, flop, turn, end = [s["id"] for s in load_hand(db, "1:1")["snapshots"]]
+    con = sqlite3.connect(db)          # the table's disk changes the end's snapshot after it was written
+    con.execute("UPDATE snapshots SET jpeg = ? WHERE id = ?", (flipped(SHOTS["end"]), end))
+    con.commit()
+    con.close()
+    said: list[str] = []
+    assert sync_log(str(db), central, "T1", lang="en", say=said.append) == 4
+    assert len(said) == 1 and f"snapshot {end} of {db} is damaged" in said[0], said
+    assert "goes to the central log as it is" in said[0]
+    assert sync_log(str(db), central, "T1", lang="en", say=said.append) == 0 and len(said) == 1
+
+    with CentralLog(central) as log:
+        hand = log.load_hand("1:1", "T1")
+        assert [s["id"] for s in hand["snapshots"]] == [start, flop, turn, end]     # every one was sent
+        assert [log.load_snapshot(hand, i) for i in (start, flop, turn)] == \
+            [SHOTS["start"], SHOTS["flop"], SHOTS["flop"]]
+        with pytest.raises(UserError, match=f"snapshot {end} of hand 1:1 in the central log is damaged") as got:
+            log.load_snapshot(hand, end)
+        assert "壊れています" in says(got.value, "ja")
+    out = tmp_path / "from-central"
+    assert main(["review", "--central", central, "--table", "T1", "1:1", "--snapshots", str(out),
+                 "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert f"snapshot {end} of hand 1:1 is damaged" in err and "Traceback" not in err
+    assert sorted(p.read_bytes() for p in out.iterdir()) == sorted([SHOTS["start"], SHOTS["flop"], SHOTS["flop"]])
+
+    # the flop's image is changed in PostgreSQL after it arrived: it, and the turn that shares it, are refused
+    with psycopg.connect(central) as con:
+        con.execute("UPDATE snapshots SET jpeg = %s WHERE local_id = %s", (flipped(SHOTS["flop"]), flop))
+    with CentralLog(central) as log:
+        hand = log.load_hand("1:1", "T1")
+        for i in (flop, turn):
+            with pytest.raises(UserError, match=f"snapshot {i} of hand 1:1 in the central log is damaged"):
+                log.load_snapshot(hand, i)
+        assert log.load_snapshot(hand, start) == SHOTS["start"]
+
+
+def test_a_hand_log_from_before_snapshot_digests_still_sends_snapshots_that_load(central, tmp_path):
+    """A hand log of schema 2 keeps no digest beside its snapshots: they are sent without one and
+    load from the central log as they were (there is nothing to check them against)."""
+    db = snapshot_log(tmp_path / "v2.sqlite")
+    con = sqlite3.connect(db)          # the same file as schema 2 wrote it: no sha256 column
+    con.execute("ALTER TABLE snapshots DROP COLUMN sha256")
+    con.execute("DELETE FROM schema_versions WHERE version = 3")
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+    said: list[str] = []
+    assert sync_log(str(db), central, "old", lang="en", say=said.append) == 4
+    assert said == []
+    with CentralLog(central) as log:
+        hand = log.load_hand("1:1", "old")
+        assert [log.load_snapshot(hand, s["id"]) for s in hand["snapshots"]] == \
+            [SHOTS["start"], SHOTS["flop"], SHOTS["flop"], SHOTS["end"]]

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+import sqlite3
 import threading
 import time
 import urllib.error
@@ -255,6 +256,32 @@ def test_the_floor_page_in_a_browser(floor):
                 "SAME CARD" in page.locator("tr.row.stop .badge.stop").first.inner_text()
             if shots:
                 page.screenshot(path=os.path.join(shots, "floor-en.png"))
+
+            # a fourth table's hand with two snapshots, one of them changed in the central log after it
+            # arrived: the hand's page shows the other and says, in the page's language, that one is damaged
+            import cv2
+            import numpy as np
+
+            shot = [cv2.imencode(".jpg", np.full((36, 64, 3), v, np.uint8))[1].tobytes() for v in (90, 160)]
+            db = floor["logs"]["t2"][0].parent / "t4.sqlite"
+            with HandLog(db, source="camera", game="holdem") as log:
+                log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1},
+                           snapshot_jpeg=shot[0])
+                log.record({"t": 2.0, "frame": 60, "type": "hand_end", "hand": 1, "board": [],
+                            "won_without_showdown": 1, "corrections": 0}, snapshot_jpeg=shot[1])
+            sync_log(str(db), floor["url"], "t4")
+            hid = next(t for t in json.loads(get(base + "/api/tables")[1])["tables"] if t["table"] == "t4")["hand_id"]
+            snaps = json.loads(get(f"{base}/api/hand/{hid}")[1])["snapshots"]
+            assert len(snaps) == 2 and get(f"{base}/api/snapshot/{hid}/{snaps[0]['id']}") == (200, shot[0])
+            with psycopg.connect(floor["url"]) as pg:
+                pg.execute("UPDATE snapshots SET jpeg = %s WHERE local_id = %s AND session_id = "
+                           "(SELECT session_id FROM hands WHERE id = %s)", (shot[0], snaps[1]["id"], hid))
+            page.evaluate(f"showHand({hid}, 't4')")
+            page.wait_for_selector("#snaps .snapfail", timeout=3000)
+            page.wait_for_function("[...document.querySelectorAll('#snaps img')].every(i => i.complete && i.naturalWidth)",
+                                   timeout=3000)
+            assert page.locator("#snaps img").count() == 1 and page.locator("#snaps .snapfail").count() == 1
+            assert "is damaged" in page.locator("#snaps .snapfail").inner_text()
         finally:
             browser.close()
 
@@ -539,3 +566,48 @@ def test_a_hand_paid_on_a_provisional_ruling_stays_counted_on_the_floor(tmp_path
         checked = hand_view(central, r["hand_id"])["checked"]
         assert checked["staff"] == "鈴木" and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", checked["when"])
     log.close()
+
+
+def test_a_damaged_snapshot_is_an_error_on_the_floor_not_a_picture(tmp_path, pg_server):
+    """The floor's snapshot address answers a snapshot whose bytes are no longer those the table
+    recorded (changed on the table's disk before it was sent, or in the central log since) with an
+    error that says so in both languages, never the changed bytes; the others as they were."""
+    url = new_database(pg_server)
+    shots = [b"\xff\xd8 frame zero \xff\xd9", b"\xff\xd8 frame thirty \xff\xd9", b"\xff\xd8 frame sixty \xff\xd9"]
+    db = tmp_path / "t4.sqlite"
+    with HandLog(db, source="camera", game="holdem") as log:
+        log.record({"t": 0.0, "frame": 0, "type": "hand_start", "hand": 1, "seats": [1, 2], "button": 1},
+                   snapshot_jpeg=shots[0])
+        log.record({"t": 1.0, "frame": 30, "type": "board", "hand": 1, "street": "flop",
+                    "cards": ["Ks", "Js", "6s"]}, snapshot_jpeg=shots[1])
+        log.record({"t": 2.0, "frame": 60, "type": "hand_end", "hand": 1, "board": ["Ks", "Js", "6s"],
+                    "won_without_showdown": 1, "corrections": 0}, snapshot_jpeg=shots[2])
+    con = sqlite3.connect(db)          # the table's disk changes the end's snapshot before it is sent
+    con.execute("UPDATE snapshots SET jpeg = ? WHERE frame = 60", (b"\xff\xd8 frame s1xty \xff\xd9",))
+    con.commit()
+    con.close()
+    said: list[str] = []
+    sync_log(str(db), url, "t4", lang="en", say=said.append)
+    assert len(said) == 1 and "is damaged" in said[0]
+    with psycopg.connect(url) as pg:
+        (hid,) = pg.execute("SELECT id FROM hands").fetchone()
+    with serving(create_app(url, TOKEN)) as base:
+        status, body = get(f"{base}/api/hand/{hid}")
+        ids = [s["id"] for s in json.loads(body)["snapshots"]]
+        assert status == 200 and len(ids) == 3
+
+        def refused(sid: int) -> None:
+            status, body = get(f"{base}/api/snapshot/{hid}/{sid}")
+            assert status == 404 and b"\xff\xd8" not in body
+            answer = json.loads(body)
+            assert f"snapshot {sid} of hand {hid} in the central log is damaged" in answer["error"]
+            assert "壊れています" in answer["error_ja"]
+
+        assert [get(f"{base}/api/snapshot/{hid}/{sid}") for sid in ids[:2]] == [(200, shots[0]), (200, shots[1])]
+        refused(ids[2])
+        with psycopg.connect(url) as pg:         # the flop's image changed in the central log after it arrived
+            pg.execute("UPDATE snapshots SET jpeg = %s WHERE local_id = %s", (b"\xff\xd8 frame th1rty \xff\xd9",
+                                                                               ids[1]))
+        refused(ids[1])
+        assert get(f"{base}/api/snapshot/{hid}/{ids[0]}") == (200, shots[0])
+        assert get(f"{base}/api/snapshot/{hid + 1000}/{ids[0]}")[0] == 404      # no such hand: no traceback

@@ -11,13 +11,17 @@ from where the central log stopped, nothing lost, nothing doubled.
 
 Cards are filtered here, at the table (:mod:`dealer_assist.central.privacy`): before a hand's
 showdown no seat's cards are sent, at the showdown those of the seats that showed, at the hand's
-end the rest, together with its snapshots (a snapshot is a photograph of the table).
+end the rest, together with its snapshots (a snapshot is a photograph of the table). Each
+snapshot goes with the SHA-256 its hand log wrote beside it (hand-log schema 3; none from an
+older log), so the central log refuses bytes changed since; one whose bytes already differ from
+it on the table's disk is sent as it is (the central log then refuses it) and said once.
 
 Runs in its own thread with its own connections (a read-only SQLite one, a psycopg one); the
 table's thread only calls :meth:`Forwarder.poke`. Needs psycopg (the ``central`` extra).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -104,9 +108,11 @@ class _Session:
 class _Sync:
     """One pass of forwarding over a local log (used by the thread and by :func:`sync_log`)."""
 
-    def __init__(self, db_path: str, table: str):
+    def __init__(self, db_path: str, table: str, tell: Optional[Callable[[Any], None]] = None):
         self.db_path = os.fspath(db_path)
         self.table = table
+        self.tell = tell or (lambda msg: None)   # news for the person at the table (a catalogue message)
+        self.damaged_told: set[int] = set()      # local snapshot ids already said damaged
         self.origin_base = f"{_host()}|{os.path.abspath(self.db_path)}"
         self.sessions: dict[int, _Session] = {}
         self.hands: dict[int, _HandState] = {}
@@ -337,13 +343,24 @@ class _Sync:
              _dump(action), withheld))
 
     def _send_snapshots(self, pg, local, sess: _Session, where: str, params: tuple) -> None:
+        from dealer_assist.live.handlog import _columns
+
+        digest = "sn.sha256" if "sha256" in _columns(local, "snapshots") else "NULL"   # NULL: before schema 3
         for s in local.execute(
-                "SELECT sn.id, sn.frame, sn.t, sn.jpeg, sn.same_as, e.seq FROM snapshots sn "
+                f"SELECT sn.id, sn.frame, sn.t, sn.jpeg, sn.same_as, {digest} AS sha256, e.seq FROM snapshots sn "
                 f"JOIN events e ON e.id = sn.event WHERE {where} ORDER BY sn.id", params):
-            pg.execute("INSERT INTO snapshots (session_id, local_id, event_seq, frame, t, jpeg, same_as) "
-                       "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, local_id) DO NOTHING",
-                       (sess.central_id, s["id"], s["seq"], s["frame"], s["t"],
-                        None if s["jpeg"] is None else bytes(s["jpeg"]), s["same_as"]))
+            jpeg = None if s["jpeg"] is None else bytes(s["jpeg"])
+            kept = s["sha256"] if isinstance(s["sha256"], str) else None
+            pg.execute("INSERT INTO snapshots (session_id, local_id, event_seq, frame, t, jpeg, same_as, sha256) "
+                       "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, local_id) DO NOTHING",
+                       (sess.central_id, s["id"], s["seq"], s["frame"], s["t"], jpeg, s["same_as"], kept))
+            if (jpeg is not None and kept is not None and s["id"] not in self.damaged_told
+                    and hashlib.sha256(jpeg).hexdigest() != kept):
+                # sent as it is: its digest tells the central log, which will not show it
+                self.damaged_told.add(s["id"])
+                self.tell(_("snapshot {id} of {path} is damaged: its bytes are no longer those recorded (the disk "
+                            "changed them); it goes to the central log as it is, which will not show it",
+                            id=s["id"], path=self.db_path))
 
 
 def _dump(obj: Any) -> str:
@@ -360,13 +377,16 @@ def _network_errors():
     return (psycopg.OperationalError, psycopg.InterfaceError)
 
 
-def sync_log(db_path: str, url: str, table: str) -> int:
+def sync_log(db_path: str, url: str, table: str, *, lang: str = "ja",
+             say: Optional[Callable[[str], None]] = None) -> int:
     """Send everything of the local log ``db_path`` that the central log lacks, now (one pass,
-    no thread); returns the number of events sent. UserError when the central log is out of reach."""
+    no thread); returns the number of events sent. UserError when the central log is out of reach.
+    ``say(line)`` gets the news of what was sent (a damaged snapshot), as :class:`Forwarder`'s."""
+    say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     upgrade(url)
     try:
         with connect(url, autocommit=True) as pg:
-            return _Sync(db_path, table).run(pg)
+            return _Sync(db_path, table, lambda msg: say(msg.render(lang))).run(pg)
     except _network_errors() as exc:
         raise UserError(_("the central log {url} is out of reach: {why}", url=shown_url(url),
                           why=describe_error(exc))) from None
@@ -381,7 +401,8 @@ class Forwarder:
     """The table's forwarding thread. ``poke()`` after recording; ``close()`` at the end.
 
     ``say(line)`` gets the one-line news of the connection (lost, back, what is left unsent at
-    the end); by default standard error, in ``lang``.
+    the end) and of what was sent (a snapshot whose bytes its hand log no longer vouches for);
+    by default standard error, in ``lang``.
     """
 
     def __init__(self, db_path: str, url: str, table: str, *, lang: str = "ja",
@@ -392,7 +413,7 @@ class Forwarder:
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.poll_s = poll_s
         self.retry_max_s = retry_max_s
-        self._sync = _Sync(db_path, table)
+        self._sync = _Sync(db_path, table, self._tell)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None

@@ -9,6 +9,7 @@ event sent without them).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import timezone
 from typing import Any, Optional
@@ -74,6 +75,7 @@ class CentralLog:
             raise UserError(_("cannot read the central log {url}: {why}", url=shown_url(url),
                               why=describe_error(exc))) from None
         self.con.row_factory = dict_row
+        self._digests: Optional[bool] = None   # whether snapshots keep their SHA-256 (revision 0007 on)
         try:
             ok = self.con.execute("SELECT to_regclass('central_schema_version') AS v").fetchone()["v"]
         except psycopg.Error as exc:
@@ -206,15 +208,28 @@ class CentralLog:
                                  (hand_id,))]
 
     def load_snapshot(self, hand: dict, snapshot_id: int) -> bytes:
-        """The JPEG of one snapshot of ``hand`` (as :meth:`load_hand` returned it)."""
-        sid = self._q("SELECT session_id FROM hands WHERE id = %s", (hand["central_id"],))[0]["session_id"]
-        row = self._q("SELECT jpeg, same_as FROM snapshots WHERE session_id = %s AND local_id = %s", (sid, snapshot_id))
+        """The JPEG of one snapshot of ``hand`` (as :meth:`load_hand` returned it), as the table
+        recorded it: :class:`UserError` where its bytes no longer match the SHA-256 the table's
+        hand log wrote beside them (changed on the table's disk before they were sent, or here
+        since), so a garbled image is never shown as a hand's evidence. Snapshots sent without a
+        digest (from a hand log older than schema 3) are not checked."""
+        if self._digests is None:      # a log not yet at revision 0007 keeps no digests
+            self._digests = bool(self._q("SELECT 1 FROM pg_attribute WHERE attrelid = 'snapshots'::regclass "
+                                         "AND attname = 'sha256' AND NOT attisdropped"))
+        hands = self._q("SELECT session_id FROM hands WHERE id = %s", (hand["central_id"],))
+        sql = (f"SELECT jpeg, same_as, {'sha256' if self._digests else 'NULL AS sha256'} FROM snapshots "
+               "WHERE session_id = %s AND local_id = %s")
+        row = self._q(sql, (hands[0]["session_id"], snapshot_id)) if hands else []
         if row and row[0]["jpeg"] is None and row[0]["same_as"] is not None:
-            row = self._q("SELECT jpeg, same_as FROM snapshots WHERE session_id = %s AND local_id = %s",
-                          (sid, row[0]["same_as"]))
+            row = self._q(sql, (hands[0]["session_id"], row[0]["same_as"]))
         if not row or row[0]["jpeg"] is None:
             raise UserError(_("no snapshot {id} of hand {ref} in the central log", id=snapshot_id, ref=hand["ref"]))
-        return bytes(row[0]["jpeg"])
+        jpeg = bytes(row[0]["jpeg"])
+        kept = row[0]["sha256"]
+        if isinstance(kept, str) and hashlib.sha256(jpeg).hexdigest() != kept:
+            raise UserError(_("snapshot {id} of hand {ref} in the central log is damaged: its bytes are no longer "
+                              "those the table recorded, so it is not shown", id=snapshot_id, ref=hand["ref"]))
+        return jpeg
 
 
 def _iso_utc(t) -> str:

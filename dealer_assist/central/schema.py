@@ -22,7 +22,7 @@ __all__ = ["check_url", "shown_url", "connect", "upgrade", "HEAD", "describe_err
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The newest migration; a database at another revision is upgraded (or refused if newer).
-HEAD = "0006"
+HEAD = "0007"
 _LOCK = 0x44414347   # pg_advisory_lock key: one migrator at a time
 
 
