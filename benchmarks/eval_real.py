@@ -19,7 +19,8 @@ FULL-resolution photo; nothing else is resized here.
 
 Other folders (real photos of other decks, of a real table) are read the same way with ``--dir``:
 a Pascal VOC ``.xml`` or a YOLO ``.txt`` beside each photo (or in a ``labels`` folder beside an
-``images`` folder; a YOLO folder's class names in ``classes.txt``, ``obj.names`` or ``data.yaml``).
+``images`` folder; a YOLO folder's class names in ``classes.txt``, ``obj.names`` or ``data.yaml``),
+or one COCO file for the folder (``_annotations.coco.json``, ``annotations.json``).
 A label may name a rank (``nine``, ``9``, ``10``, ``T``, ``queen``), a whole card (``Kc``, ``10h``,
 ``king of clubs``, ``K♣``, ``clubs_king``), a joker (``joker``, ``JK``, ``red joker``) or a face-down
 card (``back``, ``face down``); :func:`parse_label` says which, and refuses anything else by name.
@@ -80,6 +81,7 @@ and a right rank with a wrong suit counts as right):
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -207,14 +209,19 @@ def read_labels(label_path: Path, image_path: Path | None = None) -> list[dict]:
 def read_annotations(label_path: Path, image_path: Path | None = None) -> tuple[list[dict], list[dict]]:
     """The labelled face-up cards (as :func:`read_labels`) and face-down cards (``[{"box"}]``) of
     one photo: a Pascal VOC ``.xml`` (``<object><name>`` any spelling :func:`parse_label` reads,
-    ``<bndbox>``), or a YOLO ``.txt`` (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` as shares
-    of the photo ``image_path``, the class names in :func:`yolo_names`). A label that names no
+    ``<bndbox>``), a YOLO ``.txt`` (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` as shares
+    of the photo ``image_path``, the class names in :func:`yolo_names`) or the photo's part of a
+    COCO ``.json`` (``bbox`` x, y, w, h in pixels; its ``categories`` name the classes). A label that names no
     card, a malformed file or box is a clear ``ValueError`` naming the file."""
     label_path = Path(label_path)
     cards: list[dict] = []
     backs: list[dict] = []
     if label_path.suffix.lower() == ".txt":
         objects = yolo_objects(label_path, image_path)
+    elif label_path.suffix.lower() == ".json":
+        if image_path is None:
+            raise ValueError(f"{label_path}: a COCO file is read for one of its photos")
+        objects = [(name, [x, y, x + w, y + h]) for name, (x, y, w, h) in _coco(label_path)[0].get(Path(image_path).name, [])]
     else:
         try:
             root = ET.parse(label_path).getroot()
@@ -387,25 +394,48 @@ def with_suits(labels: list[dict], letters: str | None, photo: str = "") -> list
     return [dict(lab, suit=None if ch == "?" else ch) for lab, ch in zip(labels, letters)]
 
 
+#: COCO files a folder may hold for all its photos (Roboflow writes ``_annotations.coco.json``)
+COCO_FILES = ("_annotations.coco.json", "annotations.json", "instances.json", "coco.json")
+
+
 def photos(folder: Path) -> list[tuple[Path, Path]]:
     """(photo, label file) pairs of ``folder``, sorted by name: each photo with a VOC ``.xml`` or a
     YOLO ``.txt`` of its name beside it, or, for photos in an ``images`` folder (``folder`` or
-    ``folder/images``), a ``.txt`` in the ``labels`` folder beside that. Photos without one are
-    left out."""
+    ``folder/images``), a ``.txt`` in the ``labels`` folder beside that, or else the folder's COCO
+    file (:data:`COCO_FILES`) where it names the photo. Photos without labels are left out."""
     folder = Path(folder)
     imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS) if folder.is_dir() else []
     if not imgs and (folder / "images").is_dir():
         imgs = sorted(p for p in (folder / "images").iterdir() if p.suffix in IMAGE_EXTS)
+    coco = next((q for d in (folder, folder / "images") for q in (d / f for f in COCO_FILES) if q.is_file()), None)
+    in_coco = set(_coco(coco)[0]) if coco is not None else set()
     out, used = [], set()
     for img in imgs:
         near = [img.with_suffix(".xml"), img.with_suffix(".txt")]
         if img.parent.name == "images":
             near.append(img.parent.parent / "labels" / (img.stem + ".txt"))
         lab = next((q for q in near if q.is_file()), None)
-        if lab is not None and lab not in used:
+        if lab is None and img.name in in_coco:
+            out.append((img, coco))
+        elif lab is not None and lab not in used:
             used.add(lab)
             out.append((img, lab))
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def _coco(path: Path) -> tuple[dict, dict]:
+    """A COCO file's photos (file name -> its annotations) and category names (id -> name)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        names = {c["id"]: str(c["name"]) for c in data["categories"]}
+        files = {im["id"]: Path(str(im["file_name"])).name for im in data["images"]}
+        by_file: dict[str, list] = {f: [] for f in files.values()}
+        for a in data["annotations"]:
+            by_file[files[a["image_id"]]].append((names[a["category_id"]], [float(v) for v in a["bbox"]]))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: not a COCO file ({type(e).__name__}: {e})") from None
+    return by_file, names
 
 
 def rank_of(name: str) -> str:
@@ -931,7 +961,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--dir", default=str(DEFAULT_DIR), help="photos with a Pascal VOC .xml or a YOLO .txt (and its class names) beside each")
+    ap.add_argument("--dir", default=str(DEFAULT_DIR), help="photos with a Pascal VOC .xml or a YOLO .txt (and its class names) beside each, or a COCO .json for all")
     ap.add_argument("--json", dest="json_out", default=None, help="also write the figures here")
     ap.add_argument("--limit", type=int, default=None, help="only the first N photos (by name)")
     ap.add_argument("--models", default=str(ROOT / "models"))
@@ -963,7 +993,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"--shrink wants a number above 0 and at most 1, not {args.shrink}", file=sys.stderr)
         return 2
     folder = Path(args.dir)
-    if not folder.is_dir() or not photos(folder):
+    try:
+        found = folder.is_dir() and photos(folder)
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 2
+    if not found:
         print(f"no labelled photos in {folder}", file=sys.stderr)
         return 2
     suits_path = Path(args.suits) if args.suits and args.suits != "none" else (

@@ -336,25 +336,52 @@ def _yolo_copy(pairs, suits, root):
         (root / "labels" / (img.stem + ".txt")).write_text("\n".join(lines) + "\n")
 
 
+def _coco_copy(pairs, suits, root):
+    """The photos of ``pairs`` with one COCO file for them all (Roboflow's name), whole names
+    spelt out ("king of hearts")."""
+    words = {"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+    suit_words = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    root.mkdir(parents=True)
+    cats, images, anns = {}, [], []
+    for n, (img, xml) in enumerate(pairs):
+        (root / img.name).write_bytes(img.read_bytes())
+        images.append({"id": n, "file_name": img.name})
+        for lab, s in zip(E.read_labels(xml), suits[img.stem]):
+            name = words[lab["rank"]] + ("" if s == "?" else f" of {suit_words[s]}")
+            cid = cats.setdefault(name, len(cats) + 1)
+            x0, y0, x1, y1 = lab["box"]
+            anns.append({"id": len(anns), "image_id": n, "category_id": cid, "bbox": [x0, y0, x1 - x0, y1 - y0]})
+    (root / "_annotations.coco.json").write_text(json.dumps(
+        {"images": images, "annotations": anns, "categories": [{"id": i, "name": k} for k, i in cats.items()]}))
+
+
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
-def test_the_same_photos_labelled_as_a_yolo_dataset_score_the_same(tmp_path):
+def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_path):
     """Three real photos, their labels written as a YOLO dataset with the suits in the class
-    names, score exactly as the VOC files with the suits file do."""
+    names, or as one COCO file with the names spelt out, score exactly as the VOC files with the
+    suits file do."""
     suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
     pairs = E.photos(E.DEFAULT_DIR)[:3]
     _yolo_copy(pairs, suits, tmp_path / "yolo")
+    _coco_copy(pairs, suits, tmp_path / "coco")
     assert [img.name for img, _ in E.photos(tmp_path / "yolo")] == [img.name for img, _ in pairs]
+    assert [img.name for img, _ in E.photos(tmp_path / "coco")] == [img.name for img, _ in pairs]
     runs = {}
-    for name, args in (("voc", ("--limit", "3")), ("yolo", ("--dir", str(tmp_path / "yolo")))):
+    for name, args in (("voc", ("--limit", "3")), ("yolo", ("--dir", str(tmp_path / "yolo"))),
+                       ("coco", ("--dir", str(tmp_path / "coco")))):
         out = tmp_path / f"{name}.json"
         run = run_eval(*args, "--json", str(out))
         assert run.returncode == 0, run.stderr
         runs[name] = json.loads(out.read_text())
-    voc, yolo = runs["voc"], runs["yolo"]
-    assert yolo["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels"}
-    for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
-              "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
-        assert yolo[k] == voc[k], k
+    voc = runs["voc"]
+    for other in (runs["yolo"], runs["coco"]):
+        assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels"}
+        for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
+                  "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
+            assert other[k] == voc[k], k
+    (tmp_path / "coco" / "_annotations.coco.json").write_text('{"images": [{"id": 0, "file_name": "x.jpg"}]}')
+    run = run_eval("--dir", str(tmp_path / "coco"), timeout=120)
+    assert run.returncode == 2 and "not a COCO file" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_a_yolo_file_without_class_names_or_with_a_bad_line_is_a_clear_error(tmp_path):
