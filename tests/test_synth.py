@@ -404,6 +404,34 @@ def test_a_fresh_warp_frame_is_the_fresh_fonts_frame_with_its_typeface_bent_alik
         render_scene(5, "test", **RECIPES["fresh-warp"])
 
 
+def test_a_fresh_bend_frame_bends_the_typeface_less_and_never_bolder():
+    """fresh-bend is fresh-warp's gentler kin: the same cards in the same places, a deck style that
+    names the bend, half the warp's reach, ink never grown (a bolder bend filled the 9's loop)."""
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.draw import glyph_mask
+    from dealer_assist.vision.synth.scene import render_scene
+    from dealer_assist.vision.synth.styles import deck_style, extra_fonts
+
+    if not extra_fonts():
+        pytest.skip("no extra typefaces installed (fonts-liberation, fonts-urw-base35, ...)")
+    img_f, lab_f = render_scene(11, "train", **RECIPES["fresh-fonts"])
+    img_b, lab_b = render_scene(11, "train", **RECIPES["fresh-bend"])
+    same = ("card", "polygon")
+    assert [{k: c[k] for k in same} for c in lab_b["cards"]] == [{k: c[k] for k in same} for c in lab_f["cards"]]
+    style = lab_b["meta"]["deck_style"]
+    assert style.startswith(lab_f["meta"]["deck_style"] + "~bend-") and not np.array_equal(img_b, img_f)
+    plain, bent = deck_style(lab_f["meta"]["deck_style"]).font, deck_style(style).font
+    assert bent.warp_amp == 0.5 and bent.bold <= plain.bold and 0.9 <= bent.stretch / plain.stretch <= 1.1
+    a, b = glyph_mask("9", plain, 40), glyph_mask("9", bent, 40)
+    assert a.shape != b.shape or np.abs(a - b).mean() > 0.01
+    for n in range(1, 40):      # over many seeds, no bent face is bolder than its font file's
+        f = deck_style(f"{lab_f['meta']['deck_style']}~bend-{n}").font
+        assert f.bold <= plain.bold and f.warp_amp == 0.5
+    for bad in ("bend-0", "bend-x", "bend-"):
+        with pytest.raises(ValueError):
+            deck_style(f"{lab_f['meta']['deck_style']}~{bad}")
+
+
 # --- the world recipe (issue 20, item 2) ---------------------------------------------------------
 
 def _world_frames(seeds):

@@ -123,6 +123,10 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: :func:`draw.warp_glyph`): a typeface of its own in every frame, for indices in faces no font
 #: file has. Measured in the thirty-sixth session (models/MODEL_CARD.md), a fine-tune on them read
 #: the held-out 9s as 3s more often, not less: no shipped model uses them.
+#: ``fresh-bend`` and ``world-bend`` bend the typeface half as far and never make it bolder
+#: (``~bend-N``). Measured in the thirty-seventh session (models/MODEL_CARD.md): the held-out 9s
+#: were read as 3s as often after a fine-tune without any bend, so the small CPU fine-tune, not the
+#: bend, loses them; no shipped model uses these recipes either.
 RECIPES: dict[str, dict] = {
     "base": {},
     "joker-rich": {"joker_p": 0.9, "joker2_p": 0.35},
@@ -136,6 +140,8 @@ RECIPES: dict[str, dict] = {
     "world-fonts": {"world": True, "joker_p": 0.3, "fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
     "fresh-warp": {"fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},
     "world-warp": {"world": True, "joker_p": 0.3, "fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},
+    "fresh-bend": {"fresh_fonts": "bend", "fresh_pips": (100_000, 200_000)},
+    "world-bend": {"world": True, "joker_p": 0.3, "fresh_fonts": "bend", "fresh_pips": (100_000, 200_000)},
 }
 
 

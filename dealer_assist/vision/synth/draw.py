@@ -53,6 +53,7 @@ class FontSpec:
     stretch: float = 1.0   # width scale of the glyphs (condensed < 1 < extended)
     bold: float = 0.0      # ink grown (> 0) or thinned (< 0), as a fraction of the glyph height
     warp: int = 0          # a seeded smooth distortion of every glyph's shape (:func:`warp_glyph`); 0: none
+    warp_amp: float = 1.0  # the distortion's amplitude, times :func:`warp_glyph`'s (``bend-N``: less)
 
 
 def _crop(mask: np.ndarray) -> np.ndarray:
@@ -74,10 +75,10 @@ def _slant(mask: np.ndarray, k: float = 0.2) -> np.ndarray:
     return cv2.warpAffine(mask, m, (w + pad, h), flags=cv2.INTER_LINEAR)
 
 
-def warp_glyph(mask: np.ndarray, seed: int) -> np.ndarray:
+def warp_glyph(mask: np.ndarray, seed: int, amp: float = 1.0) -> np.ndarray:
     """``mask`` (a glyph's ink, ink bounds) bent by a smooth field that ``seed`` alone chooses: a
     sum of three plane waves across the glyph in each direction, 0.4 to 1.6 cycles a glyph height,
-    moving ink by 2.5-6 % of the glyph's height. The field is laid in units of the glyph's height,
+    moving ink by 2.5-6 % of the glyph's height (times ``amp``). The field is laid in units of the glyph's height,
     so every glyph of one deck is bent alike, as a typeface's are: the ``~warp-N`` of a training
     deck (:func:`dealer_assist.vision.synth.styles.deck_style`) makes typefaces no font file has.
 
@@ -95,7 +96,7 @@ def warp_glyph(mask: np.ndarray, seed: int) -> np.ndarray:
     m = np.pad(mask, pad)
     yy, xx = np.mgrid[0:m.shape[0], 0:m.shape[1]].astype(np.float32)
     u, v = (xx - pad) / h, (yy - pad) / h
-    amp = float(rng.uniform(0.025, 0.06)) * h
+    amp = float(rng.uniform(0.025, 0.06)) * h * amp
     field = []
     for _axis in range(2):
         d = np.zeros_like(u)
@@ -207,7 +208,7 @@ def glyph_mask(text: str, font: FontSpec, height: int, max_width: int | None = N
     if font.italic:
         big = _slant(big)
     if font.warp:
-        big = warp_glyph(_crop(big), font.warp)
+        big = warp_glyph(_crop(big), font.warp, font.warp_amp)
     big = _crop(big)
     if font.bold:
         r = max(1, int(round(abs(font.bold) * big.shape[0])))

@@ -427,11 +427,12 @@ def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int
     return f"{deck_name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
 
 
-def fresh_font_name(deck_name: str, seed: int, split: str, warp: bool = False) -> str:
+def fresh_font_name(deck_name: str, seed: int, split: str, warp: bool | str = False) -> str:
     """The deck style ``deck_name`` with its indices in an extra typeface ``font-STEM`` of the
     ``fresh-fonts`` recipe (:func:`styles.extra_fonts`, by the seed alone); training frames only.
     ``warp`` (the ``fresh-warp`` and ``world-warp`` recipes): that typeface also bent by a seeded
-    ``warp-N`` (:func:`dealer_assist.vision.synth.draw.warp_glyph`), N in 1..999,999 by the seed.
+    ``warp-N`` (:func:`dealer_assist.vision.synth.draw.warp_glyph`), N in 1..999,999 by the seed;
+    ``"bend"`` (``fresh-bend``, ``world-bend``): ``bend-N``, bent half as far and never bolder.
 
     >>> from dealer_assist.vision.synth.styles import extra_fonts
     >>> not extra_fonts() or fresh_font_name("bicycle-like", 3, "train").split(PIPS_SEP)[1][5:] in extra_fonts()
@@ -446,7 +447,8 @@ def fresh_font_name(deck_name: str, seed: int, split: str, warp: bool = False) -
         raise SynthError(_("the fresh-fonts recipe needs the extra typefaces (styles.EXTRA_FONT_DIRS); "
                            "none is installed"))
     name = f"{deck_name}{PIPS_SEP}font-{fonts[(int(seed) * 2246822519 + 13) % len(fonts)]}"
-    return name + (f"{PIPS_SEP}warp-{1 + (int(seed) * 3266489917 + 7) % 999_999}" if warp else "")
+    kind = "bend" if warp == "bend" else "warp"
+    return name + (f"{PIPS_SEP}{kind}-{1 + (int(seed) * 3266489917 + 7) % 999_999}" if warp else "")
 
 
 def joker_and_back(rng: np.random.Generator, split: str):
@@ -500,7 +502,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     what makes a spade a spade, not some decks' drawings); the frame is otherwise the same.
     ``fresh_fonts``: the deck's indices are drawn in an extra typeface chosen by the seed alone
     (the ``fresh-fonts`` recipe, :func:`fresh_font_name`), bent by a seeded warp where it is
-    ``"warp"`` (``fresh-warp``); the frame is otherwise the same.
+    ``"warp"`` (``fresh-warp``) or less far where it is ``"bend"`` (``fresh-bend``); the frame is
+    otherwise the same.
     ``world``: a frame of the ``world`` recipe instead (:func:`world.render_world`: photographic
     and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
     are unchanged. ``edge_p`` (``world`` only): the chance a frame gets cards cut by its edge,
@@ -518,7 +521,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if fresh_pips is not None:
         deck = deck_style(fresh_pips_name(deck.name, seed, split, fresh_pips))
     if fresh_fonts:
-        deck = deck_style(fresh_font_name(deck.name, seed, split, warp=fresh_fonts == "warp"))
+        deck = deck_style(fresh_font_name(deck.name, seed, split, warp=fresh_fonts if fresh_fonts in ("warp", "bend")
+                                          else False))
     js, bs = joker_and_back(rng, split)
 
     tilt = float(rng.uniform(0, 35)) if rng.random() > 0.2 else float(rng.uniform(0, 4))

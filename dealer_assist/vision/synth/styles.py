@@ -388,14 +388,23 @@ def deck_style(name: str) -> DeckStyle:
             changes["font"] = FontSpec("ttf", path)
         elif part.startswith("warp-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
             changes["warp"] = int(part[5:])
+        elif part.startswith("bend-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
+            changes["warp"] = int(part[5:])
+            changes["bend"] = True
         else:
             raise ValueError(f"fresh pips must be var-N, not {part!r}")
-    warp = changes.pop("warp", 0)
-    if warp:        # the deck's typeface bent, and made bolder or lighter, narrower or wider, by the seed
+    warp, bend = changes.pop("warp", 0), changes.pop("bend", False)
+    if warp and not bend:   # the deck's typeface bent, and made bolder or lighter, narrower or wider, by the seed
         rng = np.random.default_rng([warp, 0xF0])
         font = changes.get("font", st.font)
         changes["font"] = replace(font, warp=warp, bold=font.bold + float(rng.uniform(-0.01, 0.04)),
                                   stretch=font.stretch * float(rng.uniform(0.8, 1.15)),
+                                  italic=font.italic or bool(rng.random() < 0.15))
+    elif warp:      # bent half as far, never bolder (bolder ink fills a 9's loop), a little narrower or wider
+        rng = np.random.default_rng([warp, 0xF1])
+        font = changes.get("font", st.font)
+        changes["font"] = replace(font, warp=warp, warp_amp=0.5, bold=font.bold - float(rng.uniform(0.0, 0.012)),
+                                  stretch=font.stretch * float(rng.uniform(0.9, 1.1)),
                                   italic=font.italic or bool(rng.random() < 0.15))
     return replace(st, **changes)
 

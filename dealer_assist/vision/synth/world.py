@@ -722,7 +722,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     seeded fancy ace of spades (``~ace-N``, :func:`faces._draw_fancy_ace`), dealt first; frames
     drawn without it are unchanged. ``fresh_fonts``: the (training) deck's indices are drawn in an
     extra typeface chosen by the seed alone (:func:`scene.fresh_font_name`; the ``world-fonts``
-    recipe), and bent by a seeded warp where it is ``"warp"`` (``world-warp``). Its ``meta.world`` says the layout, clutter and court art."""
+    recipe), and bent by a seeded warp where it is ``"warp"`` (``world-warp``), half as far and never
+    bolder where it is ``"bend"`` (``world-bend``). Its ``meta.world`` says the layout, clutter and court art."""
     check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
     decks = styles_for(split, DECK_STYLES)
@@ -736,7 +737,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if fancy_ace:
         name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
     if fresh_fonts:
-        name = fresh_font_name(name, seed, split, warp=fresh_fonts == "warp")
+        name = fresh_font_name(name, seed, split, warp=fresh_fonts if fresh_fonts in ("warp", "bend") else False)
     deck = deck_style(name)
     js, bs = joker_and_back(rng, split)
     mode = str(rng.choice(WORLD_MODES, p=[0.35, 0.28, 0.25, 0.12]))
