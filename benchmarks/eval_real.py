@@ -263,14 +263,22 @@ def yolo_names(label_path: Path) -> list[str]:
             f = folder / fn
             if not f.is_file():
                 continue
-            text = f.read_text(encoding="utf-8")
-            if f.suffix != ".yaml":
-                return [ln.strip() for ln in text.splitlines() if ln.strip()]
             import yaml
 
-            names = (yaml.safe_load(text) or {}).get("names")
+            try:
+                text = f.read_text(encoding="utf-8")
+                if f.suffix != ".yaml":
+                    return [ln.strip() for ln in text.splitlines() if ln.strip()]
+                data = yaml.safe_load(text)
+            except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as e:
+                raise ValueError(f"{f}: cannot be read ({type(e).__name__})") from None
+            names = data.get("names") if isinstance(data, dict) else None
             if isinstance(names, dict):
-                return [str(names[k]) for k in sorted(names)]
+                try:
+                    by_id = {int(k): str(v) for k, v in names.items()}
+                    return [by_id[i] for i in range(len(by_id))]
+                except (ValueError, TypeError, KeyError):
+                    raise ValueError(f"{f}: 'names' maps the ids 0 to n-1 to class names") from None
             if isinstance(names, list):
                 return [str(n) for n in names]
             raise ValueError(f"{f}: no list of class names under 'names'")
@@ -289,8 +297,12 @@ def yolo_objects(label_path: Path, image_path: Path | None) -> list[tuple[str, l
         raise ValueError(f"{image_path}: cannot be read as an image")
     h, w = image.shape[:2]
     names = yolo_names(label_path)
+    try:
+        lines = Path(label_path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{label_path}: cannot be read ({type(e).__name__})") from None
     out = []
-    for n, line in enumerate(Path(label_path).read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(lines, 1):
         parts = line.split()
         if not parts:
             continue
@@ -433,8 +445,8 @@ def _coco(path: Path) -> tuple[dict, dict]:
         by_file: dict[str, list] = {f: [] for f in files.values()}
         for a in data["annotations"]:
             by_file[files[a["image_id"]]].append((names[a["category_id"]], [float(v) for v in a["bbox"]]))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: not a COCO file ({type(e).__name__}: {e})") from None
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+        raise ValueError(f"{path}: not a COCO file ({type(e).__name__})") from None
     return by_file, names
 
 

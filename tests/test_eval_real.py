@@ -379,9 +379,11 @@ def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_p
         for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
                   "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
             assert other[k] == voc[k], k
-    (tmp_path / "coco" / "_annotations.coco.json").write_text('{"images": [{"id": 0, "file_name": "x.jpg"}]}')
-    run = run_eval("--dir", str(tmp_path / "coco"), timeout=120)
-    assert run.returncode == 2 and "not a COCO file" in run.stderr and "Traceback" not in run.stderr
+    for text in ('{"images": [{"id": 0, "file_name": "x.jpg"}]}', "[" * 100_000, '{"images": 7}'):
+        (tmp_path / "coco" / "_annotations.coco.json").write_text(text)
+        E._coco.cache_clear()
+        run = run_eval("--dir", str(tmp_path / "coco"), timeout=120)
+        assert run.returncode == 2 and "not a COCO file" in run.stderr and "Traceback" not in run.stderr, text[:20]
 
 
 def test_a_yolo_file_without_class_names_or_with_a_bad_line_is_a_clear_error(tmp_path):
@@ -400,6 +402,15 @@ def test_a_yolo_file_without_class_names_or_with_a_bad_line_is_a_clear_error(tmp
     (tmp_path / "p.txt").write_text("7 0.5 0.5 0.2 0.4\n")
     run = run_eval("--dir", str(tmp_path), timeout=120)
     assert run.returncode == 2 and "p.txt:1" in run.stderr and "Traceback" not in run.stderr
+    # class names in a data.yaml, ids to names or a list; a hostile or broken one is a clear error
+    (tmp_path / "classes.txt").unlink()
+    (tmp_path / "p.txt").write_text("10 0.5 0.5 0.2 0.4\n")
+    (tmp_path / "data.yaml").write_text("names:\n" + "".join(f"  {k}: {'Qs' if k == 10 else 'back'}\n" for k in range(12)))
+    assert E.read_labels(tmp_path / "p.txt", tmp_path / "p.jpg")[0]["rank"] == "Q"       # id 10, not the 3rd
+    for text in ("names: [", "[1, 2]", "names: {0: Kh, 2: Qh}", "a: " + "[" * 5000, "\xff"):
+        (tmp_path / "data.yaml").write_text(text, encoding="latin-1")
+        run = run_eval("--dir", str(tmp_path), timeout=120)
+        assert run.returncode == 2 and "data.yaml" in run.stderr and "Traceback" not in run.stderr, text
 
 
 def test_a_phone_photo_turned_by_its_exif_is_read_as_its_labels_were_drawn(tmp_path):
