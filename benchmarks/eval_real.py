@@ -23,7 +23,8 @@ a Pascal VOC ``.xml`` or a YOLO ``.txt`` beside each photo (or in a ``labels`` f
 or one COCO file for the folder (``_annotations.coco.json``, ``annotations.json``).
 A label may name a rank (``nine``, ``9``, ``10``, ``T``, ``queen``), a whole card (``Kc``, ``10h``,
 ``king of clubs``, ``K♣``, ``clubs_king``), a joker (``joker``, ``JK``, ``red joker``) or a face-down
-card (``back``, ``face down``); :func:`parse_label` says which, and refuses anything else by name.
+card (``back``, ``face down``); :func:`parse_label` says which. Labels of other things (chips, a
+dealer button) are left out of the figures and counted by name in the report (``left out:``).
 What the folder labels is taken from all its labels (:func:`conventions`, printed as ``labels:``):
 the ranks from 9, or from a lower rank labelled anywhere, to the ace; jokers where some label is
 one (a ``JK`` on a joker is then right, and ``joker_recall`` is reported; ``jokers_wrong`` counts
@@ -206,12 +207,15 @@ def read_labels(label_path: Path, image_path: Path | None = None) -> list[dict]:
     return read_annotations(label_path, image_path)[0]
 
 
-def read_annotations(label_path: Path, image_path: Path | None = None) -> tuple[list[dict], list[dict]]:
+def read_annotations(label_path: Path, image_path: Path | None = None,
+                     others: Counter | None = None) -> tuple[list[dict], list[dict]]:
     """The labelled face-up cards (as :func:`read_labels`) and face-down cards (``[{"box"}]``) of
     one photo: a Pascal VOC ``.xml`` (``<object><name>`` any spelling :func:`parse_label` reads,
     ``<bndbox>``), a YOLO ``.txt`` (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` as shares
     of the photo ``image_path``, the class names in :func:`yolo_names`) or the photo's part of a
-    COCO ``.json`` (``bbox`` x, y, w, h in pixels; its ``categories`` name the classes). A label that names no
+    COCO ``.json`` (``bbox`` x, y, w, h in pixels; its ``categories`` name the classes). With
+    ``others``, a label that names no card (a folder of a real table may label its chips and its
+    dealer button too) is counted there by its name and left out; without, it is refused. A label that names no
     card, a malformed file or box is a clear ``ValueError`` naming the file."""
     label_path = Path(label_path)
     cards: list[dict] = []
@@ -241,7 +245,10 @@ def read_annotations(label_path: Path, image_path: Path | None = None) -> tuple[
         try:
             what = parse_label(name)
         except ValueError as e:
-            raise ValueError(f"{label_path}: unknown label ({e})") from None
+            if others is None:
+                raise ValueError(f"{label_path}: unknown label ({e})") from None
+            others[name] += 1
+            continue
         if what.get("back"):
             backs.append({"box": box})
         else:
@@ -928,7 +935,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
     name's figures. A photo the suits do not cover is a clear ``ValueError``."""
     pairs = photos(folder)[:limit]
-    read = [read_annotations(lab, img) for img, lab in pairs]
+    others: Counter = Counter()
+    read = [read_annotations(lab, img, others) for img, lab in pairs]
     conv = conventions([cards for cards, _ in read], [backs for _, backs in read])
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
     scored, ms, per_photo, all_cards = [], [], [], []
@@ -964,7 +972,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     r["sure_source"] = sure_source(all_cards)
     r["folder"] = str(folder)
     r["labels"] = {"ranks": "".join(conv["ranks"]), "jokers": conv["jokers"], "backs": conv["backs"],
-                   "suits": "labels" if label_suits else "file" if suits is not None else None}
+                   "suits": "labels" if label_suits else "file" if suits is not None else None,
+                   "left_out": dict(others.most_common())}
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
     r["per_photo"] = per_photo
@@ -1047,6 +1056,8 @@ def main(argv: list[str] | None = None) -> int:
           + (", face-down cards" if lab["backs"] else ", no face-down card (every back is wrong)")
           + {"labels": ", suits in the labels", "file": ", suits from " + str(r["suits_file"]),
              None: ", no suits (ranks only)"}[lab["suits"]])
+    if lab["left_out"]:
+        print(f"{'left out':>24}: labels that name no card: " + ", ".join(f"{k!r} {v}" for k, v in lab["left_out"].items()))
     print_report(r)
     if args.json_out:
         Path(args.json_out).parent.mkdir(parents=True, exist_ok=True)

@@ -375,7 +375,7 @@ def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_p
         runs[name] = json.loads(out.read_text())
     voc = runs["voc"]
     for other in (runs["yolo"], runs["coco"]):
-        assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels"}
+        assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels", "left_out": {}}
         for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
                   "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
             assert other[k] == voc[k], k
@@ -437,3 +437,24 @@ def test_a_phone_photo_turned_by_its_exif_is_read_as_its_labels_were_drawn(tmp_p
     (tmp_path / "q.jpg").write_bytes(b"not a photo")
     with pytest.raises(ValueError, match="not a readable image"):
         E.read_photo(tmp_path / "q.jpg")
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_labels_of_other_things_on_the_table_are_left_out_and_said(tmp_path):
+    """A folder of a real table may label its chips and dealer button beside the cards: those are
+    left out of the figures, and the report says which and how many; a card label still counts."""
+    img, xml = E.photos(E.DEFAULT_DIR)[0]
+    (tmp_path / img.name).write_bytes(img.read_bytes())
+    extra = "".join(f"<object><name>{n}</name><bndbox><xmin>1</xmin><ymin>1</ymin><xmax>20</xmax><ymax>20</ymax>"
+                    "</bndbox></object>" for n in ("chip", "chip", "dealer button"))
+    (tmp_path / xml.name).write_text(xml.read_text().replace("</annotation>", extra + "</annotation>"))
+    cards, backs = E.read_annotations(tmp_path / xml.name, others=(seen := E.Counter()))
+    assert cards == E.read_labels(xml) and backs == [] and seen == {"chip": 2, "dealer button": 1}
+    with pytest.raises(ValueError, match="unknown label"):
+        E.read_annotations(tmp_path / xml.name)
+    out = tmp_path / "r.json"
+    run = run_eval("--dir", str(tmp_path), "--json", str(out), "--suits", "none", timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "labels that name no card: 'chip' 2, 'dealer button' 1" in run.stdout
+    r = json.loads(out.read_text())
+    assert r["labels"]["left_out"] == {"chip": 2, "dealer button": 1} and r["labelled_cards"] == len(cards)
