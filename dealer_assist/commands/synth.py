@@ -16,9 +16,10 @@ from dealer_assist.i18n import _, os_reason
 #: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
 #: renderer to start: tests/test_synth.py checks the two agree)
 RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world", "world-edge", "world-decoy",
-                "world-aces", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp")
+                "world-aces", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp", "fresh-bend", "world-bend")
 #: the recipes that redraw training decks (``fresh_pips`` / ``fresh_fonts`` in ``RECIPES``): train split only
-TRAIN_ONLY_RECIPES = ("fresh-pips", "fresh-pips-val", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp")
+TRAIN_ONLY_RECIPES = ("fresh-pips", "fresh-pips-val", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp",
+                      "fresh-bend", "world-bend")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
