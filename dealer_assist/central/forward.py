@@ -21,7 +21,6 @@ table's thread only calls :meth:`Forwarder.poke`. Needs psycopg (the ``central``
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
@@ -343,7 +342,7 @@ class _Sync:
              _dump(action), withheld))
 
     def _send_snapshots(self, pg, local, sess: _Session, where: str, params: tuple) -> None:
-        from dealer_assist.live.handlog import _columns
+        from dealer_assist.live.handlog import _columns, snapshot_changed
 
         digest = "sn.sha256" if "sha256" in _columns(local, "snapshots") else "NULL"   # NULL: before schema 3
         for s in local.execute(
@@ -354,8 +353,7 @@ class _Sync:
             pg.execute("INSERT INTO snapshots (session_id, local_id, event_seq, frame, t, jpeg, same_as, sha256) "
                        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, local_id) DO NOTHING",
                        (sess.central_id, s["id"], s["seq"], s["frame"], s["t"], jpeg, s["same_as"], kept))
-            if (jpeg is not None and kept is not None and s["id"] not in self.damaged_told
-                    and hashlib.sha256(jpeg).hexdigest() != kept):
+            if jpeg is not None and s["id"] not in self.damaged_told and snapshot_changed(jpeg, kept):
                 # sent as it is: its digest tells the central log, which will not show it
                 self.damaged_told.add(s["id"])
                 self.tell(_("snapshot {id} of {path} is damaged: its bytes are no longer those recorded (the disk "

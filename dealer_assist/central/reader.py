@@ -9,7 +9,6 @@ event sent without them).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import timezone
 from typing import Any, Optional
@@ -18,7 +17,7 @@ from dealer_assist.central.schema import connect, describe_error, shown_url
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _
 from dealer_assist.live.handlog import _confirmations, _corrections, _iso, paid_unconfirmed, parse_hand_ref, \
-    ruling_winners, stored_ruling
+    ruling_winners, snapshot_changed, stored_ruling
 
 __all__ = ["CentralLog", "list_hands", "load_hand", "load_snapshot", "tables"]
 
@@ -225,8 +224,7 @@ class CentralLog:
         if not row or row[0]["jpeg"] is None:
             raise UserError(_("no snapshot {id} of hand {ref} in the central log", id=snapshot_id, ref=hand["ref"]))
         jpeg = bytes(row[0]["jpeg"])
-        kept = row[0]["sha256"]
-        if isinstance(kept, str) and hashlib.sha256(jpeg).hexdigest() != kept:
+        if snapshot_changed(jpeg, row[0]["sha256"]):
             raise UserError(_("snapshot {id} of hand {ref} in the central log is damaged: its bytes are no longer "
                               "those the table recorded, so it is not shown", id=snapshot_id, ref=hand["ref"]))
         return jpeg

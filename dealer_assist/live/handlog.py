@@ -55,8 +55,8 @@ from dealer_assist.cards import card_or_none
 from dealer_assist.live.events import TableEvent
 from dealer_assist.live.ruling import ruling_or_none
 
-__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "ruling_winners", "stored_ruling",
-           "parse_hand_ref", "find_hand", "salvage"]
+__all__ = ["SCHEMA_VERSION", "HandLog", "list_hands", "load_hand", "load_snapshot", "snapshot_changed", "ruling_winners",
+           "stored_ruling", "parse_hand_ref", "find_hand", "salvage"]
 
 #: The type a hand's account (:func:`load_hand`) gives a stored event or correction line that
 #: cannot be read: the log is damaged there, and the rest of the hand still reads.
@@ -917,6 +917,19 @@ def load_hand(path: str | os.PathLike, hand_id: Any) -> dict:
     return _read(path, work)
 
 
+def snapshot_changed(jpeg: bytes, kept: object) -> bool:
+    """Whether a snapshot's bytes are no longer those recorded: a SHA-256 (hex) was kept beside
+    them (``kept``; None in files before schema 3 and where ``same_as`` holds the image) and they
+    no longer have it. The hand log, the forwarder and the central log judge a snapshot so.
+
+    >>> snapshot_changed(b"jpeg", hashlib.sha256(b"jpeg").hexdigest()), snapshot_changed(b"jpeg", "00")
+    (False, True)
+    >>> snapshot_changed(b"jpeg", None)
+    False
+    """
+    return isinstance(kept, str) and hashlib.sha256(jpeg).hexdigest() != kept
+
+
 def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
     """The JPEG bytes of one snapshot, as they were recorded: :class:`UserError` where the disk has
     changed them since (their SHA-256 is no longer the one written beside them; files of schema 3
@@ -930,7 +943,7 @@ def load_snapshot(path: str | os.PathLike, snapshot_id: int) -> bytes:
             raise UserError(_("no snapshot with id {id} in {path}", id=snapshot_id, path=os.fspath(path)))
         jpeg = bytes(row["jpeg"])
         kept = row["sha256"] if "sha256" in row.keys() else None
-        if isinstance(kept, str) and hashlib.sha256(jpeg).hexdigest() != kept:
+        if snapshot_changed(jpeg, kept):
             raise UserError(_("snapshot {id} of {path} is damaged: its bytes are no longer those recorded (the "
                               "disk changed them), so it is not shown", id=snapshot_id, path=os.fspath(path)))
         return jpeg
