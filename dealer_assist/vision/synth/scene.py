@@ -427,12 +427,13 @@ def fresh_pips_name(deck_name: str, seed: int, split: str, fresh_pips: tuple[int
     return f"{deck_name}{PIPS_SEP}var-{lo + (int(seed) * 2654435761 + 97) % (hi - lo)}"
 
 
-def fresh_font_name(deck_name: str, seed: int, split: str, warp: bool | str = False) -> str:
+def fresh_font_name(deck_name: str, seed: int, split: str, fresh_fonts: bool | str = True) -> str:
     """The deck style ``deck_name`` with its indices in an extra typeface ``font-STEM`` of the
     ``fresh-fonts`` recipe (:func:`styles.extra_fonts`, by the seed alone); training frames only.
-    ``warp`` (the ``fresh-warp`` and ``world-warp`` recipes): that typeface also bent by a seeded
-    ``warp-N`` (:func:`dealer_assist.vision.synth.draw.warp_glyph`), N in 1..999,999 by the seed;
-    ``"bend"`` (``fresh-bend``, ``world-bend``): ``bend-N``, bent half as far and never bolder.
+    ``fresh_fonts`` is the recipe's: ``"warp"`` (the ``fresh-warp`` and ``world-warp`` recipes)
+    also bends that typeface by a seeded ``warp-N`` (:func:`dealer_assist.vision.synth.draw.warp_glyph`),
+    N in 1..999,999 by the seed; ``"bend"`` (``fresh-bend``, ``world-bend``) by ``bend-N``, half
+    as far and never bolder.
 
     >>> from dealer_assist.vision.synth.styles import extra_fonts
     >>> not extra_fonts() or fresh_font_name("bicycle-like", 3, "train").split(PIPS_SEP)[1][5:] in extra_fonts()
@@ -447,8 +448,9 @@ def fresh_font_name(deck_name: str, seed: int, split: str, warp: bool | str = Fa
         raise SynthError(_("the fresh-fonts recipe needs the extra typefaces (styles.EXTRA_FONT_DIRS); "
                            "none is installed"))
     name = f"{deck_name}{PIPS_SEP}font-{fonts[(int(seed) * 2246822519 + 13) % len(fonts)]}"
-    kind = "bend" if warp == "bend" else "warp"
-    return name + (f"{PIPS_SEP}{kind}-{1 + (int(seed) * 3266489917 + 7) % 999_999}" if warp else "")
+    if fresh_fonts not in ("warp", "bend"):
+        return name
+    return f"{name}{PIPS_SEP}{fresh_fonts}-{1 + (int(seed) * 3266489917 + 7) % 999_999}"
 
 
 def joker_and_back(rng: np.random.Generator, split: str):
@@ -521,8 +523,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if fresh_pips is not None:
         deck = deck_style(fresh_pips_name(deck.name, seed, split, fresh_pips))
     if fresh_fonts:
-        deck = deck_style(fresh_font_name(deck.name, seed, split, warp=fresh_fonts if fresh_fonts in ("warp", "bend")
-                                          else False))
+        deck = deck_style(fresh_font_name(deck.name, seed, split, fresh_fonts))
     js, bs = joker_and_back(rng, split)
 
     tilt = float(rng.uniform(0, 35)) if rng.random() > 0.2 else float(rng.uniform(0, 4))

@@ -737,7 +737,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     if fancy_ace:
         name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
     if fresh_fonts:
-        name = fresh_font_name(name, seed, split, warp=fresh_fonts if fresh_fonts in ("warp", "bend") else False)
+        name = fresh_font_name(name, seed, split, fresh_fonts)
     deck = deck_style(name)
     js, bs = joker_and_back(rng, split)
     mode = str(rng.choice(WORLD_MODES, p=[0.35, 0.28, 0.25, 0.12]))
