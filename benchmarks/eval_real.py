@@ -32,6 +32,13 @@ the others); face-down cards where some label is one (a back on one is then righ
 ``back_precision``; ``backs_wrong`` counts the others); the suits where the labels name them
 (else from a suits file, below).
 
+Many datasets box each card's index corners instead (two a card where both show). Where the
+median face-up label covers under a third of the card found around it, the folder is taken to
+label corners (:func:`label_boxes`, printed as ``label boxes:``; ``--boxes cards|corners`` says
+it instead), and each photo's corners are first grouped into cards (:func:`cards_from_corners`:
+a corner belongs to the card found whose outline holds it; corners naming one whole card are one
+card) and then scored as whole-card labels are.
+
 Matching (:func:`match`). A detection (a card: a name, ``JK`` or ``??``; backs apart) is compared
 with a labelled card through the axis-aligned box around the detection's oriented outline (the
 label is axis-aligned around a card that may be turned). Pass 1 pairs them greedily, best IoU
@@ -330,7 +337,8 @@ def yolo_objects(label_path: Path, image_path: Path | None) -> list[tuple[str, l
 
 
 def conventions(cards: list[list[dict]], backs: list[list[dict]]) -> dict:
-    """What a folder's labels cover, from all its photos' labels: ``ranks``, the ranks every card of
+    """What a folder's labels cover, from all its photos' labels (and the cards its class list
+    declares, :func:`declared`, as one more photo's): ``ranks``, the ranks every card of
     which is labelled (9 to A as in edje-train, where a 5 named on no label may be an unlabelled 5
     and is not scored, or from a lower rank labelled anywhere up to the ace), ``jokers`` (some
     label names a joker: a ``JK`` on a joker's label is right) and ``backs`` (some label is a
@@ -545,13 +553,167 @@ def match(dets: list[dict], labels: list[dict], thr: float = 0.5, nested: float 
     return out
 
 
-def size_bucket(box, scale: float = 1.0) -> str:
-    """The bucket of a labelled box's long side x ``scale`` (the detector's letterbox scale).
+#: A folder's face-up labels are boxes around the cards' index corners (two a card, where both
+#: show), not whole cards, where the median label covers less than this share of the smallest
+#: card found around its centre (:func:`label_boxes`); whole-card labels cover about all of it
+CORNER_SHARE = 0.3
+#: a card's long side is about this many times its index corner's (for the size bucket of a
+#: card known only by one corner that nothing was found on)
+CORNER_TO_CARD = 4.0
+
+
+def _inside(polygon, point) -> bool:
+    """Whether ``point`` lies inside (or on) a convex or concave ``polygon``.
+
+    >>> _inside([[0, 0], [10, 0], [10, 10], [0, 10]], (5, 5)), _inside([[0, 0], [10, 0], [10, 10]], (1, 9))
+    (True, False)
+    """
+    p = np.asarray(polygon, np.float64)
+    x, y = float(point[0]), float(point[1])
+    inside = False
+    for (x0, y0), (x1, y1) in zip(p, np.roll(p, -1, axis=0)):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _area(polygon) -> float:
+    p = np.asarray(polygon, np.float64)
+    return 0.5 * abs(float(np.dot(p[:, 0], np.roll(p[:, 1], -1)) - np.dot(p[:, 1], np.roll(p[:, 0], -1))))
+
+
+def _centre(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0
+
+
+def label_boxes(read: list[tuple[list[dict], dict]], least: int = 5) -> tuple[str, float | None]:
+    """What a folder's face-up label boxes go around, judged from its photos' labels beside the
+    cards found (``read``: (labels, :meth:`CardDetector.detect` result) per photo): ``"corners"``
+    where the median label covers under :data:`CORNER_SHARE` of the smallest card found around
+    its centre (many datasets box only the index corners), else ``"cards"``; and that median
+    (None where fewer than ``least`` labels lie in a card found: then ``"cards"``).
+
+    >>> found = {"cards": [{"polygon": [[0, 0], [100, 0], [100, 140], [0, 140]]}], "backs": []}
+    >>> label_boxes([([{"box": [4, 4, 22, 36]}, {"box": [78, 104, 96, 136]}], found)] * 3)
+    ('corners', 0.041)
+    >>> label_boxes([([{"box": [0, 0, 100, 140]}], found)] * 5)
+    ('cards', 1.0)
+    """
+    shares = []
+    for labels, result in read:
+        for lab in labels:
+            around = [_area(d["polygon"]) for d in result["cards"] if _inside(d["polygon"], _centre(lab["box"]))]
+            if around and min(around) > 0:
+                b = lab["box"]
+                shares.append((b[2] - b[0]) * (b[3] - b[1]) / min(around))
+    if len(shares) < least:
+        return "cards", None
+    med = round(float(np.median(shares)), 3)
+    return ("corners" if med < CORNER_SHARE else "cards"), med
+
+
+def cards_from_corners(labels: list[dict], result: dict) -> list[dict]:
+    """A photo's labelled index corners as labelled cards, to be scored as whole-card labels are.
+
+    Corners naming a whole card (rank and suit; one deck) are one card wherever they lie; other
+    corners (ranks only, jokers) are one card where the same card found (``result["cards"]``)
+    holds them (of several, the one with a corner of its outline nearest, for its size), else
+    each its own. Each labelled card may be paired with a card found whose outline holds one of
+    its corners; the pairs are one to one, as many as can be (augmenting paths), each card
+    trying first the card found holding most of its corners, then the nearest. A paired card's
+    box is then the found card's axis-aligned box, so :func:`match` pairs them. Any other card's box
+    spans its corners (a single corner's: the face-down card found around it, if any, else the
+    corner itself, with ``"long"``, the long side for its size bucket, :data:`CORNER_TO_CARD`
+    times the corner's). A corner no card found holds stays a card that nothing named.
+
+    >>> found = {"cards": [{"polygon": [[0, 0], [100, 0], [100, 140], [0, 140]]}], "backs": []}
+    >>> corners = [{"rank": "K", "suit": "c", "box": [4, 4, 22, 36]}, {"rank": "K", "suit": "c", "box": [78, 104, 96, 136]},
+    ...            {"rank": "9", "box": [300, 0, 318, 30]}]
+    >>> [(c["rank"], c["box"], c["corners"]) for c in cards_from_corners(corners, found)]
+    [('K', [0.0, 0.0, 100.0, 140.0], 2), ('9', [300, 0, 318, 30], 1)]
+    """
+    polys = [np.asarray(d["polygon"], np.float64) for d in result["cards"]]
+
+    def holders(box) -> dict[int, float]:
+        """The cards found whose outline holds the box's centre -> how near a corner of the
+        outline it lies (for the outline's size)."""
+        c = np.asarray(_centre(box))
+        out = {}
+        for i, p in enumerate(polys):
+            if len(p) >= 3 and _inside(p, c):
+                edge = max(float(np.linalg.norm(p - np.roll(p, -1, axis=0), axis=1).min()), 1e-9)
+                out[i] = float(np.linalg.norm(p - c, axis=1).min()) / edge
+        return out
+
+    held_by = [holders(lab["box"]) for lab in labels]
+    nearest = [min(h, key=h.get) if h else None for h in held_by]
+    groups: dict[tuple, list[int]] = {}
+    for k, lab in enumerate(labels):
+        if lab.get("suit") and lab["rank"] != JOKER:
+            key: tuple = ("card", lab["rank"], lab["suit"])
+        elif nearest[k] is not None:
+            key = ("found", lab["rank"], nearest[k])
+        else:
+            key = ("alone", k)
+        groups.setdefault(key, []).append(k)
+    members = list(groups.values())
+    # each labelled card's candidates: the cards found holding its corners, most corners first,
+    # then the nearest; a maximum one-to-one matching, tried in that order (augmenting paths)
+    prefs, most = [], []
+    for ks in members:
+        count: Counter = Counter()
+        near: dict[int, float] = {}
+        for k in ks:
+            for i, d in held_by[k].items():
+                count[i] += 1
+                near[i] = min(near.get(i, d), d)
+        prefs.append(sorted(count, key=lambda i: (-count[i], near[i], i)))
+        most.append(max(count.values(), default=0))
+    owner_of: dict[int, int] = {}
+
+    def take(g: int, tried: set[int]) -> bool:
+        for i in prefs[g]:
+            if i not in tried:
+                tried.add(i)
+                if i not in owner_of or take(owner_of[i], tried):
+                    owner_of[i] = g
+                    return True
+        return False
+
+    for g in sorted(range(len(members)), key=lambda g: (-most[g], members[g][0])):
+        take(g, set())
+    owned = {g: i for i, g in owner_of.items()}
+    out: list[tuple[int, dict]] = []
+    for g, ks in enumerate(members):
+        first = labels[ks[0]]
+        card = {k: v for k, v in first.items() if k != "box"}
+        boxes = np.asarray([labels[k]["box"] for k in ks], np.float64)
+        if g in owned:
+            card["box"] = aabb(polys[owned[g]])
+        elif len(ks) > 1:
+            card["box"] = [float(boxes[:, 0].min()), float(boxes[:, 1].min()),
+                           float(boxes[:, 2].max()), float(boxes[:, 3].max())]
+        else:
+            b = first["box"]
+            back = next((d for d in result.get("backs", ()) if _inside(d["polygon"], _centre(b))), None)
+            if back is not None:
+                card["box"] = aabb(back["polygon"])
+            else:
+                card["box"] = b
+                card["long"] = CORNER_TO_CARD * max(b[2] - b[0], b[3] - b[1])
+        card["corners"] = len(ks)
+        out.append((ks[0], card))
+    return [card for _, card in sorted(out, key=lambda t: t[0])]
+
+
+def size_bucket(box, scale: float = 1.0, long: float | None = None) -> str:
+    """The bucket of a labelled box's long side (or ``long``, where given) x ``scale`` (the
+    detector's letterbox scale).
 
     >>> size_bucket([0, 0, 50, 70]), size_bucket([0, 0, 80, 110]), size_bucket([0, 0, 250, 300], 0.5)
     ('60-80', '100-120', '>=140')
     """
-    s = max(box[2] - box[0], box[3] - box[1]) * scale
+    s = (max(box[2] - box[0], box[3] - box[1]) if long is None else long) * scale
     lo = 0
     for hi in SIZE_EDGES:
         if s < hi:
@@ -609,7 +771,7 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             c["joker_labels"] += 1
             c["jokers_right"] += right
         ev["reads"].append((lab["rank"], got))
-        ev["sizes"].append((size_bucket(lab["box"], scale), i is not None, right))
+        ev["sizes"].append((size_bucket(lab["box"], scale, lab.get("long")), i is not None, right))
         if suited and lab["suit"] is not None:
             c["suit_labelled"] += 1
             if right:
@@ -847,7 +1009,8 @@ def print_report(r: dict) -> None:
     print("95 % intervals (photos resampled): " + ", ".join(
         f"{k} {lo:.4f}-{hi:.4f}" for k, (lo, hi) in r["intervals_95"].items()))
     if "card_recall" in r:
-        print(f"whole name (rank and suit; {r['suits_labelled']} cards with a suit read by eye): recall "
+        how = "named in their labels" if r.get("labels", {}).get("suits") == "labels" else "read by eye"
+        print(f"whole name (rank and suit; {r['suits_labelled']} cards with a suit {how}): recall "
               f"{r['card_recall']}, precision {r['card_precision']}, photos all right {r['photos_all_right_card']}, "
               f"right rank wrong suit {r['suit_wrong']} ({r['suit_wrong_sure']} sure), wrong names sure "
               f"{r['card_wrong_sure_n']} ({r['card_wrong_sure']}), right names not sure {r['card_right_not_sure']}")
@@ -929,17 +1092,46 @@ def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, pe
     return len(cells)
 
 
+def declared(pairs: list[tuple[Path, Path]]) -> list[dict]:
+    """The cards a folder's class list names (:func:`parse_label` of each name of a YOLO folder's
+    :func:`yolo_names` or a COCO file's categories that names a card; a VOC folder has none): a
+    folder that declares the ranks 2 to 8 labels them, though its photos may show none."""
+    files = {lab for _, lab in pairs if lab.suffix.lower() in (".txt", ".json")}
+    names: set[str] = set()
+    for lab in files:
+        names.update(_coco(lab)[1].values() if lab.suffix.lower() == ".json" else yolo_names(lab))
+    out = []
+    for n in sorted(names):
+        try:
+            what = parse_label(n)
+        except ValueError:
+            continue
+        if "rank" in what:
+            out.append(what)
+    return out
+
+
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
              nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0,
-             suits: dict[str, str] | None = None) -> dict:
+             suits: dict[str, str] | None = None, boxes: str = "auto") -> dict:
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
-    name's figures. A photo the suits do not cover is a clear ``ValueError``."""
+    name's figures; ``boxes`` says what the face-up labels box: ``"cards"``, ``"corners"`` (the
+    index corners: :func:`cards_from_corners`) or ``"auto"`` (:func:`label_boxes` judges, from
+    all photos, once read). A photo the suits do not cover is a clear ``ValueError``."""
     pairs = photos(folder)[:limit]
     others: Counter = Counter()
     read = [read_annotations(lab, img, others) for img, lab in pairs]
-    conv = conventions([cards for cards, _ in read], [backs for _, backs in read])
+    conv = conventions([cards for cards, _ in read] + [declared(pairs)], [backs for _, backs in read])
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
-    scored, ms, per_photo, all_cards = [], [], [], []
+
+    def view(img_path: Path, xml_path: Path, labels: list[dict], back_labels: list[dict]):
+        image = read_photo(img_path, xml_path)
+        if wide is not None:
+            image, moved = wide_view(image, labels + back_labels, wide, shrink)
+            labels, back_labels = moved[:len(labels)], moved[len(labels):]
+        return image, labels, back_labels
+
+    ms, all_cards, seen = [], [], []
     for (img_path, xml_path), (labels, back_labels) in zip(pairs, read):
         if label_suits:
             labels = with_label_suits(labels)
@@ -947,32 +1139,38 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             if img_path.stem not in suits:
                 raise ValueError(f"the suits file has no entry for {img_path.stem}")
             labels = with_suits(labels, suits[img_path.stem], img_path.stem)
-        image = read_photo(img_path, xml_path)
-        if wide is not None:
-            image, moved = wide_view(image, labels + back_labels, wide, shrink)
-            labels, back_labels = moved[:len(labels)], moved[len(labels):]
+        image, labels, back_labels = view(img_path, xml_path, labels, back_labels)
         t0 = time.perf_counter()
         res = det.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         h, w = image.shape[:2]
+        seen.append((img_path, xml_path, labels, back_labels, res, (w, h)))
+        all_cards += res["cards"]
+    share = None
+    if boxes == "auto":
+        boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _ in seen])
+    scored, per_photo = [], []
+    for img_path, xml_path, labels, back_labels, res, (w, h) in seen:
+        if boxes == "corners":
+            labels = cards_from_corners(labels, res)
         s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w),
                         conv["ranks"], back_labels if conv["backs"] else None)
         scored.append(s)
-        all_cards += res["cards"]
         c = s["counts"]
-        per_photo.append({"photo": img_path.name, "size": [int(image.shape[1]), int(image.shape[0])],
+        per_photo.append({"photo": img_path.name, "size": [w, h],
                           "labels": len(labels), "right": c["rank_right"], "backs": c["backs"],
                           "reads": s["reads"], "wrong": s["wrong"], "suit_wrong": s["suit_wrong"],
                           "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
-            draw(res, labels, image, draw_dir / (img_path.stem + ".jpg"))
+            draw(res, labels, view(img_path, xml_path, [], [])[0], draw_dir / (img_path.stem + ".jpg"))
     r = aggregate(scored)
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
     r["sure_source"] = sure_source(all_cards)
     r["folder"] = str(folder)
     r["labels"] = {"ranks": "".join(conv["ranks"]), "jokers": conv["jokers"], "backs": conv["backs"],
                    "suits": "labels" if label_suits else "file" if suits is not None else None,
+                   "boxes": boxes, "corner_share": share,
                    "left_out": dict(others.most_common())}
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
@@ -998,6 +1196,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suits", default=None, metavar="FILE",
                     help="the labelled cards' suits, to score whole names too (default: "
                          "benchmarks/real_suits/<folder name>.json when there is one; 'none': ranks only)")
+    ap.add_argument("--boxes", choices=("auto", "cards", "corners"), default="auto",
+                    help="what the face-up labels box: whole cards, or the index corners (default: "
+                         "judged from the labels beside the cards found)")
     ap.add_argument("--suit-sheets", default=None, metavar="DIR",
                     help="only write numbered sheets of the labelled cards, with their suits if known, "
                          "to read or check the suits by eye")
@@ -1042,7 +1243,7 @@ def main(argv: list[str] | None = None) -> int:
           + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else ""))
     try:
         r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
-                     None if args.strict else NESTED, wide, args.shrink, suits)
+                     None if args.strict else NESTED, wide, args.shrink, suits, args.boxes)
     except ValueError as e:
         print(e, file=sys.stderr)
         return 2
@@ -1056,6 +1257,10 @@ def main(argv: list[str] | None = None) -> int:
           + (", face-down cards" if lab["backs"] else ", no face-down card (every back is wrong)")
           + {"labels": ", suits in the labels", "file": ", suits from " + str(r["suits_file"]),
              None: ", no suits (ranks only)"}[lab["suits"]])
+    print(f"{'label boxes':>24}: " + ("the index corners, grouped into cards (cards_from_corners)"
+                                      if lab["boxes"] == "corners" else "whole cards")
+          + (f"; judged: the median label covers {lab['corner_share']} of the card found around it"
+             if lab["corner_share"] is not None else " (--boxes)" if args.boxes != "auto" else ""))
     if lab["left_out"]:
         print(f"{'left out':>24}: labels that name no card: " + ", ".join(f"{k!r} {v}" for k, v in lab["left_out"].items()))
     print_report(r)

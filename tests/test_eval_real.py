@@ -320,7 +320,7 @@ def _yolo_copy(pairs, suits, root):
     data.yaml): whole names (rank and suit), boxes as shares of the photo."""
     import cv2
 
-    classes = [r + s for r in E.ALL_RANKS for s in "cdhs"] + ["unknown-suit-" + r for r in E.ALL_RANKS]
+    classes = [r + s for r in E.LABELLED for s in "cdhs"] + ["unknown-suit-" + r for r in E.LABELLED]
     (root / "images").mkdir(parents=True)
     (root / "labels").mkdir()
     (root / "data.yaml").write_text("names:\n" + "".join(f"  {k}: {n.replace('unknown-suit-', '')}\n"
@@ -375,7 +375,8 @@ def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_p
         runs[name] = json.loads(out.read_text())
     voc = runs["voc"]
     for other in (runs["yolo"], runs["coco"]):
-        assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels", "left_out": {}}
+        assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels",
+                                   "boxes": "cards", "corner_share": voc["labels"]["corner_share"], "left_out": {}}
         for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
                   "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
             assert other[k] == voc[k], k
@@ -458,3 +459,94 @@ def test_labels_of_other_things_on_the_table_are_left_out_and_said(tmp_path):
     assert "labels that name no card: 'chip' 2, 'dealer button' 1" in run.stdout
     r = json.loads(out.read_text())
     assert r["labels"]["left_out"] == {"chip": 2, "dealer button": 1} and r["labelled_cards"] == len(cards)
+
+
+def _rendered_folders(root, seeds=range(6)):
+    """Rendered table frames (held-out designs) written twice: a Pascal VOC folder boxing each
+    face-up card whole, and a YOLO folder boxing only its index corners that show (as many
+    public datasets do), both naming whole cards (``Kc``, ``JK``). A card is labelled in both or
+    in neither: only cards with an index corner in view. Returns the two folders."""
+    import cv2
+    import numpy as np
+
+    from dealer_assist.vision.synth.faces import DEFAULT_INDEX_BOX
+    from dealer_assist.vision.synth.scene import render_scene
+
+    whole, corners = root / "whole", root / "corners"
+    (corners / "images").mkdir(parents=True)
+    (corners / "labels").mkdir()
+    whole.mkdir()
+    classes = [r + s for r in E.ALL_RANKS for s in "cdhs"] + ["JK", "back"]
+    (corners / "classes.txt").write_text("\n".join(classes) + "\n")
+    for seed in seeds:
+        image, label = render_scene(seed, "test")
+        h, w = image.shape[:2]
+        objects, lines = [], []
+        for c in label["cards"]:
+            if not any(c["corners_visible"]) or (c["card"] == "JK" and not c["joker_has_index"]):
+                continue
+            q = np.asarray(c["polygon"], float)
+            x0, y0, x1, y1 = DEFAULT_INDEX_BOX
+            for flip, shown in zip((False, True), c["corners_visible"]):
+                us, vs = ((1 - x1, 1 - x0), (1 - y1, 1 - y0)) if flip else ((x0, x1), (y0, y1))
+                pts = np.array([(1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+                                for u in us for v in vs])
+                bx0, by0 = np.clip(pts.min(0), 0, (w, h))
+                bx1, by1 = np.clip(pts.max(0), 0, (w, h))
+                if shown and bx1 - bx0 > 1 and by1 - by0 > 1:
+                    lines.append(f"{classes.index(c['card'])} {(bx0 + bx1) / 2 / w:.6f} {(by0 + by1) / 2 / h:.6f} "
+                                 f"{(bx1 - bx0) / w:.6f} {(by1 - by0) / h:.6f}")
+            x0, y0 = np.clip(q.min(0), 0, (w, h))
+            x1, y1 = np.clip(q.max(0), 0, (w, h))
+            objects.append(f"<object><name>{c['card']}</name><bndbox><xmin>{x0:.1f}</xmin><ymin>{y0:.1f}</ymin>"
+                           f"<xmax>{x1:.1f}</xmax><ymax>{y1:.1f}</ymax></bndbox></object>")
+        for b in label["backs"]:       # face-down cards: boxed whole in both
+            q = np.asarray(b["polygon"], float)
+            (x0, y0), (x1, y1) = np.clip(q.min(0), 0, (w, h)), np.clip(q.max(0), 0, (w, h))
+            objects.append(f"<object><name>back</name><bndbox><xmin>{x0:.1f}</xmin><ymin>{y0:.1f}</ymin>"
+                           f"<xmax>{x1:.1f}</xmax><ymax>{y1:.1f}</ymax></bndbox></object>")
+            lines.append(f"{classes.index('back')} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+                         f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+        cv2.imwrite(str(whole / f"f{seed}.png"), image)
+        cv2.imwrite(str(corners / "images" / f"f{seed}.png"), image)
+        (whole / f"f{seed}.xml").write_text("<annotation>" + "".join(objects) + "</annotation>")
+        (corners / "labels" / f"f{seed}.txt").write_text("\n".join(lines) + "\n")
+    return whole, corners
+
+
+def test_a_folder_that_boxes_only_the_index_corners_scores_as_one_that_boxes_whole_cards(tmp_path):
+    """Many public card datasets box each card's index corners, not the card. The yardstick
+    tells such a folder by its labels beside the cards found, groups each card's corners into
+    the card, and scores it as the same frames labelled whole; told the wrong thing (``--boxes
+    cards``) it would find almost nothing right."""
+    whole, corners = _rendered_folders(tmp_path)
+    runs = {}
+    for name, args in (("whole", ("--dir", str(whole))), ("corners", ("--dir", str(corners))),
+                       ("told cards", ("--dir", str(corners), "--boxes", "cards"))):
+        out = tmp_path / f"{name}.json"
+        run = run_eval(*args, "--json", str(out), timeout=200)
+        assert run.returncode == 0, run.stderr
+        runs[name] = json.loads(out.read_text())
+        runs[name]["stdout"] = run.stdout
+    a, b = runs["whole"], runs["corners"]
+    assert a["labels"]["boxes"] == "cards" and a["labels"]["corner_share"] > 0.6
+    assert b["labels"]["boxes"] == "corners" and b["labels"]["corner_share"] < 0.15
+    assert "label boxes: the index corners" in b["stdout"] and "label boxes: whole cards" in a["stdout"]
+    assert a["labels"]["ranks"] == b["labels"]["ranks"] == "23456789TJQKA"
+    assert a["labelled_cards"] == b["labelled_cards"] > 30 and a["back_labels"] == b["back_labels"] > 0
+    assert a["card_recall"] > 0.9
+    for k in ("card_recall", "card_precision", "rank_recall", "rank_precision", "back_recall", "photos_all_right"):
+        assert abs(a[k] - b[k]) <= 0.02, (k, a[k], b[k])
+    told = runs["told cards"]
+    assert told["labels"]["boxes"] == "cards" and told["labels"]["corner_share"] is None
+    assert told["labelled_cards"] > b["labelled_cards"] and told["card_recall"] < 0.2
+
+
+def test_a_class_list_that_names_the_low_ranks_makes_them_labelled(tmp_path):
+    """A YOLO folder whose class list names every rank labels them all, though its photos show
+    no card below 9: a 5 named where no card is labelled is then wrong, not an unlabelled 5."""
+    (tmp_path / "classes.txt").write_text("\n".join(["chip"] + [r + s for r in E.ALL_RANKS for s in "cdhs"]) + "\n")
+    (tmp_path / "a.txt").write_text("")
+    assert E.conventions([[{"rank": "K"}]], [[]])["ranks"] == E.LABELLED
+    assert E.conventions([[{"rank": "K"}], E.declared([(tmp_path / "a.png", tmp_path / "a.txt")])],
+                         [[]])["ranks"] == E.ALL_RANKS
