@@ -39,6 +39,11 @@ it instead), and each photo's corners are first grouped into cards (:func:`cards
 a corner belongs to the card found whose outline holds it; corners naming one whole card are one
 card) and then scored as whole-card labels are.
 
+A phone photo may be stored sideways with an EXIF orientation: it is scored in the frame its
+labels were drawn on (:func:`photo_frames`: the one a VOC or COCO size fits; where none
+settles it, the one, for all the folder's turned photos, whose labels lie best on the cards
+found).
+
 Matching (:func:`match`). A detection (a card: a name, ``JK`` or ``??``; backs apart) is compared
 with a labelled card through the axis-aligned box around the detection's oriented outline (the
 label is axis-aligned around a card that may be turned). Pass 1 pairs them greedily, best IoU
@@ -215,7 +220,7 @@ def read_labels(label_path: Path, image_path: Path | None = None) -> list[dict]:
 
 
 def read_annotations(label_path: Path, image_path: Path | None = None,
-                     others: Counter | None = None) -> tuple[list[dict], list[dict]]:
+                     others: Counter | None = None, size: tuple[int, int] | None = None) -> tuple[list[dict], list[dict]]:
     """The labelled face-up cards (as :func:`read_labels`) and face-down cards (``[{"box"}]``) of
     one photo: a Pascal VOC ``.xml`` (``<object><name>`` any spelling :func:`parse_label` reads,
     ``<bndbox>``), a YOLO ``.txt`` (``class cx cy w h`` or ``class x1 y1 x2 y2 ...`` as shares
@@ -223,12 +228,13 @@ def read_annotations(label_path: Path, image_path: Path | None = None,
     COCO ``.json`` (``bbox`` x, y, w, h in pixels; its ``categories`` name the classes). With
     ``others``, a label that names no card (a folder of a real table may label its chips and its
     dealer button too) is counted there by its name and left out; without, it is refused. A label that names no
-    card, a malformed file or box is a clear ``ValueError`` naming the file."""
+    card, a malformed file or box is a clear ``ValueError`` naming the file. ``size`` (width,
+    height) is the photo's as its YOLO shares are read (default: the upright photo's)."""
     label_path = Path(label_path)
     cards: list[dict] = []
     backs: list[dict] = []
     if label_path.suffix.lower() == ".txt":
-        objects = yolo_objects(label_path, image_path)
+        objects = yolo_objects(label_path, image_path, size)
     elif label_path.suffix.lower() == ".json":
         if image_path is None:
             raise ValueError(f"{label_path}: a COCO file is read for one of its photos")
@@ -300,16 +306,16 @@ def yolo_names(label_path: Path) -> list[str]:
                      f"({', '.join(YOLO_NAME_FILES)})")
 
 
-def yolo_objects(label_path: Path, image_path: Path | None) -> list[tuple[str, list[float]]]:
-    """(class name, box in pixels) of each line of a YOLO label file."""
-    if image_path is None:
-        raise ValueError(f"{label_path}: a YOLO label file is read with its photo (its boxes are shares of it)")
-    import cv2
-
-    image = cv2.imread(str(image_path), cv2.IMREAD_UNCHANGED)
-    if image is None:
-        raise ValueError(f"{image_path}: cannot be read as an image")
-    h, w = image.shape[:2]
+def yolo_objects(label_path: Path, image_path: Path | None,
+                 size: tuple[int, int] | None = None) -> list[tuple[str, list[float]]]:
+    """(class name, box in pixels) of each line of a YOLO label file: its shares of a photo of
+    ``size`` (width, height; default: the upright photo's, as :func:`read_photo` reads it)."""
+    if size is None:
+        if image_path is None:
+            raise ValueError(f"{label_path}: a YOLO label file is read with its photo (its boxes are shares of it)")
+        h, w = read_photo(Path(image_path)).shape[:2]
+    else:
+        w, h = size
     names = yolo_names(label_path)
     try:
         lines = Path(label_path).read_text(encoding="utf-8").splitlines()
@@ -355,23 +361,46 @@ def conventions(cards: list[list[dict]], backs: list[list[dict]]) -> dict:
 
 
 def read_photo(img_path: Path, label_path: Path | None = None) -> np.ndarray:
-    """The photo as its labels were drawn on it. A phone photo may carry an EXIF orientation:
-    OpenCV turns it upright, but some labelling tools (LabelImg) draw on the pixels as stored.
-    Where a VOC file's ``<size>`` is the stored photo's and not the upright one's, the stored
-    pixels are read. (A photo turned by 180 degrees keeps its size, so cannot be told apart this
-    way: it is read upright.) A file that is no image is a clear ``ValueError``."""
+    """The photo as its labels were drawn on it, where they say (:func:`photo_frames`' first)."""
+    return photo_frames(img_path, label_path)[0]
+
+
+def photo_frames(img_path: Path, label_path: Path | None = None) -> list[np.ndarray]:
+    """The photo as its labels may have been drawn on it. A phone photo may carry an EXIF
+    orientation: OpenCV turns it upright, but some labelling tools (LabelImg) draw on the pixels
+    as stored. Where the labels give the photo's size (a VOC ``<size>``, a COCO image's
+    ``width`` and ``height``) and it fits only one, that one; where the photo carries no turn,
+    the photo; else both, upright first (a YOLO file's shares, a turn by 180 degrees, no size):
+    :func:`evaluate` then takes, for all such photos of a folder, the one whose labels lie best
+    on the cards found. A file that is no image is a clear ``ValueError``."""
+    return [im for im, _ in _frames(img_path, label_path)]
+
+
+def _frames(img_path: Path, label_path: Path | None = None) -> list[tuple[np.ndarray, bool]]:
+    """:func:`photo_frames`, each with whether it is the stored pixels of a turned photo."""
     import cv2
 
     data = np.fromfile(str(img_path), np.uint8)
     shown = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if shown is None:
         raise ValueError(f"{img_path}: not a readable image")
-    size = voc_size(label_path) if label_path is not None and Path(label_path).suffix.lower() == ".xml" else None
-    if size is not None and size != (shown.shape[1], shown.shape[0]):
-        stored = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-        if stored is not None and size == (stored.shape[1], stored.shape[0]):
-            return stored
-    return shown
+    stored = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if stored is None or (stored.shape == shown.shape and np.array_equal(stored, shown)):
+        return [(shown, False)]
+    size = label_size(label_path, img_path) if label_path is not None else None
+    fits = [(im, k == 1) for k, im in enumerate((shown, stored)) if size is None or size == (im.shape[1], im.shape[0])]
+    return fits or [(shown, False)]
+
+
+def label_size(label_path: Path, img_path: Path) -> tuple[int, int] | None:
+    """(width, height) of the photo as its label file gives it: a VOC ``<size>`` or a COCO
+    image's ``width`` and ``height``; None where it gives none (a YOLO file never does)."""
+    suffix = Path(label_path).suffix.lower()
+    if suffix == ".xml":
+        return voc_size(label_path)
+    if suffix == ".json":
+        return _coco_sizes(Path(label_path)).get(Path(img_path).name)
+    return None
 
 
 def voc_size(label_path: Path) -> tuple[int, int] | None:
@@ -448,6 +477,18 @@ def photos(folder: Path) -> list[tuple[Path, Path]]:
             used.add(lab)
             out.append((img, lab))
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def _coco_sizes(path: Path) -> dict[str, tuple[int, int]]:
+    """(width, height) of a COCO file's photos, where it gives them."""
+    _coco(path)
+    try:
+        images = json.loads(Path(path).read_text(encoding="utf-8"))["images"]
+        return {Path(str(im["file_name"])).name: (int(im["width"]), int(im["height"]))
+                for im in images if isinstance(im, dict) and "width" in im and "height" in im}
+    except (ValueError, TypeError, KeyError):
+        return {}
 
 
 @functools.lru_cache(maxsize=4)
@@ -1124,14 +1165,40 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     conv = conventions([cards for cards, _ in read] + [declared(pairs)], [backs for _, backs in read])
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
 
-    def view(img_path: Path, xml_path: Path, labels: list[dict], back_labels: list[dict]):
-        image = read_photo(img_path, xml_path)
+    def on_cards(image: np.ndarray, img_path: Path, xml_path: Path) -> np.ndarray:
+        """How well the photo's labels lie on the cards found in ``image`` (a frame it may be):
+        how many :func:`match` pairs with one, how many centres lie in one (index corners), and
+        the paired boxes' IoU summed."""
+        cards, backs = read_annotations(xml_path, img_path, Counter(), (image.shape[1], image.shape[0]))
+        res = det.detect(image)
+        found, labs = res["cards"] + res["backs"], cards + backs
+        m = match(found, labs, iou, nested)
+        return np.array([len(m), sum(any(_inside(d["polygon"], _centre(lab["box"])) for d in found) for lab in labs),
+                         sum(box_iou(aabb(found[i]["polygon"]), labs[j]["box"]) for i, j in m.items())])
+
+    # a photo with an EXIF turn its labels do not settle is read as the folder's labelling tool
+    # drew on such photos: upright or as stored, whichever puts the labels on the cards found
+    agree = np.zeros((2, 3))
+    for img_path, xml_path in pairs:
+        frames = photo_frames(img_path, xml_path)
+        if len(frames) == 2:
+            agree += np.stack([on_cards(im, img_path, xml_path) for im in frames])
+    stored_frame = bool(tuple(agree[1]) > tuple(agree[0]))
+
+    def frame(img_path: Path, xml_path: Path) -> tuple[np.ndarray, int, bool]:
+        """The photo as its labels were drawn on it, which of :func:`photo_frames` it is, and
+        whether it is the stored pixels of a turned photo."""
+        frames = _frames(img_path, xml_path)
+        k = int(stored_frame) if len(frames) == 2 else 0
+        return frames[k][0], k, frames[k][1]
+
+    def view(img_path: Path, xml_path: Path, labels: list[dict], back_labels: list[dict], image: np.ndarray):
         if wide is not None:
             image, moved = wide_view(image, labels + back_labels, wide, shrink)
             labels, back_labels = moved[:len(labels)], moved[len(labels):]
         return image, labels, back_labels
 
-    ms, all_cards, seen = [], [], []
+    ms, all_cards, seen, turns = [], [], [], 0
     for (img_path, xml_path), (labels, back_labels) in zip(pairs, read):
         if label_suits:
             labels = with_label_suits(labels)
@@ -1139,18 +1206,23 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             if img_path.stem not in suits:
                 raise ValueError(f"the suits file has no entry for {img_path.stem}")
             labels = with_suits(labels, suits[img_path.stem], img_path.stem)
-        image, labels, back_labels = view(img_path, xml_path, labels, back_labels)
+        image, turned, as_stored = frame(img_path, xml_path)
+        if turned or xml_path.suffix.lower() == ".txt":     # YOLO shares: of this frame's size
+            labels_at, back_labels = read_annotations(xml_path, img_path, Counter(), (image.shape[1], image.shape[0]))
+            labels = [dict(lab, box=at["box"]) for lab, at in zip(labels, labels_at)]
+        image, labels, back_labels = view(img_path, xml_path, labels, back_labels, image)
         t0 = time.perf_counter()
         res = det.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         h, w = image.shape[:2]
-        seen.append((img_path, xml_path, labels, back_labels, res, (w, h)))
+        seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned))
+        turns += as_stored
         all_cards += res["cards"]
     share = None
     if boxes == "auto":
-        boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _ in seen])
+        boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _, _ in seen])
     scored, per_photo = [], []
-    for img_path, xml_path, labels, back_labels, res, (w, h) in seen:
+    for img_path, xml_path, labels, back_labels, res, (w, h), turned in seen:
         if boxes == "corners":
             labels = cards_from_corners(labels, res)
         s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w),
@@ -1163,14 +1235,15 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
                           "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
-            draw(res, labels, view(img_path, xml_path, [], [])[0], draw_dir / (img_path.stem + ".jpg"))
+            image = photo_frames(img_path, xml_path)[turned]
+            draw(res, labels, view(img_path, xml_path, [], [], image)[0], draw_dir / (img_path.stem + ".jpg"))
     r = aggregate(scored)
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
     r["sure_source"] = sure_source(all_cards)
     r["folder"] = str(folder)
     r["labels"] = {"ranks": "".join(conv["ranks"]), "jokers": conv["jokers"], "backs": conv["backs"],
                    "suits": "labels" if label_suits else "file" if suits is not None else None,
-                   "boxes": boxes, "corner_share": share,
+                   "boxes": boxes, "corner_share": share, "stored_pixels": turns,
                    "left_out": dict(others.most_common())}
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
@@ -1261,6 +1334,9 @@ def main(argv: list[str] | None = None) -> int:
                                       if lab["boxes"] == "corners" else "whole cards")
           + (f"; judged: the median label covers {lab['corner_share']} of the card found around it"
              if lab["corner_share"] is not None else " (--boxes)" if args.boxes != "auto" else ""))
+    if lab["stored_pixels"]:
+        print(f"{'turned photos':>24}: {lab['stored_pixels']} read as stored, not upright: their labels lie on the "
+              "cards found there (photo_frames)")
     if lab["left_out"]:
         print(f"{'left out':>24}: labels that name no card: " + ", ".join(f"{k!r} {v}" for k, v in lab["left_out"].items()))
     print_report(r)

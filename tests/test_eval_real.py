@@ -376,7 +376,8 @@ def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_p
     voc = runs["voc"]
     for other in (runs["yolo"], runs["coco"]):
         assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels",
-                                   "boxes": "cards", "corner_share": voc["labels"]["corner_share"], "left_out": {}}
+                                   "boxes": "cards", "corner_share": voc["labels"]["corner_share"],
+                                   "stored_pixels": 0, "left_out": {}}
         for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
                   "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
             assert other[k] == voc[k], k
@@ -550,3 +551,55 @@ def test_a_class_list_that_names_the_low_ranks_makes_them_labelled(tmp_path):
     assert E.conventions([[{"rank": "K"}]], [[]])["ranks"] == E.LABELLED
     assert E.conventions([[{"rank": "K"}], E.declared([(tmp_path / "a.png", tmp_path / "a.txt")])],
                          [[]])["ranks"] == E.ALL_RANKS
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_a_yolo_folder_of_turned_phone_photos_is_scored_on_the_pixels_its_labels_were_drawn_on(tmp_path):
+    """Real photos stored sideways with an EXIF turn (as phones store them), labelled in YOLO
+    shares of the upright photo in one folder and of the stored pixels in another: a YOLO file
+    gives no size to tell which, so each photo is scored in the frame where its labels lie on
+    the cards found, and both folders score as the photos upright do."""
+    import cv2
+    from PIL import Image
+
+    pairs = E.photos(E.DEFAULT_DIR)[:3]
+    classes = list(E.LABELLED)
+    for name in ("upright", "stored", "plain"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "classes.txt").write_text("\n".join(classes) + "\n")
+    for img, xml in pairs:
+        up = E.read_photo(img, xml)
+        h, w = up.shape[:2]
+        side = cv2.rotate(up, cv2.ROTATE_90_COUNTERCLOCKWISE)     # EXIF 6: turned clockwise to view
+        pil = Image.fromarray(side[:, :, ::-1])
+        exif = pil.getexif()
+        exif[274] = 6
+        for name in ("upright", "stored"):
+            pil.save(tmp_path / name / (img.stem + ".jpg"), quality=95, exif=exif)
+        Image.fromarray(up[:, :, ::-1]).save(tmp_path / "plain" / (img.stem + ".jpg"), quality=95)
+        shown = E.photo_frames(tmp_path / "upright" / (img.stem + ".jpg"))
+        assert len(shown) == 2 and shown[0].shape[:2] == (h, w) and shown[1].shape[:2] == (w, h)
+        rows = {"upright": [], "stored": []}
+        for lab in E.read_labels(xml):
+            x0, y0, x1, y1 = lab["box"]
+            k = classes.index(lab["rank"])
+            rows["upright"].append(f"{k} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+            sx0, sy0, sx1, sy1 = y0, w - x1, y1, w - x0                # the same box on the stored pixels
+            rows["stored"].append(f"{k} {(sx0 + sx1) / 2 / h:.6f} {(sy0 + sy1) / 2 / w:.6f} {(sx1 - sx0) / h:.6f} {(sy1 - sy0) / w:.6f}")
+        for name in ("upright", "stored"):
+            (tmp_path / name / (img.stem + ".txt")).write_text("\n".join(rows[name]) + "\n")
+        (tmp_path / "plain" / (img.stem + ".txt")).write_text("\n".join(rows["upright"]) + "\n")
+    runs = {}
+    for name in ("plain", "upright", "stored"):
+        out = tmp_path / f"{name}.json"
+        run = run_eval("--dir", str(tmp_path / name), "--json", str(out), timeout=200)
+        assert run.returncode == 0, run.stderr
+        runs[name] = json.loads(out.read_text())
+        runs[name]["stdout"] = run.stdout
+    plain = runs["plain"]
+    assert plain["labelled_cards"] >= 3 and plain["rank_recall"] >= 0.75 and plain["labels"]["stored_pixels"] == 0
+    assert runs["upright"]["labels"]["stored_pixels"] == 0
+    assert runs["stored"]["labels"]["stored_pixels"] == len(pairs) and "3 read as stored" in runs["stored"]["stdout"]
+    for name in ("upright", "stored"):
+        for k in ("labelled_cards", "rank_recall", "rank_precision", "found"):
+            assert runs[name][k] == plain[k], (name, k)
