@@ -455,28 +455,41 @@ COCO_FILES = ("_annotations.coco.json", "annotations.json", "instances.json", "c
 
 
 def photos(folder: Path) -> list[tuple[Path, Path]]:
-    """(photo, label file) pairs of ``folder``, sorted by name: each photo with a VOC ``.xml`` or a
-    YOLO ``.txt`` of its name beside it, or, for photos in an ``images`` folder (``folder`` or
-    ``folder/images``), a ``.txt`` in the ``labels`` folder beside that, or else the folder's COCO
-    file (:data:`COCO_FILES`) where it names the photo. Photos without labels are left out."""
+    """(photo, label file) pairs of ``folder``, sorted by path: each photo with a VOC ``.xml`` or a
+    YOLO ``.txt`` of its name beside it, or, for a photo in an ``images`` folder, a ``.txt`` in the
+    ``labels`` folder that stands where that ``images`` folder does (``images/x.jpg`` and
+    ``labels/x.txt``; ``images/valid/x.jpg`` and ``labels/valid/x.txt``), or else a COCO file
+    (:data:`COCO_FILES`) beside it, or beside its ``images`` folder, that names it. Where
+    ``folder`` holds no photo itself, the photos of all its folders are read (a dataset exported
+    in ``train``, ``valid`` and ``test`` parts). Photos without labels are left out."""
     folder = Path(folder)
-    imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS) if folder.is_dir() else []
-    if not imgs and (folder / "images").is_dir():
-        imgs = sorted(p for p in (folder / "images").iterdir() if p.suffix in IMAGE_EXTS)
-    coco = next((q for d in (folder, folder / "images") for q in (d / f for f in COCO_FILES) if q.is_file()), None)
-    in_coco = set(_coco(coco)[0]) if coco is not None else set()
+    if not folder.is_dir():
+        return []
+    imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS and p.is_file())
+    if not imgs:
+        imgs = sorted(p for p in folder.rglob("*") if p.suffix in IMAGE_EXTS and p.is_file())
     out, used = [], set()
     for img in imgs:
         near = [img.with_suffix(".xml"), img.with_suffix(".txt")]
-        if img.parent.name == "images":
-            near.append(img.parent.parent / "labels" / (img.stem + ".txt"))
+        parts = img.relative_to(folder).parts
+        if "images" in parts[:-1]:
+            k = len(parts) - 2 - parts[-2::-1].index("images")
+            near.append(folder.joinpath(*parts[:k], "labels", *parts[k + 1:-1], img.stem + ".txt"))
         lab = next((q for q in near if q.is_file()), None)
-        if lab is None and img.name in in_coco:
-            out.append((img, coco))
-        elif lab is not None and lab not in used:
+        if lab is None:
+            coco = _coco_beside(img.parent)
+            if coco is not None and img.name in _coco(coco)[0]:
+                out.append((img, coco))
+        elif lab not in used:
             used.add(lab)
             out.append((img, lab))
     return out
+
+
+def _coco_beside(folder: Path) -> Path | None:
+    """The COCO file of the photos in ``folder``: in it, or beside it where it is ``images``."""
+    dirs = (folder, folder.parent) if folder.name == "images" else (folder,)
+    return next((q for d in dirs for q in (d / f for f in COCO_FILES) if q.is_file()), None)
 
 
 @functools.lru_cache(maxsize=4)
@@ -1159,6 +1172,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     name's figures; ``boxes`` says what the face-up labels box: ``"cards"``, ``"corners"`` (the
     index corners: :func:`cards_from_corners`) or ``"auto"`` (:func:`label_boxes` judges, from
     all photos, once read). A photo the suits do not cover is a clear ``ValueError``."""
+    folder = Path(folder)
     pairs = photos(folder)[:limit]
     others: Counter = Counter()
     read = [read_annotations(lab, img, others) for img, lab in pairs]
@@ -1229,14 +1243,15 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
                         conv["ranks"], back_labels if conv["backs"] else None)
         scored.append(s)
         c = s["counts"]
-        per_photo.append({"photo": img_path.name, "size": [w, h],
+        per_photo.append({"photo": img_path.relative_to(folder).as_posix(), "size": [w, h],
                           "labels": len(labels), "right": c["rank_right"], "backs": c["backs"],
                           "reads": s["reads"], "wrong": s["wrong"], "suit_wrong": s["suit_wrong"],
                           "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
             image = photo_frames(img_path, xml_path)[turned]
-            draw(res, labels, view(img_path, xml_path, [], [], image)[0], draw_dir / (img_path.stem + ".jpg"))
+            name = "_".join(img_path.relative_to(folder).with_suffix(".jpg").parts)
+            draw(res, labels, view(img_path, xml_path, [], [], image)[0], draw_dir / name)
     r = aggregate(scored)
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
     r["sure_source"] = sure_source(all_cards)

@@ -603,3 +603,38 @@ def test_a_yolo_folder_of_turned_phone_photos_is_scored_on_the_pixels_its_labels
     for name in ("upright", "stored"):
         for k in ("labelled_cards", "rank_recall", "rank_precision", "found"):
             assert runs[name][k] == plain[k], (name, k)
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_a_dataset_exported_in_parts_is_read_whole(tmp_path):
+    """Datasets come exported in parts: ``train/``, ``valid/`` each with its ``images`` and
+    ``labels`` (or its COCO file), or ``images/train`` beside ``labels/train``. Pointed at the
+    export, the yardstick reads every part, and scores the photos as their VOC files do."""
+    suits = E.read_suits(E.SUITS_DIR / f"{E.DEFAULT_DIR.name}.json")
+    pairs = E.photos(E.DEFAULT_DIR)[:4]
+    _yolo_copy(pairs[:2], suits, tmp_path / "parts" / "train")
+    _yolo_copy(pairs[2:], suits, tmp_path / "parts" / "valid")
+    _coco_copy(pairs[:2], suits, tmp_path / "coco" / "train")
+    _coco_copy(pairs[2:], suits, tmp_path / "coco" / "valid")
+    flat = tmp_path / "flat"
+    _yolo_copy(pairs, suits, flat)
+    for img, _ in pairs:                       # ultralytics' layout: images/<part>, labels/<part>
+        part = "train" if (img, _) in pairs[:2] else "val"
+        for kind, ext in (("images", img.suffix), ("labels", ".txt")):
+            (flat / kind / part).mkdir(exist_ok=True)
+            (flat / kind / (img.stem + ext)).rename(flat / kind / part / (img.stem + ext))
+    for name in ("parts", "coco", "flat"):
+        got = E.photos(tmp_path / name)
+        assert sorted(img.name for img, _ in got) == sorted(img.name for img, _ in pairs), name
+    runs = {}
+    for name, args in (("voc", ("--limit", "4")), ("parts", ("--dir", str(tmp_path / "parts"))),
+                       ("coco", ("--dir", str(tmp_path / "coco"))), ("flat", ("--dir", str(tmp_path / "flat")))):
+        out = tmp_path / f"{name}.json"
+        run = run_eval(*args, "--json", str(out))
+        assert run.returncode == 0, run.stderr
+        runs[name] = json.loads(out.read_text())
+    for name in ("parts", "coco", "flat"):
+        for k in ("photos", "labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision"):
+            assert runs[name][k] == runs["voc"][k], (name, k)
+    assert {p["photo"] for p in runs["parts"]["per_photo"]} == {
+        f"{part}/images/{img.name}" for part, half in (("train", pairs[:2]), ("valid", pairs[2:])) for img, _ in half}
