@@ -454,6 +454,10 @@ def with_suits(labels: list[dict], letters: str | None, photo: str = "") -> list
 COCO_FILES = ("_annotations.coco.json", "annotations.json", "instances.json", "coco.json")
 
 
+#: how many folders down a dataset's parts are looked for (``export/train/images/x.jpg``: 2)
+PARTS_DEPTH = 3
+
+
 def photos(folder: Path) -> list[tuple[Path, Path]]:
     """(photo, label file) pairs of ``folder``, sorted by path: each photo with a VOC ``.xml`` or a
     YOLO ``.txt`` of its name beside it, or, for a photo in an ``images`` folder, a ``.txt`` in the
@@ -466,8 +470,14 @@ def photos(folder: Path) -> list[tuple[Path, Path]]:
     if not folder.is_dir():
         return []
     imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS and p.is_file())
-    if not imgs:
-        imgs = sorted(p for p in folder.rglob("*") if p.suffix in IMAGE_EXTS and p.is_file())
+    if not imgs:                                   # its parts, at most PARTS_DEPTH folders down
+        import os
+
+        for root, dirs, files in os.walk(folder):
+            depth = len(Path(root).relative_to(folder).parts)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if depth < PARTS_DEPTH else []
+            imgs += [Path(root) / f for f in files if Path(f).suffix in IMAGE_EXTS]
+        imgs.sort()
     out, used = [], set()
     for img in imgs:
         near = [img.with_suffix(".xml"), img.with_suffix(".txt")]
@@ -1150,9 +1160,9 @@ def declared(pairs: list[tuple[Path, Path]]) -> list[dict]:
     """The cards a folder's class list names (:func:`parse_label` of each name of a YOLO folder's
     :func:`yolo_names` or a COCO file's categories that names a card; a VOC folder has none): a
     folder that declares the ranks 2 to 8 labels them, though its photos may show none."""
-    files = {lab for _, lab in pairs if lab.suffix.lower() in (".txt", ".json")}
+    files = {lab.parent: lab for _, lab in pairs if lab.suffix.lower() in (".txt", ".json")}   # one a folder
     names: set[str] = set()
-    for lab in files:
+    for lab in files.values():
         names.update(_coco(lab)[1].values() if lab.suffix.lower() == ".json" else yolo_names(lab))
     out = []
     for n in sorted(names):
