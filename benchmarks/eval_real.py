@@ -313,7 +313,7 @@ def yolo_objects(label_path: Path, image_path: Path | None,
     if size is None:
         if image_path is None:
             raise ValueError(f"{label_path}: a YOLO label file is read with its photo (its boxes are shares of it)")
-        h, w = read_photo(Path(image_path)).shape[:2]
+        w, h = upright_size(Path(image_path))
     else:
         w, h = size
     names = yolo_names(label_path)
@@ -390,6 +390,21 @@ def _frames(img_path: Path, label_path: Path | None = None) -> list[tuple[np.nda
     size = label_size(label_path, img_path) if label_path is not None else None
     fits = [(im, k == 1) for k, im in enumerate((shown, stored)) if size is None or size == (im.shape[1], im.shape[0])]
     return fits or [(shown, False)]
+
+
+def upright_size(img_path: Path) -> tuple[int, int]:
+    """(width, height) of the photo as :func:`read_photo` shows it upright (from its header and
+    EXIF orientation alone, where Pillow reads them; else from the pixels)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(img_path) as im:
+            w, h = im.size
+            turned = im.getexif().get(274, 1) in (5, 6, 7, 8)      # EXIF orientation: a quarter turn
+        return (h, w) if turned else (w, h)
+    except (OSError, UnidentifiedImageError, ValueError, SyntaxError):
+        h, w = read_photo(img_path).shape[:2]
+        return w, h
 
 
 def label_size(label_path: Path, img_path: Path) -> tuple[int, int] | None:
