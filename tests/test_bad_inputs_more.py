@@ -115,6 +115,18 @@ def test_enroll_deck_skips_a_thin_photo_and_enrolls_the_others(tmp_path, capsys)
     assert (root / "house" / "deck.json").is_file()
 
 
+@needs_models
+def test_enroll_deck_names_a_photo_it_cannot_read_once(tmp_path, capsys):
+    """A photo that is no image, or is not there, is listed once by its name with the reason."""
+    bad, gone = tmp_path / "JK-1.jpg", tmp_path / "JK-2.jpg"
+    bad.write_bytes(b"GIF89a garbage")
+    code, out, err = cli(["enroll-deck", "--lang", "en", "house", joker_photo(tmp_path / "JK.png"), str(bad), str(gone),
+                          "--root", str(tmp_path / "decks")], capsys)
+    assert code == 2 and len(err) == 2, err
+    assert err[0].endswith(f"{bad}: not a readable image") and err[0].count(str(bad)) == 1, err
+    assert err[1].count(str(gone)) == 1 and "cannot read it" in err[1], err
+
+
 # ------------------------------------------------------------------------------ 2. bad models.json
 @needs_models
 @pytest.mark.parametrize("meta, says", [

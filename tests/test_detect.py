@@ -241,6 +241,28 @@ def test_one_thread_pool_for_all_sessions_reads_every_card_alike(detector):
 # CLI contract
 # ---------------------------------------------------------------------------------------------
 @needs_models
+def test_a_file_that_is_no_image_is_said_once_in_the_users_words(tmp_path):
+    """A file named like a photo that holds something else (here the start of a GIF) is said
+    once, in the dealer's language; OpenCV's own message about its decoder stays off the
+    terminal, unless debugging (DEALER_ASSIST_DEBUG=1)."""
+    import os
+    import subprocess
+    import sys
+
+    bad = tmp_path / "table.jpg"
+    bad.write_bytes(b"GIF89a garbage")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENCV_LOG_LEVEL", "DEALER_ASSIST_DEBUG")}
+    for lang, words in (("ja", "読み込める画像ではありません"), ("en", "not a readable image")):
+        done = subprocess.run([sys.executable, "-m", "dealer_assist", "detect", str(bad), "--lang", lang],
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines() == [f"dealer-assist detect: {bad}: {words}"], done.stderr
+    done = subprocess.run([sys.executable, "-m", "dealer_assist", "detect", str(bad), "--lang", "en"],
+                          capture_output=True, text=True, timeout=120, env={**env, "DEALER_ASSIST_DEBUG": "1"})
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) > 1
+
+
+@needs_models
 def test_detect_json_contract_and_unreadable_image(tmp_path, capsys):
     frames = sample_frames()[:2] or pytest.skip("no sample frames")
     bad = tmp_path / "broken.jpg"

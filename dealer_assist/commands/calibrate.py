@@ -68,6 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _read_image(path: str):
     import cv2
 
+    from dealer_assist.live.sources import quiet_native_logs
+
+    quiet_native_logs()
     if not Path(path).is_file():
         raise UserError(_("--image {path}: no such file", path=path))
     image = cv2.imread(path, cv2.IMREAD_COLOR)

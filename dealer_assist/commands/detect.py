@@ -121,7 +121,10 @@ def _table(res: dict, lang: str = "en") -> str:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from dealer_assist.live.sources import quiet_native_logs
     from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image, switched
+
+    quiet_native_logs()      # a file that is no image is said once, in the user's words, not OpenCV's
 
     from dealer_assist.vision.detector import missing_model_warning
 

@@ -41,7 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.commands.detect import model_dir
+    from dealer_assist.live.sources import quiet_native_logs
     from dealer_assist.vision.enroll import enroll_deck
+
+    quiet_native_logs()
 
     summary = enroll_deck(args.name, args.images, model_dir(args.models), root=args.root,
                           card=args.card, append=args.append)

@@ -1155,16 +1155,18 @@ def measured_sure(model_dir: str | Path, meta: dict[str, Any], small: bool = Fal
     return float(value)
 
 
-def read_image(path: str | Path) -> np.ndarray:
-    """A BGR uint8 frame from an image file; :class:`UserError` when it is not one."""
+def read_image(path: str | Path, named: bool = True) -> np.ndarray:
+    """A BGR uint8 frame from an image file; :class:`UserError` when it is not one, naming the
+    file (unless ``named`` is false: where the caller lists the reason beside the file's name)."""
     p = Path(path)
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as exc:
-        raise UserError(_("cannot read {path}: {why}", path=p, why=os_reason(exc))) from None
+        raise UserError(_("cannot read {path}: {why}", path=p, why=os_reason(exc)) if named else
+                        _("cannot read it: {why}", why=os_reason(exc))) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise UserError(_("{path}: not a readable image", path=p))
+        raise UserError(_("{path}: not a readable image", path=p) if named else _("not a readable image"))
     return image
 
 

@@ -205,7 +205,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     for path in images:
         p = Path(path)
         try:
-            image = read_image(p)
+            image = read_image(p, named=False)     # listed beside its name
             boxes = det.find_boxes(image)[0]       # UserError: too small or too thin to hold a card
         except UserError as exc:
             skip(p, message_of(exc))
