@@ -905,14 +905,16 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
 
 
 def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], shrink: float = 1.0,
-              seed: int = 0, margin: float = 0.35) -> tuple[np.ndarray, list[dict]]:
+              seed: int = 0, margin: float = 0.35, paint: list | None = None) -> tuple[np.ndarray, list[dict]]:
     """The photo as a wider view of the same place shows it: shrunk by ``shrink``, in the middle
     of a ``frame_hw`` frame (or of the photo's own size, where that is larger), its labels moved. Around it the photo's own surface goes on
     (mirrored, its labelled cards painted over from their surroundings: a mirrored card is no
     card of the deck) and fades, over ``margin`` of the photo's short side, into the surface's
     median colour, with a little sensor noise everywhere. A photo pasted on a plain frame would
     be a card-shaped picture itself, and a surface mirrored over the whole frame would be mostly
-    texture; a real table's cards lie on a plain cloth.
+    texture; a real table's cards lie on a plain cloth. ``paint``: the boxes (photo pixels) of the
+    cards to paint over, where the labels do not box whole cards (index corners); default the
+    labels' boxes.
 
     >>> img = np.full((100, 80, 3), 120, np.uint8); img[20:60, 20:50] = 250
     >>> out, labs = wide_view(img, [{"rank": "9", "box": [20, 20, 50, 60]}], (300, 400), 0.5)
@@ -932,8 +934,8 @@ def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], 
     pads = ((oy, fh - h - oy), (ox, fw - w - ox))
     out = np.pad(image, (*pads, (0, 0)), mode="symmetric")
     cards = np.zeros((h, w), np.uint8)
-    for lab in labels:
-        x0, y0, x1, y1 = (int(round(v * shrink)) for v in lab["box"])
+    for box in ([lab["box"] for lab in labels] if paint is None else paint):
+        x0, y0, x1, y1 = (int(round(v * shrink)) for v in box)
         cards[max(0, y0):y1, max(0, x0):x1] = 255
     mask = np.pad(cards, pads, mode="symmetric")
     mask[oy:oy + h, ox:ox + w] = 0
@@ -1231,13 +1233,14 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         k = int(stored_frame) if len(frames) == 2 else 0
         return frames[k][0], k, frames[k][1]
 
-    def view(img_path: Path, xml_path: Path, labels: list[dict], back_labels: list[dict], image: np.ndarray):
+    def view(labels: list[dict], back_labels: list[dict], image: np.ndarray, paint: list | None):
         if wide is not None:
-            image, moved = wide_view(image, labels + back_labels, wide, shrink)
+            image, moved = wide_view(image, labels + back_labels, wide, shrink, paint=paint)
             labels, back_labels = moved[:len(labels)], moved[len(labels):]
         return image, labels, back_labels
 
-    ms, all_cards, seen, turns = [], [], [], 0
+    ready = []          # each photo in the frame its labels were drawn on, with its labels
+    turns = 0
     for (img_path, xml_path), (labels, back_labels) in zip(pairs, read):
         if label_suits:
             labels = with_label_suits(labels)
@@ -1249,19 +1252,33 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         if turned or xml_path.suffix.lower() == ".txt":     # YOLO shares: of this frame's size
             labels_at, back_labels = read_annotations(xml_path, img_path, Counter(), (image.shape[1], image.shape[0]))
             labels = [dict(lab, box=at["box"]) for lab, at in zip(labels, labels_at)]
-        image, labels, back_labels = view(img_path, xml_path, labels, back_labels, image)
+        ready.append((img_path, xml_path, labels, back_labels, turned))
+        turns += as_stored
+    share = None
+    paints: list[list | None] = [None] * len(ready)
+    if wide is not None and boxes != "cards":
+        # the wide view paints over the labelled cards where it mirrors the photo: where the labels
+        # box index corners, the cards they stand for, as the photo itself shows them
+        plain = [det.detect(photo_frames(img_path, xml_path)[turned]) for img_path, xml_path, _, _, turned in ready]
+        if boxes == "auto":
+            boxes, share = label_boxes([(labels, res) for (_, _, labels, _, _), res in zip(ready, plain)])
+        if boxes == "corners":
+            paints = [[c["box"] for c in cards_from_corners(labels, res)] + [b["box"] for b in back_labels]
+                      for (_, _, labels, back_labels, _), res in zip(ready, plain)]
+    ms, all_cards, seen = [], [], []
+    for (img_path, xml_path, labels, back_labels, turned), paint in zip(ready, paints):
+        image = photo_frames(img_path, xml_path)[turned]
+        image, labels, back_labels = view(labels, back_labels, image, paint)
         t0 = time.perf_counter()
         res = det.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         h, w = image.shape[:2]
-        seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned))
-        turns += as_stored
+        seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned, paint))
         all_cards += res["cards"]
-    share = None
     if boxes == "auto":
-        boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _, _ in seen])
+        boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _, _, _ in seen])
     scored, per_photo = [], []
-    for img_path, xml_path, labels, back_labels, res, (w, h), turned in seen:
+    for (img_path, xml_path, labels, back_labels, res, (w, h), turned, paint), (_, _, labels0, backs0, _) in zip(seen, ready):
         if boxes == "corners":
             labels = cards_from_corners(labels, res)
         s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w),
@@ -1274,9 +1291,8 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
                           "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
-            image = photo_frames(img_path, xml_path)[turned]
-            name = "_".join(img_path.relative_to(folder).with_suffix(".jpg").parts)
-            draw(res, labels, view(img_path, xml_path, [], [], image)[0], draw_dir / name)
+            image = view(labels0, backs0, photo_frames(img_path, xml_path)[turned], paint)[0]
+            draw(res, labels, image, draw_dir / "_".join(img_path.relative_to(folder).with_suffix(".jpg").parts))
     r = aggregate(scored)
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
     r["sure_source"] = sure_source(all_cards)

@@ -541,6 +541,18 @@ def test_a_folder_that_boxes_only_the_index_corners_scores_as_one_that_boxes_who
     told = runs["told cards"]
     assert told["labels"]["boxes"] == "cards" and told["labels"]["corner_share"] is None
     assert told["labelled_cards"] > b["labelled_cards"] and told["card_recall"] < 0.2
+    # in a wider view, the cards the corners stand for are painted over where the view mirrors
+    # the photo, as whole-card labels are: the two score alike there too
+    wide = {}
+    for name, folder in (("whole", whole), ("corners", corners)):
+        out = tmp_path / f"wide-{name}.json"
+        run = run_eval("--dir", str(folder), "--wide", "1920x1080", "--shrink", "0.8", "--json", str(out), timeout=300)
+        assert run.returncode == 0, run.stderr
+        wide[name] = json.loads(out.read_text())
+    assert wide["corners"]["labels"]["boxes"] == "corners" and wide["whole"]["labels"]["boxes"] == "cards"
+    assert abs(wide["whole"]["labelled_cards"] - wide["corners"]["labelled_cards"]) <= 1
+    for k in ("card_recall", "card_precision"):
+        assert abs(wide["whole"][k] - wide["corners"][k]) <= 0.03, (k, wide["whole"][k], wide["corners"][k])
 
 
 def test_a_class_list_that_names_the_low_ranks_makes_them_labelled(tmp_path):
