@@ -384,12 +384,26 @@ def _frames(img_path: Path, label_path: Path | None = None) -> list[tuple[np.nda
     shown = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if shown is None:
         raise ValueError(f"{img_path}: not a readable image")
+    if _orientation(img_path) == 1:          # no turn: the pixels are read once
+        return [(shown, False)]
     stored = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if stored is None or (stored.shape == shown.shape and np.array_equal(stored, shown)):
         return [(shown, False)]
     size = label_size(label_path, img_path) if label_path is not None else None
     fits = [(im, k == 1) for k, im in enumerate((shown, stored)) if size is None or size == (im.shape[1], im.shape[0])]
     return fits or [(shown, False)]
+
+
+def _orientation(img_path: Path) -> int:
+    """A photo's EXIF orientation (1: as stored) from its header, where Pillow reads one."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(img_path) as im:
+            value = im.getexif().get(274, 1)
+        return int(value) if isinstance(value, int) and 1 <= value <= 8 else 1
+    except (OSError, UnidentifiedImageError, ValueError, SyntaxError, TypeError):
+        return 1
 
 
 def upright_size(img_path: Path) -> tuple[int, int]:
@@ -1241,6 +1255,20 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
 
     ready = []          # each photo in the frame its labels were drawn on, with its labels
     turns = 0
+    two_passes = wide is not None and boxes != "cards"      # the plain photos read first (below)
+    ms, all_cards, seen, plain = [], [], [], []
+
+    def read_view(img_path, xml_path, labels, back_labels, turned, paint, image=None) -> None:
+        if image is None:
+            image = photo_frames(img_path, xml_path)[turned]
+        image, labels, back_labels = view(labels, back_labels, image, paint)
+        t0 = time.perf_counter()
+        res = det.detect(image)
+        ms.append((time.perf_counter() - t0) * 1000.0)
+        h, w = image.shape[:2]
+        seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned, paint))
+        all_cards.extend(res["cards"])
+
     for (img_path, xml_path), (labels, back_labels) in zip(pairs, read):
         if label_suits:
             labels = with_label_suits(labels)
@@ -1254,27 +1282,20 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             labels = [dict(lab, box=at["box"]) for lab, at in zip(labels, labels_at)]
         ready.append((img_path, xml_path, labels, back_labels, turned))
         turns += as_stored
+        if not two_passes:
+            read_view(img_path, xml_path, labels, back_labels, turned, None, image)
+        else:
+            plain.append(det.detect(image))
     share = None
-    paints: list[list | None] = [None] * len(ready)
-    if wide is not None and boxes != "cards":
+    if two_passes:
         # the wide view paints over the labelled cards where it mirrors the photo: where the labels
         # box index corners, the cards they stand for, as the photo itself shows them
-        plain = [det.detect(photo_frames(img_path, xml_path)[turned]) for img_path, xml_path, _, _, turned in ready]
         if boxes == "auto":
             boxes, share = label_boxes([(labels, res) for (_, _, labels, _, _), res in zip(ready, plain)])
-        if boxes == "corners":
-            paints = [[c["box"] for c in cards_from_corners(labels, res)] + [b["box"] for b in back_labels]
-                      for (_, _, labels, back_labels, _), res in zip(ready, plain)]
-    ms, all_cards, seen = [], [], []
-    for (img_path, xml_path, labels, back_labels, turned), paint in zip(ready, paints):
-        image = photo_frames(img_path, xml_path)[turned]
-        image, labels, back_labels = view(labels, back_labels, image, paint)
-        t0 = time.perf_counter()
-        res = det.detect(image)
-        ms.append((time.perf_counter() - t0) * 1000.0)
-        h, w = image.shape[:2]
-        seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned, paint))
-        all_cards += res["cards"]
+        for (img_path, xml_path, labels, back_labels, turned), res in zip(ready, plain):
+            paint = ([c["box"] for c in cards_from_corners(labels, res)] + [b["box"] for b in back_labels]
+                     if boxes == "corners" else None)
+            read_view(img_path, xml_path, labels, back_labels, turned, paint)
     if boxes == "auto":
         boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _, _, _ in seen])
     scored, per_photo = [], []
