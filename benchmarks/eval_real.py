@@ -1208,16 +1208,19 @@ def declared(pairs: list[tuple[Path, Path]]) -> list[dict]:
 
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
              nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0,
-             suits: dict[str, str] | None = None, boxes: str = "auto") -> dict:
+             suits: dict[str, str] | None = None, boxes: str = "auto", lowest: str | None = None) -> dict:
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
     name's figures; ``boxes`` says what the face-up labels box: ``"cards"``, ``"corners"`` (the
     index corners: :func:`cards_from_corners`) or ``"auto"`` (:func:`label_boxes` judges, from
-    all photos, once read). A photo the suits do not cover is a clear ``ValueError``."""
+    all photos, once read); ``lowest`` (a rank symbol) says the folder labels every card from that
+    rank to the ace, whatever its labels show. A photo the suits do not cover is a clear ``ValueError``."""
     folder = Path(folder)
     pairs = photos(folder)[:limit]
     others: Counter = Counter()
     read = [read_annotations(lab, img, others) for img, lab in pairs]
     conv = conventions([cards for cards, _ in read] + [declared(pairs)], [backs for _, backs in read])
+    if lowest is not None:
+        conv["ranks"] = ALL_RANKS[ALL_RANKS.index(lowest):]
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
 
     def on_cards(image: np.ndarray, img_path: Path, xml_path: Path) -> np.ndarray:
@@ -1346,6 +1349,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suits", default=None, metavar="FILE",
                     help="the labelled cards' suits, to score whole names too (default: "
                          "benchmarks/real_suits/<folder name>.json when there is one; 'none': ranks only)")
+    ap.add_argument("--ranks", default=None, metavar="LOWEST",
+                    help="the folder labels every card from this rank to the ace, e.g. 2 (default: from 9, or "
+                         "from the lowest rank its labels or class list name)")
     ap.add_argument("--boxes", choices=("auto", "cards", "corners"), default="auto",
                     help="what the face-up labels box: whole cards, or the index corners (default: "
                          "judged from the labels beside the cards found)")
@@ -1361,6 +1367,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"--wide wants WxH, e.g. 1920x1080, not {args.wide!r}", file=sys.stderr)
             return 2
         wide = (fh, fw)
+    lowest = None
+    if args.ranks is not None:
+        try:
+            lowest = parse_label(args.ranks).get("rank")
+        except ValueError:
+            lowest = None
+        if lowest not in ALL_RANKS:
+            print(f"--ranks wants the lowest rank labelled, 2 to A (e.g. 2, 9, ten), not {args.ranks!r}", file=sys.stderr)
+            return 2
     if not 0.0 < args.shrink <= 1.0:
         print(f"--shrink wants a number above 0 and at most 1, not {args.shrink}", file=sys.stderr)
         return 2
@@ -1393,7 +1408,7 @@ def main(argv: list[str] | None = None) -> int:
           + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else ""))
     try:
         r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
-                     None if args.strict else NESTED, wide, args.shrink, suits, args.boxes)
+                     None if args.strict else NESTED, wide, args.shrink, suits, args.boxes, lowest)
     except ValueError as e:
         print(e, file=sys.stderr)
         return 2

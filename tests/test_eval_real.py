@@ -566,6 +566,19 @@ def test_a_class_list_that_names_the_low_ranks_makes_them_labelled(tmp_path):
 
 
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_the_lowest_rank_labelled_can_be_said(tmp_path):
+    """A VOC folder has no class list: ``--ranks 2`` says it labels every rank, so a low name on
+    no labelled card is wrong; a rank that is none is a clear refusal."""
+    out = tmp_path / "r.json"
+    run = run_eval("--limit", "3", "--ranks", "2", "--json", str(out))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(out.read_text())["labels"]["ranks"] == "".join(E.ALL_RANKS)
+    assert "every card of rank 2 to A" in run.stdout
+    bad = run_eval("--limit", "3", "--ranks", "eleven", timeout=60)
+    assert bad.returncode == 2 and "--ranks wants the lowest rank" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
 def test_a_yolo_folder_of_turned_phone_photos_is_scored_on_the_pixels_its_labels_were_drawn_on(tmp_path):
     """Real photos stored sideways with an EXIF turn (as phones store them), labelled in YOLO
     shares of the upright photo in one folder and of the stored pixels in another: a YOLO file
