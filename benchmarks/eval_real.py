@@ -39,6 +39,9 @@ it instead), and each photo's corners are first grouped into cards (:func:`cards
 a corner belongs to the card found whose outline holds it; corners naming one whole card are one
 card) and then scored as whole-card labels are.
 
+A label marked difficult (VOC ``<difficult>1</difficult>``, COCO ``iscrowd``) is set aside with
+what was found on it (:func:`set_aside`), as VOC's own scoring does.
+
 A phone photo may be stored sideways with an EXIF orientation: it is scored in the frame its
 labels were drawn on (:func:`photo_frames`: the one a VOC or COCO size fits; where none
 settles it, the one, for all the folder's turned photos, whose labels lie best on the cards
@@ -229,16 +232,19 @@ def read_annotations(label_path: Path, image_path: Path | None = None,
     ``others``, a label that names no card (a folder of a real table may label its chips and its
     dealer button too) is counted there by its name and left out; without, it is refused. A label that names no
     card, a malformed file or box is a clear ``ValueError`` naming the file. ``size`` (width,
-    height) is the photo's as its YOLO shares are read (default: the upright photo's)."""
+    height) is the photo's as its YOLO shares are read (default: the upright photo's). A label
+    marked ``<difficult>1`` (VOC) or ``iscrowd`` (COCO) carries ``"difficult": True``
+    (:func:`set_aside`)."""
     label_path = Path(label_path)
     cards: list[dict] = []
     backs: list[dict] = []
     if label_path.suffix.lower() == ".txt":
-        objects = yolo_objects(label_path, image_path, size)
+        objects = [(name, box, False) for name, box in yolo_objects(label_path, image_path, size)]
     elif label_path.suffix.lower() == ".json":
         if image_path is None:
             raise ValueError(f"{label_path}: a COCO file is read for one of its photos")
-        objects = [(name, [x, y, x + w, y + h]) for name, (x, y, w, h) in _coco(label_path)[0].get(Path(image_path).name, [])]
+        objects = [(name, [x, y, x + w, y + h], crowd)
+                   for name, (x, y, w, h), crowd in _coco(label_path)[0].get(Path(image_path).name, [])]
     else:
         try:
             root = ET.parse(label_path).getroot()
@@ -251,8 +257,9 @@ def read_annotations(label_path: Path, image_path: Path | None = None,
                 box = [float(b.findtext(k)) for k in ("xmin", "ymin", "xmax", "ymax")]
             except (AttributeError, TypeError, ValueError):
                 raise ValueError(f"{label_path}: an object without a whole <bndbox>") from None
-            objects.append(((obj.findtext("name") or "").strip(), box))
-    for name, box in objects:
+            hard = (obj.findtext("difficult") or "0").strip().lower() in ("1", "true")
+            objects.append(((obj.findtext("name") or "").strip(), box, hard))
+    for name, box, hard in objects:
         if not (all(np.isfinite(box)) and box[2] > box[0] and box[3] > box[1]):
             raise ValueError(f"{label_path}: {name!r} has an empty or broken box {box}")
         try:
@@ -263,10 +270,12 @@ def read_annotations(label_path: Path, image_path: Path | None = None,
             others[name] += 1
             continue
         if what.get("back"):
-            backs.append({"box": box})
+            backs.append({"box": box, **({"difficult": True} if hard else {})})
         else:
-            cards.append({**what, "box": box} if "suit" not in what else
-                         {"rank": what["rank"], "box": box, "suit": what["suit"]})
+            lab = {"rank": what["rank"], "box": box}
+            if "suit" in what:
+                lab["suit"] = what["suit"]
+            cards.append({**lab, **({"difficult": True} if hard else {})})
     return cards, backs
 
 
@@ -552,7 +561,8 @@ def _coco(path: Path) -> tuple[dict, dict]:
         files = {im["id"]: Path(str(im["file_name"])).name for im in data["images"]}
         by_file: dict[str, list] = {f: [] for f in files.values()}
         for a in data["annotations"]:
-            by_file[files[a["image_id"]]].append((names[a["category_id"]], [float(v) for v in a["bbox"]]))
+            by_file[files[a["image_id"]]].append((names[a["category_id"]], [float(v) for v in a["bbox"]],
+                                                  bool(a.get("iscrowd", 0))))
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise ValueError(f"{path}: not a COCO file ({type(e).__name__})") from None
     return by_file, names
@@ -797,6 +807,34 @@ def cards_from_corners(labels: list[dict], result: dict) -> list[dict]:
         card["corners"] = len(ks)
         out.append((ks[0], card))
     return [card for _, card in sorted(out, key=lambda t: t[0])]
+
+
+def set_aside(result: dict, labels: list[dict], back_labels: list[dict], iou: float = 0.5,
+              nested: float | None = NESTED) -> tuple[dict, list[dict], list[dict], int, int]:
+    """A photo's labels marked difficult set aside, as Pascal VOC's own scoring does: neither the
+    card nor what was found on it counts, right or wrong. Returns the result without the
+    detections :func:`match` pairs with a difficult label (cards with face-up labels, backs with
+    face-down ones), the other labels, and how many labels and detections were set aside.
+
+    >>> found = {"cards": [{"card": "Kc", "polygon": [[0, 0], [100, 0], [100, 140], [0, 140]]},
+    ...                    {"card": "??", "polygon": [[200, 0], [300, 0], [300, 140], [200, 140]]}], "backs": []}
+    >>> res, labs, backs, n, m = set_aside(found, [{"rank": "K", "box": [0, 0, 100, 140]},
+    ...                                           {"rank": "5", "box": [200, 0, 300, 140], "difficult": True}], [])
+    >>> [d["card"] for d in res["cards"]], [lab["rank"] for lab in labs], n, m
+    (['Kc'], ['K'], 1, 1)
+    """
+    n = sum(bool(lab.get("difficult")) for lab in labels + back_labels)
+    if not n:
+        return result, labels, back_labels, 0, 0
+    out = dict(result)
+    dropped = 0
+    for key, labs in (("cards", labels), ("backs", back_labels)):
+        hard = {j for j, lab in enumerate(labs) if lab.get("difficult")}
+        on_hard = {i for i, j in match(result[key], labs, iou, nested).items() if j in hard}
+        out[key] = [d for i, d in enumerate(result[key]) if i not in on_hard]
+        dropped += len(on_hard)
+    keep = lambda labs: [lab for lab in labs if not lab.get("difficult")]  # noqa: E731
+    return out, keep(labels), keep(back_labels), n, dropped
 
 
 def size_bucket(box, scale: float = 1.0, long: float | None = None) -> str:
@@ -1302,9 +1340,12 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     if boxes == "auto":
         boxes, share = label_boxes([(labels, res) for _, _, labels, _, res, _, _, _ in seen])
     scored, per_photo = [], []
+    hard: Counter = Counter()
     for (img_path, xml_path, labels, back_labels, res, (w, h), turned, paint), (_, _, labels0, backs0, _) in zip(seen, ready):
         if boxes == "corners":
             labels = cards_from_corners(labels, res)
+        res, labels, back_labels, n, m = set_aside(res, labels, back_labels, iou, nested)
+        hard += Counter(labels=n, detections=m)
         s = score_photo(res, labels, iou, nested, min(det.input_shape[0] / h, det.input_shape[1] / w),
                         conv["ranks"], back_labels if conv["backs"] else None)
         scored.append(s)
@@ -1324,6 +1365,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     r["labels"] = {"ranks": "".join(conv["ranks"]), "jokers": conv["jokers"], "backs": conv["backs"],
                    "suits": "labels" if label_suits else "file" if suits is not None else None,
                    "boxes": boxes, "corner_share": share, "stored_pixels": turns,
+                   "difficult": {"labels": hard["labels"], "detections": hard["detections"]},
                    "left_out": dict(others.most_common())}
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
@@ -1426,6 +1468,9 @@ def main(argv: list[str] | None = None) -> int:
                                       if lab["boxes"] == "corners" else "whole cards")
           + (f"; judged: the median label covers {lab['corner_share']} of the card found around it"
              if lab["corner_share"] is not None else " (--boxes)" if args.boxes != "auto" else ""))
+    if lab["difficult"]["labels"]:
+        print(f"{'difficult':>24}: {lab['difficult']['labels']} labels marked difficult set aside, with the "
+              f"{lab['difficult']['detections']} detections on them (set_aside)")
     if lab["stored_pixels"]:
         print(f"{'turned photos':>24}: {lab['stored_pixels']} read as stored, not upright: their labels lie on the "
               "cards found there (photo_frames)")

@@ -377,7 +377,7 @@ def test_the_same_photos_labelled_as_a_yolo_or_coco_dataset_score_the_same(tmp_p
     for other in (runs["yolo"], runs["coco"]):
         assert other["labels"] == {"ranks": "9TJQKA", "jokers": False, "backs": False, "suits": "labels",
                                    "boxes": "cards", "corner_share": voc["labels"]["corner_share"],
-                                   "stored_pixels": 0, "left_out": {}}
+                                   "stored_pixels": 0, "difficult": {"labels": 0, "detections": 0}, "left_out": {}}
         for k in ("labelled_cards", "rank_recall", "rank_precision", "card_recall", "card_precision",
                   "backs_per_photo", "jokers_per_photo", "right_not_sure", "confusion"):
             assert other[k] == voc[k], k
@@ -663,3 +663,29 @@ def test_a_dataset_exported_in_parts_is_read_whole(tmp_path):
             assert runs[name][k] == runs["voc"][k], (name, k)
     assert {p["photo"] for p in runs["parts"]["per_photo"]} == {
         f"{part}/images/{img.name}" for part, half in (("train", pairs[:2]), ("valid", pairs[2:])) for img, _ in half}
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_labels_marked_difficult_are_set_aside_with_what_was_found_on_them(tmp_path):
+    """A VOC label marked ``<difficult>1</difficult>`` counts neither way, as in VOC's own
+    scoring: the card is not labelled, and the name found on it is not scored."""
+    pairs = E.photos(E.DEFAULT_DIR)[:3]
+    for n, (img, xml) in enumerate(pairs):
+        (tmp_path / img.name).write_bytes(img.read_bytes())
+        text = xml.read_text()
+        if n == 1:
+            text = text.replace("<difficult>0</difficult>", "<difficult>1</difficult>", 1)
+        (tmp_path / xml.name).write_text(text)
+    assert sum(bool(lab.get("difficult")) for _, xml in E.photos(tmp_path) for lab in E.read_labels(xml)) == 1
+    runs = {}
+    for name, folder in (("plain", E.DEFAULT_DIR), ("marked", tmp_path)):
+        out = tmp_path / f"{name}.json"
+        run = run_eval("--dir", str(folder), "--limit", "3", "--suits", "none", "--json", str(out), timeout=120)
+        assert run.returncode == 0, run.stderr
+        runs[name] = json.loads(out.read_text())
+        runs[name]["stdout"] = run.stdout
+    plain, marked = runs["plain"], runs["marked"]
+    assert plain["right_names"] == plain["labelled_cards"] == 3          # all three read right
+    assert marked["labelled_cards"] == 2 and marked["scored_names"] == plain["scored_names"] - 1
+    assert marked["labels"]["difficult"] == {"labels": 1, "detections": 1}
+    assert "1 labels marked difficult set aside, with the 1 detections on them" in marked["stdout"]
