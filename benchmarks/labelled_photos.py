@@ -116,7 +116,7 @@ def read_annotations(label_path: Path, image_path: Path | None = None,
     card, a malformed file or box is a clear ``ValueError`` naming the file. ``size`` (width,
     height) is the photo's as its YOLO shares are read (default: the upright photo's). A label
     marked ``<difficult>1`` (VOC) or ``iscrowd`` (COCO) carries ``"difficult": True``
-    (:func:`set_aside`)."""
+    (``eval_real.set_aside``)."""
     label_path = Path(label_path)
     cards: list[dict] = []
     backs: list[dict] = []
@@ -262,7 +262,7 @@ def photo_frames(img_path: Path, label_path: Path | None = None) -> list[np.ndar
     as stored. Where the labels give the photo's size (a VOC ``<size>``, a COCO image's
     ``width`` and ``height``) and it fits only one, that one; where the photo carries no turn,
     the photo; else both, upright first (a YOLO file's shares, a turn by 180 degrees, no size):
-    :func:`evaluate` then takes, for all such photos of a folder, the one whose labels lie best
+    ``eval_real.evaluate`` then takes, for all such photos of a folder, the one whose labels lie best
     on the cards found. A file that is no image is a clear ``ValueError``."""
     return [im for im, _ in turned_frames(img_path, label_path)]
 
