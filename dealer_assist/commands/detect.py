@@ -122,11 +122,9 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dealer_assist.live.sources import quiet_native_logs
-    from dealer_assist.vision.detector import CardDetector, draw_annotations, read_image, switched
+    from dealer_assist.vision.detector import CardDetector, draw_annotations, missing_model_warning, read_image, switched
 
     quiet_native_logs()      # a file that is no image is said once, in the user's words, not OpenCV's
-
-    from dealer_assist.vision.detector import missing_model_warning
 
     detector = CardDetector(model_dir(args.models), deck=args.deck,
                             settings=switched(args.search, args.look, args.rescue, args.zoom))

@@ -386,21 +386,18 @@ def deck_style(name: str) -> DeckStyle:
             if path is None:
                 raise ValueError(f"the typeface {part[5:]!r} is not installed (extra_fonts())")
             changes["font"] = FontSpec("ttf", path)
-        elif part.startswith("warp-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
-            changes["warp"] = int(part[5:])
-        elif part.startswith("bend-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
-            changes["warp"] = int(part[5:])
-            changes["bend"] = True
+        elif part[:5] in ("warp-", "bend-") and part[5:].isdigit() and int(part[5:]) > 0 and "warp" not in changes:
+            changes["warp"] = (part[:4], int(part[5:]))
         else:
             raise ValueError(f"fresh pips must be var-N, not {part!r}")
-    warp, bend = changes.pop("warp", 0), changes.pop("bend", False)
-    if warp and not bend:   # the deck's typeface bent, and made bolder or lighter, narrower or wider, by the seed
+    kind, warp = changes.pop("warp", ("", 0))
+    if kind == "warp":      # the deck's typeface bent, and made bolder or lighter, narrower or wider, by the seed
         rng = np.random.default_rng([warp, 0xF0])
         font = changes.get("font", st.font)
         changes["font"] = replace(font, warp=warp, bold=font.bold + float(rng.uniform(-0.01, 0.04)),
                                   stretch=font.stretch * float(rng.uniform(0.8, 1.15)),
                                   italic=font.italic or bool(rng.random() < 0.15))
-    elif warp:      # bent half as far, never bolder (bolder ink fills a 9's loop), a little narrower or wider
+    elif kind == "bend":    # bent half as far, never bolder (bolder ink fills a 9's loop), a little narrower or wider
         rng = np.random.default_rng([warp, 0xF1])
         font = changes.get("font", st.font)
         changes["font"] = replace(font, warp=warp, warp_amp=0.5, bold=font.bold - float(rng.uniform(0.0, 0.012)),
