@@ -1,6 +1,7 @@
 """Folders of labelled photos as public card datasets come: what each photo's labels name and
 where they lie, for the real-photo yardstick (``benchmarks/eval_real.py``), which scores the
-card reader against them. Reads, never writes; imports no project code, no detector.
+card reader against them. Reads, never writes; imports no detector (only the names of image
+files the commands read: :mod:`dealer_assist.imagefiles`).
 
 * The formats: a Pascal VOC ``.xml`` or a YOLO ``.txt`` beside each photo (or in a ``labels``
   folder standing where its ``images`` folder does, the class names in ``classes.txt``,
@@ -24,6 +25,8 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+
+from dealer_assist.imagefiles import is_image
 
 #: VOC label -> rank symbol as the detector writes it (``Card`` names: rank then suit, ``T`` = 10)
 VOC_RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -92,8 +95,6 @@ def parse_label(text: str) -> dict:
     raise ValueError(f"not a card label: {text!r}")
 
 
-#: photo files a folder is read for
-IMAGE_EXTS = (".JPG", ".jpg", ".jpeg", ".JPEG", ".png", ".PNG")
 #: a suit as a suits file writes it (``?``: the photo does not show it)
 SUIT_LETTERS = "cdhs"
 
@@ -389,14 +390,14 @@ def photos(folder: Path) -> list[tuple[Path, Path]]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    imgs = sorted(p for p in folder.iterdir() if p.suffix in IMAGE_EXTS and p.is_file())
+    imgs = sorted(p for p in folder.iterdir() if is_image(p) and p.is_file())
     if not imgs:                                   # its parts, at most PARTS_DEPTH folders down
         import os
 
         for root, dirs, files in os.walk(folder):
             depth = len(Path(root).relative_to(folder).parts)
             dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if depth < PARTS_DEPTH else []
-            imgs += [Path(root) / f for f in files if Path(f).suffix in IMAGE_EXTS]
+            imgs += [Path(root) / f for f in files if is_image(f)]
         imgs.sort()
     out, used = [], set()
     for img in imgs:

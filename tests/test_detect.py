@@ -465,6 +465,43 @@ def test_detect_folder_table_and_annotate(tmp_path, capsys):
     assert cv2.imread(str(tmp_path / "ann" / frames[0].name)).shape == (720, 1280, 3)
 
 
+#: the first bytes of an iPhone's HEIC photo (an ISO media ``ftyp`` box, brand ``heic``)
+HEIC_HEAD = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64
+
+
+@needs_models
+def test_a_folder_of_phone_photos_is_read_whatever_their_format_and_heic_is_named(tmp_path, capsys):
+    """A folder as a phone or a photo tool leaves it: upper-case names, WebP, and an iPhone's HEIC
+    photos, which OpenCV cannot read. The others are read alike; each HEIC photo is listed with
+    what to do (in English and Japanese), and the exit code says something was not read."""
+    frame = (sample_frames()[:1] or pytest.skip("no sample frames"))[0]
+    folder = tmp_path / "phone"
+    folder.mkdir()
+    image = cv2.imread(str(frame))
+    shutil.copy(frame, folder / "IMG_0001.JPG")
+    assert cv2.imwrite(str(folder / "IMG_0002.webp"), image, [cv2.IMWRITE_WEBP_QUALITY, 101])  # lossless
+    (folder / "IMG_0003.HEIC").write_bytes(HEIC_HEAD)
+    (folder / "notes.txt").write_text("not a photo")
+    code = main(["detect", "--json", str(folder)])
+    objs = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert code == 2
+    assert [Path(o["image"]).name for o in objs] == ["IMG_0001.JPG", "IMG_0002.webp", "IMG_0003.HEIC"]
+    assert sorted(c["card"] for c in objs[0]["cards"]) == sorted(c["card"] for c in objs[1]["cards"])
+    assert objs[0]["cards"]
+    assert "HEIC" in objs[2]["error"] and "JPEG" in objs[2]["error"] and "互換性優先" in objs[2]["error_ja"]
+    # named on its own, by its bytes whatever its name
+    renamed = tmp_path / "table.jpg"
+    renamed.write_bytes(HEIC_HEAD)
+    assert main(["detect", "--lang", "en", str(renamed)]) == 2
+    assert "a HEIC (HEIF) photo, which cannot be read here" in capsys.readouterr().err
+    # a folder of HEIC photos alone says so, not "no images"
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / "a.heic").write_bytes(HEIC_HEAD)
+    assert main(["detect", "--lang", "en", str(only)]) == 2
+    assert "HEIC" in capsys.readouterr().err
+
+
 def test_annotations_show_which_cards_are_not_sure_and_what_to_check_them_against(monkeypatch):
     """`detect --annotate`: a sure card in green, a card not sure in magenta with "?" and its
     likeliest other name, a back labelled in the chosen language (English where no CJK typeface

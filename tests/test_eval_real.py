@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -665,6 +666,36 @@ def test_a_dataset_exported_in_parts_is_read_whole(tmp_path):
             assert runs[name][k] == runs["voc"][k], (name, k)
     assert {p["photo"] for p in runs["parts"]["per_photo"]} == {
         f"{part}/images/{img.name}" for part, half in (("train", pairs[:2]), ("valid", pairs[2:])) for img, _ in half}
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_photos_of_any_format_the_commands_read_are_scored_alike(tmp_path):
+    """A folder whose photos are named ``.JPEG`` or ``.Jpg`` or saved as WebP is scored as the same
+    photos in JPEG: the yardstick reads the images ``detect`` reads (dealer_assist.imagefiles)."""
+    import cv2
+
+    pairs = [pair for pair in E.photos(E.DEFAULT_DIR) if L._orientation(pair[0]) == 1][:3]
+    plain, other = tmp_path / "plain", tmp_path / "other"
+    for folder in (plain, other):
+        folder.mkdir()
+    for (img, xml), name in zip(pairs, ("a.JPEG", "b.Jpg", "c.webp")):
+        shutil.copy(img, plain / img.name)
+        shutil.copy(xml, plain / xml.name)
+        if name.endswith(".webp"):
+            assert cv2.imwrite(str(other / name), cv2.imread(str(img)), [cv2.IMWRITE_WEBP_QUALITY, 101])
+        else:
+            shutil.copy(img, other / name)
+        shutil.copy(xml, other / (Path(name).stem + ".xml"))
+    assert [img.name for img, _ in E.photos(other)] == ["a.JPEG", "b.Jpg", "c.webp"]
+    runs = {}
+    for folder in (plain, other):
+        out = tmp_path / f"{folder.name}.json"
+        run = run_eval("--dir", str(folder), "--json", str(out))
+        assert run.returncode == 0, run.stderr
+        runs[folder.name] = json.loads(out.read_text())
+    for k in ("photos", "labelled_cards", "rank_recall", "rank_precision", "backs", "jokers"):
+        assert runs["other"][k] == runs["plain"][k], k
+    assert runs["plain"]["photos"] == 3
 
 
 @pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")

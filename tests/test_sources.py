@@ -42,6 +42,16 @@ def test_folder_gives_every_image_in_name_order_and_skips_an_unreadable_one(tmp_
     assert bad.t == 0.2 and items.index(bad) == 2             # in its place in the sequence
 
 
+def test_folder_reads_every_format_detect_reads_whatever_the_case_of_its_names(tmp_path):
+    """A folder of frames saved by another tool (upper-case names, WebP, TIFF) plays as detect reads
+    it: one list of image names serves both (dealer_assist.imagefiles)."""
+    for i, name in enumerate(("a.PNG", "b.webp", "c.TIFF", "d.Jpeg")):
+        assert cv2.imwrite(str(tmp_path / name.lower()), np.full((6, 8, 3), i * 10, np.uint8))
+        (tmp_path / name.lower()).rename(tmp_path / name)
+    frames = _frames(list(open_source(str(tmp_path), fps=10)))
+    assert len(frames) == 4 and [int(f.image[0, 0, 0]) // 10 for f in frames[:3]] == [0, 1, 2]
+
+
 def test_folder_default_rate_is_15_fps(tmp_path):
     for i in range(2):
         cv2.imwrite(str(tmp_path / f"{i}.bmp"), np.zeros((4, 4, 3), np.uint8))
@@ -108,6 +118,11 @@ def test_bad_specs_are_clear_errors(tmp_path):
         open_source("nowhere.mp4")
     with pytest.raises(UserError, match="no images"):
         open_source(str(tmp_path))
+    phone = tmp_path / "phone"
+    phone.mkdir()
+    (phone / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    with pytest.raises(UserError, match="its 1 HEIC .HEIF. photo cannot be read here; convert it to JPEG"):
+        open_source(str(phone))
     junk = tmp_path / "junk.mp4"
     junk.write_bytes(b"\x00" * 100)
     with pytest.raises(UserError, match="cannot read .*junk.mp4 as a video"):

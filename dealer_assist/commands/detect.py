@@ -1,6 +1,7 @@
 """``dealer-assist detect [--json] [--deck NAME] [--annotate DIR] PATH...``: find and name cards.
 
-Each PATH is an image or a folder of images (its .jpg/.jpeg/.png/.bmp/.webp/.tif files, sorted).
+Each PATH is an image or a folder of images (its .jpg/.jpeg/.png/.bmp/.webp/.tif/.avif files, sorted;
+a phone's HEIC photos are named with what to do with them).
 With ``--json``: one JSON object per image and line::
 
     {"image": "sample_frames/x.jpg", "width": 1280, "height": 720, "ms": 41.2,
@@ -28,10 +29,8 @@ from pathlib import Path
 
 from dealer_assist.commands import add_lang, h, same_file
 from dealer_assist.errors import UserError
+from dealer_assist.imagefiles import heif_advice, images_in
 from dealer_assist.i18n import Text, _, both, message_of, os_reason, render
-
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -87,13 +86,15 @@ def expand(paths: list[str]) -> list[tuple[str, Text | None]]:
             continue
         if folder:
             try:
-                found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file())
+                found, heif = images_in(p)
             except OSError as exc:
                 out.append((raw, _("cannot read {path}: {why}", path=raw, why=os_reason(exc))))
                 continue
-            if not found:
+            if not found and not heif:
                 out.append((raw, _("{path}: no images in this folder", path=raw)))
-            out.extend((str(q), None) for q in found)
+            # a phone's HEIC photos are listed with what to do with them, in name order with the rest
+            listed = [(q, None) for q in found] + [(q, heif_advice(q)) for q in heif]
+            out.extend((str(q), why) for q, why in sorted(listed, key=lambda pair: pair[0]))
         else:
             out.append((raw, None))
     return out

@@ -44,9 +44,9 @@ from typing import Any, Callable, Iterator, Optional, Union
 import numpy as np
 
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import Msg, _, _n, both
+from dealer_assist.i18n import Msg, _, _n, both, os_reason
+from dealer_assist.imagefiles import heif_folder, images_in, is_image
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 DEFAULT_FPS = 15.0
 BACKOFF = (0.5, 8.0)   # first wait, longest wait (seconds) between reconnection attempts
 
@@ -158,14 +158,17 @@ class _Pacer:
 # files
 # ---------------------------------------------------------------------------------------------
 class FolderSource(FrameSource):
-    """The image files of a folder (jpg, jpeg, png, bmp), in name order, at ``fps``."""
+    """The image files of a folder (:func:`dealer_assist.imagefiles.is_image`), in name order, at ``fps``."""
 
     def __init__(self, folder: str | os.PathLike, fps: float = DEFAULT_FPS, realtime: bool = False):
         self.folder = Path(folder)
-        self.files = sorted(p for p in self.folder.iterdir()
-                            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        try:
+            self.files, heif = images_in(self.folder)
+        except OSError as exc:
+            raise UserError(_("cannot read {path}: {why}", path=str(folder), why=os_reason(exc))) from None
         if not self.files:
-            raise UserError(_("no images (.jpg, .png, .bmp) in the folder {folder}", folder=folder))
+            raise UserError(_("no images (.jpg, .png, .webp, .tif, ...) in the folder {folder}", folder=folder)
+                            if not heif else heif_folder(folder, len(heif)))
         self.fps = fps
         self.realtime = realtime
         self.dropped = 0
@@ -554,7 +557,7 @@ def open_source(spec: str, *, fps: Optional[float] = None, realtime: bool = Fals
     if p.is_dir():
         return FolderSource(p, fps=fps or DEFAULT_FPS, realtime=realtime)
     if p.is_file():
-        if p.suffix.lower() in IMAGE_SUFFIXES:
+        if is_image(p):
             raise UserError(_("{spec} is a single image; give the folder it is in, or use dealer-assist detect",
                               spec=spec))
         return VideoSource(p, fps=fps, realtime=realtime, capture_factory=capture_factory)

@@ -61,6 +61,7 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.drawtext import put_text, text_size, words_for
 from dealer_assist.errors import UserError
+from dealer_assist.imagefiles import unreadable_reason
 from dealer_assist.i18n import _, _p, message_of, os_reason
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, file_reason, load_session
@@ -1165,8 +1166,8 @@ def read_image(path: str | Path, named: bool = True) -> np.ndarray:
         raise UserError(_("cannot read {path}: {why}", path=p, why=os_reason(exc)) if named else
                         _("cannot read it: {why}", why=os_reason(exc))) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise UserError(_("{path}: not a readable image", path=p) if named else _("not a readable image"))
+    if image is None:                   # a phone's HEIC photo is named as one, with what to do
+        raise UserError(unreadable_reason(p, data[:16].tobytes(), named=named))
     return image
 
 
