@@ -824,12 +824,23 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         conv["ranks"] = ALL_RANKS[ALL_RANKS.index(lowest):]
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
 
-    def on_cards(image: np.ndarray, img_path: Path, xml_path: Path) -> np.ndarray:
-        """How well the photo's labels lie on the cards found in ``image`` (a frame it may be):
+    known: dict[tuple[Path, int], tuple[dict, float]] = {}   # (photo, frame) -> what was found, ms
+
+    def detect(image: np.ndarray, img_path: Path, k: int) -> dict:
+        """What the reader finds in frame ``k`` of a photo (:func:`photo_frames`), read once: a
+        turned photo's frames are read to choose between them, and the chosen one is not read again."""
+        if (img_path, k) not in known:
+            t0 = time.perf_counter()
+            res = det.detect(image)
+            known[(img_path, k)] = res, (time.perf_counter() - t0) * 1000.0
+        return known[(img_path, k)][0]
+
+    def on_cards(image: np.ndarray, img_path: Path, xml_path: Path, k: int) -> np.ndarray:
+        """How well the photo's labels lie on the cards found in ``image`` (its frame ``k``):
         how many :func:`match` pairs with one, how many centres lie in one (index corners), and
         the paired boxes' IoU summed."""
         cards, backs = read_annotations(xml_path, img_path, Counter(), (image.shape[1], image.shape[0]))
-        res = det.detect(image)
+        res = detect(image, img_path, k)
         found, labs = res["cards"] + res["backs"], cards + backs
         m = match(found, labs, iou, nested)
         return np.array([len(m), sum(any(_inside(d["polygon"], _centre(lab["box"])) for d in found) for lab in labs),
@@ -841,7 +852,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     for img_path, xml_path in pairs:
         frames = photo_frames(img_path, xml_path)
         if len(frames) == 2:
-            agree += np.stack([on_cards(im, img_path, xml_path) for im in frames])
+            agree += np.stack([on_cards(im, img_path, xml_path, k) for k, im in enumerate(frames)])
     stored_frame = bool(tuple(agree[1]) > tuple(agree[0]))
 
     def frame(img_path: Path, xml_path: Path) -> tuple[np.ndarray, int, bool]:
@@ -865,10 +876,14 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     def read_view(img_path, xml_path, labels, back_labels, turned, paint, image=None) -> None:
         if image is None:
             image = photo_frames(img_path, xml_path)[turned]
-        image, labels, back_labels = view(labels, back_labels, image, paint)
-        t0 = time.perf_counter()
-        res = det.detect(image)
-        ms.append((time.perf_counter() - t0) * 1000.0)
+        if wide is None:                    # the photo itself: read once (:func:`detect`)
+            res = detect(image, img_path, turned)
+            ms.append(known[(img_path, turned)][1])
+        else:
+            image, labels, back_labels = view(labels, back_labels, image, paint)
+            t0 = time.perf_counter()
+            res = det.detect(image)
+            ms.append((time.perf_counter() - t0) * 1000.0)
         h, w = image.shape[:2]
         seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned, paint))
         all_cards.extend(res["cards"])
@@ -889,7 +904,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         if not two_passes:
             read_view(img_path, xml_path, labels, back_labels, turned, None, image)
         else:
-            plain.append(det.detect(image))
+            plain.append(detect(image, img_path, turned))
     share = None
     if two_passes:
         # the wide view paints over the labelled cards where it mirrors the photo: where the labels

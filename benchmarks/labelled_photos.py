@@ -169,8 +169,30 @@ YOLO_NAME_FILES = ("classes.txt", "obj.names", "data.yaml", "dataset.yaml")
 
 def yolo_names(label_path: Path) -> list[str]:
     """The class names of a YOLO label file's folder: one a line (``classes.txt``, ``obj.names``)
-    or the ``names`` of a ``data.yaml`` (a list, or ids to names)."""
-    for folder in list(Path(label_path).resolve().parents)[:3]:
+    or the ``names`` of a ``data.yaml`` (a list, or ids to names); read once a folder."""
+    parent = Path(label_path).resolve().parent
+    files = [f for d in [parent, *list(parent.parents)[:2]] for f in (d / fn for fn in YOLO_NAME_FILES)]
+    stamps = tuple((st.st_mtime_ns, st.st_size) if (st := _stat(f)) else None for f in files)
+    names = _yolo_names_of(parent, stamps)      # read again only where a class list changed
+    if names is None:
+        raise ValueError(f"{label_path}: a YOLO label file needs its class names beside it or above "
+                         f"({', '.join(YOLO_NAME_FILES)})")
+    return list(names)
+
+
+def _stat(path: Path):
+    try:
+        return path.stat()
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _yolo_names_of(parent: Path, stamps: tuple) -> tuple[str, ...] | None:
+    """The class names of the YOLO label files of folder ``parent``: the first class list in it or
+    in the two folders above (None where there is none); ``stamps``, the lists' times and sizes,
+    tell a list changed since from the one read."""
+    for folder in [parent, *list(parent.parents)[:2]]:
         for fn in YOLO_NAME_FILES:
             f = folder / fn
             if not f.is_file():
@@ -180,7 +202,7 @@ def yolo_names(label_path: Path) -> list[str]:
             try:
                 text = f.read_text(encoding="utf-8")
                 if f.suffix != ".yaml":
-                    return [ln.strip() for ln in text.splitlines() if ln.strip()]
+                    return tuple(ln.strip() for ln in text.splitlines() if ln.strip())
                 data = yaml.safe_load(text)
             except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as e:
                 raise ValueError(f"{f}: cannot be read ({type(e).__name__})") from None
@@ -188,14 +210,13 @@ def yolo_names(label_path: Path) -> list[str]:
             if isinstance(names, dict):
                 try:
                     by_id = {int(k): str(v) for k, v in names.items()}
-                    return [by_id[i] for i in range(len(by_id))]
+                    return tuple(by_id[i] for i in range(len(by_id)))
                 except (ValueError, TypeError, KeyError):
                     raise ValueError(f"{f}: 'names' maps the ids 0 to n-1 to class names") from None
             if isinstance(names, list):
-                return [str(n) for n in names]
+                return tuple(str(n) for n in names)
             raise ValueError(f"{f}: no list of class names under 'names'")
-    raise ValueError(f"{label_path}: a YOLO label file needs its class names beside it or above "
-                     f"({', '.join(YOLO_NAME_FILES)})")
+    return None
 
 
 def yolo_objects(label_path: Path, image_path: Path | None,

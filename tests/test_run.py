@@ -322,3 +322,51 @@ def test_the_dealer_named_at_the_start_is_in_every_hand_and_its_review(tmp_path,
     with pytest.raises(SystemExit):
         main(["run", "--headless", "--no-db", "--dealer", " ", "--lang", "en"])
     assert "the dealer's name: 1 to 40 characters" in capsys.readouterr().err
+
+
+@needs_clip
+@pytest.mark.skipif(not (ROOT / "models" / "cards-obb.onnx").is_file(), reason="no shipped model")
+def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp_path, monkeypatch, capsys):
+    """The sample clip's first hand seen by a camera mounted higher: 0.5 px a millimetre, a card
+    about 30 px wide in the 1280x720 frame. The whole frame shrunk to the detector's input shows
+    it no card at all, so it cannot judge from what it found that it should look closer. Told by
+    the calibration how big a card looks, the reader zooms on every frame, and the hand plays as
+    in the close clip: the deal, the joker swapped off the board, the showdown and its payouts.
+    Without that (the control), the table seems empty and no hand starts."""
+    import yaml
+
+    from dealer_assist.vision.detector import CardDetector
+    from dealer_assist.vision.synth.clip import parse_scenario, write_clip
+
+    scenario = yaml.safe_load((CLIP / "scenario.yaml").read_text(encoding="utf-8"))
+    scenario["camera"]["px_per_mm"] = 0.5
+    first = next(i for i, s in enumerate(scenario["segments"]) if s["note"].startswith("hand 2"))
+    scenario["segments"] = scenario["segments"][:first + 1]         # hand 1, then the table cleared
+    scenario["segments"][first]["frames"] = 14
+    far = tmp_path / "far"
+    write_clip(parse_scenario(scenario), far)
+    from dealer_assist.live.calibration import load_calibration
+
+    assert 25 < load_calibration(far / "table.yaml").card_side_px() < 35
+    actions = tmp_path / "dealer.jsonl"
+    actions.write_text("".join(line + "\n" for line in (CLIP / "dealer.jsonl").read_text().splitlines()
+                               if line.strip() and json.loads(line)["frame"] < 87), encoding="utf-8")
+    expected = [e for e in read_jsonl(CLIP / "expected-events.jsonl") if e.get("hand") == 1]
+
+    def run_far(name: str) -> list[dict]:
+        events = tmp_path / f"{name}.jsonl"
+        assert main(["run", "--source", str(far / "joker-nlh.mp4"), "--calibration", str(far / "table.yaml"),
+                     "--actions", str(actions), "--headless", "--no-db", "--events", str(events), "--lang", "en"]) == 0
+        return read_jsonl(events)[1:]
+
+    got = run_far("told")
+    # the operator is told what such a camera costs
+    assert "a card looks about 30 px wide in this camera's frames: the reader looks at every frame again in 9 tiles" \
+        in capsys.readouterr().err
+    assert [key(e) for e in got] == [key(e) for e in expected]
+    for e, g in zip(expected, got):
+        assert e["frame"] <= g["frame"] <= e["frame"] + LATENCY_FRAMES, (e, g)
+        if e["type"] in ("showdown", "hand_end") and e.get("ruling") is not None:
+            assert g["ruling"]["payouts"] == e["ruling"]["payouts"] and pots_of(g["ruling"]) == pots_of(e["ruling"])
+    monkeypatch.setattr(CardDetector, "expect_card_side", lambda self, px: None)
+    assert not [e for e in run_far("untold") if e["type"] in ("hand_start", "board", "hole", "showdown")]

@@ -42,6 +42,10 @@ from dealer_assist.i18n import Msg, Text, _, join, message_of, os_reason, typed
 #: The board slots, in dealing order: flop = board1..3, turn = board4, river = board5.
 BOARD_ZONES = tuple(f"board{i}" for i in range(1, 6))
 MAX_SEATS = 10
+#: A playing card's sides in millimetres (poker size, the size ``calibrate``'s note speaks of)
+CARD_MM = (63.0, 88.0)
+#: Millimetres in one table unit, for the units a card's size is known in
+MM_PER_UNIT = {"mm": 1.0, "cm": 10.0, "m": 1000.0, "in": 25.4, "inch": 25.4, "inches": 25.4}
 #: ArUco dictionary of the printed markers (ids 0..3 = the four reference points, in order).
 ARUCO_DICT = "DICT_4X4_50"
 MARKER_IDS = (0, 1, 2, 3)
@@ -257,6 +261,40 @@ class Calibration:
                 & (poly[:, 1] >= 0) & (poly[:, 1] <= h)
             out[name] = float(ok.mean())
         return out
+
+    def card_side_px(self) -> float | None:
+        """How many image pixels a card's short side (:data:`CARD_MM`) spans where cards look
+        smallest: at the centre of whichever zone in view lies farthest from the camera (the side
+        of a card-wide square there, by its area, so a slanted view counts whole). None where the
+        table units are not a length (:data:`MM_PER_UNIT`) or no zone is in view. The card reader
+        zooms by it (``DetectorSettings.card_px``): a far camera's cards are too small for the
+        whole frame to show them, so it cannot judge from what it found.
+
+        >>> sq = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+        >>> half = np.diag([0.5, 0.5, 1.0])       # 2 mm a pixel: image px -> mm doubles
+        >>> cal = Calibration(name="t", image_size=(640, 360), seats=2, homography=np.linalg.inv(half),
+        ...                   zones={"board1": sq, "seat1": sq + 200})
+        >>> round(cal.card_side_px(), 1)
+        31.5
+        >>> Calibration(name="t", image_size=(640, 360), seats=2, homography=np.eye(3), zones={"board1": sq},
+        ...             units="squares").card_side_px() is None
+        True
+        """
+        per = MM_PER_UNIT.get(self.units.strip().lower())
+        if per is None:
+            return None
+        half = CARD_MM[0] / per / 2.0
+        seen = self.visible_zones()
+        sides = []
+        for name, poly in self.zones.items():
+            if seen[name] == 0.0:
+                continue
+            cx, cy = poly.mean(axis=0)
+            square = self.to_image([[cx - half, cy - half], [cx + half, cy - half],
+                                    [cx + half, cy + half], [cx - half, cy + half]])
+            if np.isfinite(square).all():
+                sides.append(math.sqrt(polygon_area(square)))
+        return min(sides) if sides else None
 
     def to_dict(self) -> dict:
         """The calibration as the plain dict that :func:`save_calibration` writes."""

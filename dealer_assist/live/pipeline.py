@@ -153,6 +153,15 @@ class Pipeline:
         self.picture = PictureWatch()
         #: the camera's place watched: a camera bumped off its calibration (:mod:`placement`)
         self.place = PlaceWatch(calibration)
+        self._tell_card_size()
+
+    def _tell_card_size(self) -> None:
+        """Tell the card reader how big a card looks in this camera's frames (the calibration
+        knows), so that it zooms on a far camera's small cards in every frame, even where the
+        whole frame shows none of them. A stand-in reader without the hook is left as it is."""
+        tell = getattr(self.detector, "expect_card_side", None)
+        if callable(tell):
+            tell(self.calibration.card_side_px())
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -196,6 +205,7 @@ class Pipeline:
             raise UserError(_("the camera has not been seen to move: the zones stay where they are"))
         before = self.place.off_mm
         self.calibration = self.place.follow()
+        self._tell_card_size()
         return [self.alert("camera_moved", *both(_(
             "the zones follow the camera: moved by about {mm} mm on the table. Check on the picture that they "
             "sit under the cards; calibrate again at the next break", mm=int(round(before)))), frame, t, cleared=True)]

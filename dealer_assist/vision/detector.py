@@ -51,6 +51,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection
@@ -264,6 +265,13 @@ class DetectorSettings:
     #: (models/MODEL_CARD.md, "Nineteenth session" and "Twentieth session")
     zoom_below: float = 32.0
     zoom_empty: float = 3.0
+    #: the short side of a card in the frame, in pixels, where the camera's calibration tells it
+    #: (``Calibration.card_side_px``: where cards look smallest; :meth:`CardDetector.expect_card_side`);
+    #: 0: not known. Where known, the zoom is chosen from it on every frame instead of from the
+    #: boxes the whole frame showed: a far camera's cards may be too small for the whole frame to
+    #: show any (a 720p camera whose cards are 30 px wide read none of them; models/MODEL_CARD.md,
+    #: "Thirty-ninth session")
+    card_px: float = 0.0
     #: the steps of the pipeline that run (:data:`steps.STEPS`; the core steps, which read and
     #: name the boxes, always run). ``search=False``, ``look=False``, ``rescue_conf=0`` and
     #: ``refine_outline=True`` switch their steps off or on as before
@@ -321,12 +329,14 @@ ZOOM_PART = 0.7
 
 
 def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np.ndarray,
-              below: float, empty: float) -> int:
-    """How many tiles a side the detector should look at again (0: none): where the boxes the
-    whole frame showed (``found_wh``, their sides in frame pixels) have a median short side below
-    ``below`` input pixels, enough to bring it to :data:`ZOOM_TO`; where none was found, 3 when
-    the frame is at least ``empty`` times the input's size. Never so many that a tile would be
-    smaller than the input (that adds no pixels), nor more than :data:`ZOOM_MAX`.
+              below: float, empty: float, known: float = 0.0) -> int:
+    """How many tiles a side the detector should look at again (0: none): where the cards' short
+    side is below ``below`` input pixels, enough to bring it to :data:`ZOOM_TO`. That side is
+    ``known`` (frame pixels: the camera's calibration says how big a card looks) or else the
+    median of the boxes the whole frame showed (``found_wh``, their sides in frame pixels); where
+    none was found, 3 when the frame is at least ``empty`` times the input's size. Never so many
+    that a tile would be smaller than the input (that adds no pixels), nor more than
+    :data:`ZOOM_MAX`.
 
     >>> zoom_grid((1080, 1920), (288, 512), np.array([[53.0, 76.0]] * 4), 32, 3)  # 14 input px
     3
@@ -338,15 +348,22 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     (3, 0)
     >>> zoom_grid((504, 378), (288, 512), np.array([[20.0, 30.0]]), 24, 3)     # a small photo: no pixels to add
     0
+    >>> zoom_grid((720, 1280), (288, 512), np.zeros((0, 2)), 32, 3, known=30.0)  # a far 720p camera: 12 input px
+    3
+    >>> zoom_grid((720, 1280), (288, 512), np.array([[30.0, 40.0]] * 5), 32, 3, known=100.0)  # cards are big
+    0
     """
     h, w = frame_hw
     r = min(input_hw[0] / h, input_hw[1] / w)
     most = min(ZOOM_MAX, int(ZOOM_SPAN * min(h / input_hw[0], w / input_hw[1])))
     if below <= 0 or most < 2:
         return 0
-    if not len(found_wh):
+    if known > 0:
+        short = known * r
+    elif not len(found_wh):
         return min(3, most) if empty > 0 and 1.0 / r >= empty else 0
-    short = float(np.median(np.min(found_wh, axis=1))) * r
+    else:
+        short = float(np.median(np.min(found_wh, axis=1))) * r
     if short >= below:
         return 0
     return int(min(most, max(2, math.ceil(ZOOM_TO / max(short, 1e-6)))))
@@ -610,7 +627,7 @@ class CardDetector:
         (:meth:`_zoomed`)."""
         boxes, scores = self._boxes(image, floor)
         n = zoom_grid(image.shape[:2], self.input_shape, boxes[scores.max(axis=1) >= self.settings.conf, 2:4],
-                      self.settings.zoom_below, self.settings.zoom_empty)
+                      self.settings.zoom_below, self.settings.zoom_empty, self.settings.card_px)
         if n < 2:
             return boxes, scores
         tiles = zoom_tiles(image.shape[:2], n)
@@ -663,6 +680,13 @@ class CardDetector:
         boxes[:, 1] = (boxes[:, 1] - py) / r
         boxes[:, 2:4] /= r
         return boxes, sc
+
+    def expect_card_side(self, px: float | None) -> None:
+        """Tell the reader how many frame pixels a card's short side spans where cards look
+        smallest (a calibrated camera knows: ``Calibration.card_side_px``; None or 0: not known).
+        The zoom is then chosen from it on every frame (:attr:`DetectorSettings.card_px`)."""
+        px = float(px) if px is not None and math.isfinite(px) and px > 0 else 0.0
+        self.settings = dataclasses.replace(self.settings, card_px=px)
 
     # -- both stages -------------------------------------------------------------------------
     def detect(self, image: np.ndarray, sureness: bool = False) -> dict[str, list[dict[str, Any]]]:
