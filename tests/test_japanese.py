@@ -57,7 +57,9 @@ ALLOWED_TOKENS = [
     # the names of file formats, programs and units that Japanese technical writing keeps in
     # Latin letters (an error about a file says 「JSONとして読めません」, a calibration 「60 mm」)
     "JSON", "YAML", "ONNX", "ArUco", "RTSP", "URL", "HTTP", "SQLite", "PostgreSQL", "PySide6", "Qt",
-    "OpenCV", "CSV", "PNG", "JPEG", "UTF-8", "A4", "dpi", "mm", "px", "fps", "ms", "MB",
+    "OpenCV", "CSV", "PNG", "JPEG", "UTF-8", "A4", "dpi", "mm", "px", "fps", "ms", "MB", "HEIC", "HEIF",
+    # a phone as it is sold, where the words say which of its settings to change
+    "iPhone",
 ]
 ALLOWED_PATTERNS = [
     # a TDA rule number (TDA 17A, TDA 20A): the rule's own name
@@ -73,8 +75,8 @@ ALLOWED_PATTERNS = [
     r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=[\w.-]+",
     # a file path (it holds a slash): the user's own file names; a file's name or its extension
     # (hand-log.sqlite, JK.jpg, .phh); a frame size (1920x1080)
-    r"\S*/\S*", r"[\w-]+(?:\.[\w-]+)*\.(?:sqlite|jpg|jpeg|png|md|phh|yaml|yml|json|jsonl|onnx|mp4)\b",
-    r"(?<![\w.])\.(?:sqlite|jpg|jpeg|png|phh|yaml|json|jsonl)\b", r"\b\d+x\d+\b",
+    r"\S*/\S*", r"[\w-]+(?:\.[\w-]+)*\.(?:sqlite|jpg|jpeg|png|md|phh|yaml|yml|json|jsonl|onnx|mp4|heic)\b",
+    r"(?<![\w.])\.(?:sqlite|jpg|jpeg|png|webp|tif|tiff|bmp|avif|phh|yaml|json|jsonl)\b", r"\b\d+x\d+\b",
     # the dealer's own input echoed back in quotes (「zz」 is not a card), and a JSON field name
     # or value to type (「committed」, 「counterclockwise」); the input as a command line's value
     # shows it ('many' は整数ではありません)
@@ -447,6 +449,10 @@ def _bad_input_of_every_command(tmp: Path) -> list[tuple[str, list[str], str]]:
         "actions": [{"seat": 1, "action": "check"}]}), encoding="utf-8")
     empty = tmp / "no-frames"
     empty.mkdir()
+    phone = tmp / "phone"
+    phone.mkdir()
+    heic = phone / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
     garbage_yaml = tmp / "table.yaml"
     garbage_yaml.write_text("zones: [unclosed\n", encoding="utf-8")
     not_an_image = tmp / "frame.png"
@@ -468,6 +474,8 @@ def _bad_input_of_every_command(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("a source without its calibration", ["run", "--source", str(empty)], ""),
         ("a folder with no frames", ["run", "--source", str(empty), "--calibration",
                                      str(CLIP / "table.yaml")], ""),
+        ("a phone's HEIC photo", ["detect", str(heic)], ""),
+        ("a folder of HEIC photos alone", ["run", "--source", str(phone), "--calibration", str(CLIP / "table.yaml")], ""),
         ("a calibration that is no YAML", ["run", "--source", str(empty), "--calibration", str(garbage_yaml)], ""),
         ("a frame that is no picture", ["calibrate", "--check", str(CLIP / "table.yaml"), "--image",
                                         str(not_an_image)], ""),
