@@ -207,6 +207,36 @@ def test_a_fold_leaves_one_seat_who_wins_without_a_showdown():
     assert list(end.board) == FLOP.split()
 
 
+def test_a_seat_that_folds_while_the_deal_goes_on_was_dealt_in_and_its_chips_count():
+    """Seat 6 is dealt two cards lying across each other, which the reader takes for one, and its
+    player folds at once, before the deal is judged over (every seat holding two cards, or the
+    wait). It was dealt in all the same: the hand starts with it, folded, and the 20 chips it put
+    in are dead money in the pot, not refused as a seat's that was never dealt. Payouts by hand:
+    seats 2 and 3 put in 150 each, seat 6 20; seat 2's Ac Ad beats seat 3's Kc Kd: 320 to seat 2."""
+    board = "Ah 9c 8d 6s 4c"
+    script = [
+        seg(6),
+        seg(3, seat2="BACK", seat3="BACK", seat6="BACK"),
+        seg(4, seat2=B2, seat3=B2, seat6="BACK"),            # seat 6's second card hidden by its first
+        seg(10, seat2=B2, seat3=B2, muck="BACK"),             # ... and straight to the muck
+        seg(10, board=board, seat2=B2, seat3=B2, muck="BACK"),
+        seg(12, board=board, seat2="Ac Ad", seat3="Kc Kd", muck="BACK"),
+        seg(10),
+    ]
+    chips = {30: [{"type": "committed", "seat": s, "amount": a} for s, a in ((2, 150), (3, 150), (6, 20))]}
+    events, _ = play(script, chips, seed=3)
+    assert brief(events)[0] == ("hand_start", [2, 3, 6])
+    assert not [e for e in of(events, "alert") if e.code == "bad_action"]
+    ruling = of(events, "showdown")[0].ruling
+    assert ruling.payouts == {2: 320, 3: 0, 6: 0}
+    assert [(p.amount, p.eligible) for p in ruling.pots] == [(320, (2, 3))]
+    # a seat whose cards were only covered at the start comes back into the hand, and the dealer is told
+    script = [seg(6), seg(3, seat2=B2, seat3=B2, seat6=B2), seg(8, seat2=B2, seat3=B2), seg(10, seat2=B2, seat3=B2, seat6=B2)]
+    events, table = play(script, seed=3)
+    assert brief(events)[0] == ("hand_start", [2, 3, 6])
+    assert ("alert", "fold_undone", "raised") in brief(events) and 6 not in table.folded
+
+
 def test_a_side_pot_goes_to_another_seat_than_the_main_pot():
     # seat 1 all-in for 100 with Ac Ad: three aces; seat 3 JK 2d: one pair of aces (J2: joker = A);
     # seat 2 7h 7d: a pair of sevens.  Main pot 3 x 100 = 300 to seat 1; side pot 2 x 200 = 400

@@ -9,7 +9,8 @@ The flow of one hand (docs/live.md tells it for dealers):
 
 * **waiting** -> ``hand_start`` once face-down cards lie stable in two or more seat zones (the seats
   dealt in; dealing is over when each holds its two cards, or after the seats stayed unchanged for
-  ``deal_wait_s`` seconds); a seat getting cards later, before any board card, joins silently;
+  ``deal_wait_s`` seconds); a seat whose cards left it while the deal went on was dealt in and
+  folded; a seat getting cards later, before any board card, joins silently;
 * ``board`` events as slots 1-3 (flop), 4 (turn), 5 (river) hold readable cards; a joker turned
   in a board slot raises ``joker_on_board`` with the burn-swap procedure and the street waits for
   the card that replaces it;
@@ -321,6 +322,9 @@ class LiveTable:
         self._next_button: Optional[int] = None
         self._deal_sig: Optional[tuple] = None
         self._deal_since = 0.0
+        #: the seats that held face-down cards while this deal went on (since the table was
+        #: last empty): a seat that folds before the deal is judged over was dealt in all the same
+        self._deal_seen: set[int] = set()
         self._pace: list[tuple[int, float]] = []   # (frame, time) of the frames of the last pace_s
         self._frame = 0
         self._t = 0.0
@@ -1004,6 +1008,9 @@ class LiveTable:
             else:
                 coming.add(seat)
         pending = bool(coming - set(backs))     # a seat's first card still being accepted
+        if not backs and not coming:
+            self._deal_seen = set()              # the table is empty: no deal goes on
+        self._deal_seen |= set(backs)
         if len(backs) < 2:
             self._deal_sig = None
             return
@@ -1016,7 +1023,14 @@ class LiveTable:
         self._deal_sig = None
         self._hands += 1
         self.hand = self._hands
-        self.dealt = sorted(backs)
+        # a seat whose cards left it while the deal went on (a quick fold, before every seat held
+        # its cards or the wait was over) was dealt in and folded, as the camera saw: its chips
+        # are dead money in the pot. Were they only covered, they come back and the fold is undone.
+        gone = sorted(self._deal_seen - set(backs))
+        self._deal_seen = set()
+        self.dealt = sorted(set(backs) | set(gone))
+        self.folded.update(gone)
+        self._seen_folds.update(gone)
         if self._next_button is not None:
             self.button = self._next_button
         elif self._prev_button is None:
