@@ -326,7 +326,7 @@ def test_the_dealer_named_at_the_start_is_in_every_hand_and_its_review(tmp_path,
 
 @needs_clip
 @pytest.mark.skipif(not (ROOT / "models" / "cards-obb.onnx").is_file(), reason="no shipped model")
-def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp_path, monkeypatch, capsys):
+def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp_path, monkeypatch):
     """The sample clip's first hand seen by a camera mounted higher: 0.5 px a millimetre, a card
     about 30 px wide in the 1280x720 frame. The whole frame shrunk to the detector's input shows
     it no card at all, so it cannot judge from what it found that it should look closer. Told by
@@ -360,13 +360,18 @@ def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp
         return read_jsonl(events)[1:]
 
     got = run_far("told")
-    # the operator is told what such a camera costs
-    assert "a card looks about 30 px wide in this camera's frames: the reader looks at every frame again in 9 tiles" \
-        in capsys.readouterr().err
+    # the operator is told what such a camera costs, once, at the first frame
+    note, *got = got
+    assert (note["type"], note["code"], note["frame"]) == ("alert", "small_cards", 0)
+    assert note["message"].startswith("a card looks about 30 px wide in this camera's frames: the reader looks at "
+                                      "every frame again in 9 tiles")
+    assert note["message_ja"].startswith("このカメラの映像ではカードの幅が約30ピクセル")
     assert [key(e) for e in got] == [key(e) for e in expected]
     for e, g in zip(expected, got):
         assert e["frame"] <= g["frame"] <= e["frame"] + LATENCY_FRAMES, (e, g)
         if e["type"] in ("showdown", "hand_end") and e.get("ruling") is not None:
             assert g["ruling"]["payouts"] == e["ruling"]["payouts"] and pots_of(g["ruling"]) == pots_of(e["ruling"])
     monkeypatch.setattr(CardDetector, "expect_card_side", lambda self, px: None)
-    assert not [e for e in run_far("untold") if e["type"] in ("hand_start", "board", "hole", "showdown")]
+    untold = run_far("untold")
+    assert not [e for e in untold if e["type"] in ("hand_start", "board", "hole", "showdown")]
+    assert not [e for e in untold if e.get("code") == "small_cards"]

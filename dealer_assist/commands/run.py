@@ -253,27 +253,6 @@ def look_warning(detector, lang: str = "en") -> str | None:
     return missing_model_warning(detector, lang)
 
 
-def card_size_warning(detector, calibration, lang: str = "en") -> str | None:
-    """What a camera whose cards look small costs (None where they do not): told the card size by
-    the calibration (:class:`~dealer_assist.live.pipeline.Pipeline` tells it), the reader looks at
-    every frame again in tiles, and two overlapping cards may read as one."""
-    import numpy as np
-
-    from dealer_assist.vision.detector import zoom_grid
-
-    settings = getattr(detector, "settings", None)
-    side = calibration.card_side_px()
-    if settings is None or not side:
-        return None
-    w, h = calibration.image_size
-    n = zoom_grid((h, w), detector.input_shape, np.zeros((0, 2)), settings.zoom_below, settings.zoom_empty, side)
-    if n < 2:
-        return None
-    return _("a card looks about {px} px wide in this camera's frames: the reader looks at every frame again in "
-             "{tiles} tiles (slower), and may take two overlapping cards for one; a closer camera or a higher "
-             "resolution reads better", px=int(round(side)), tiles=n * n).render(lang)
-
-
 def resolve_inputs(args) -> tuple[str, str, str | None]:
     """(source, calibration, actions) with the sample clip's defaults filled in."""
     from dealer_assist.games import find_game
@@ -371,9 +350,6 @@ class LiveParts:
             raise
         self.pipeline = Pipeline(detector=detector, calibration=self.calibration, table=table, sink=sink,
                                  log=self.log, actions=actions)
-        small = card_size_warning(detector, self.calibration, getattr(args, "lang", "en"))
-        if small:
-            print(small, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         try:

@@ -174,7 +174,7 @@ SEVERITY: dict[str, str] = {
     "provisional_ruling": "warn", "ruling_unconfirmed": "warn",
     "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
     "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop", "fold_undone": "info",
-    "camera_moved": "stop", "camera_unwatched": "info",
+    "camera_moved": "stop", "camera_unwatched": "info", "small_cards": "info",
 }
 
 #: event type -> its name, for the dispute timeline

@@ -149,6 +149,7 @@ class Pipeline:
         self.last_found: dict = {"cards": [], "backs": []}
         self._tracked_image: Optional[np.ndarray] = None   # the frame the tracks were last updated from
         self._checked_size = False
+        self._said_card_size = False
         #: the camera's picture watched for a stuck, dark or washed-out picture (:mod:`picture`)
         self.picture = PictureWatch()
         #: the camera's place watched: a camera bumped off its calibration (:mod:`placement`)
@@ -264,12 +265,30 @@ class Pipeline:
                               "calibrate this camera (dealer-assist calibrate)", name=typed(self.calibration.name),
                               w=want[0], h=want[1], got_w=got[0], got_h=got[1]))
 
+    def _small_cards(self, frame) -> list[TableEvent]:
+        """Once, at the first frame: a ``small_cards`` note where the calibration says cards look
+        so small that the reader looks at every frame again in tiles (slower; two overlapping
+        cards may read as one), so that the operator knows what such a camera costs."""
+        if self._said_card_size:
+            return []
+        self._said_card_size = True
+        tiles = getattr(self.detector, "tiles_for_card_side", None)
+        n = tiles(frame.image.shape[:2]) if callable(tiles) else 0
+        if n < 2:
+            return []
+        px = int(round(self.calibration.card_side_px() or 0))
+        return [self.alert_msg("small_cards", _(
+            "a card looks about {px} px wide in this camera's frames: the reader looks at every frame again in "
+            "{tiles} tiles (slower), and may take two overlapping cards for one; a closer camera or a higher "
+            "resolution reads better", px=px, tiles=n * n), frame.index, frame.t)]
+
     def process(self, frame) -> list[TableEvent]:
         """One frame: due actions, detection, tracking; returns the events it caused."""
         t0 = time.perf_counter()
         self._check_size(frame.image)
+        noted = self._small_cards(frame)
         self.last_frame = frame
-        caused: list[TableEvent] = self._watched(self.picture.look(frame.image, frame.t), frame)
+        caused: list[TableEvent] = noted + self._watched(self.picture.look(frame.image, frame.t), frame)
         if self.picture.blind:
             # a picture that shows nothing (the lens covered, the light off, glare) says nothing of
             # the table: not read, and not given to the table, whose cards would seem gone (folds,

@@ -41,6 +41,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "picture_washed": _("CAMERA PICTURE WASHED OUT"),
     "camera_moved": _("CAMERA MOVED: ZONES OFF THE CARDS"),
     "camera_unwatched": _("CAMERA PLACE NOT WATCHED"),
+    "small_cards": _("CARDS SMALL IN THE CAMERA'S VIEW"),
     "camera_back": _("CAMERA BACK"),
     "frame_unreadable": _("FRAME UNREADABLE"),
     "source_ended": _("RECORDING ENDED"),

@@ -688,6 +688,15 @@ class CardDetector:
         px = float(px) if px is not None and math.isfinite(px) and px > 0 else 0.0
         self.settings = dataclasses.replace(self.settings, card_px=px)
 
+    def tiles_for_card_side(self, frame_hw: tuple[int, int]) -> int:
+        """How many tiles a side every frame of ``frame_hw`` (h, w) is looked at again in, for the
+        card size the reader was told (:meth:`expect_card_side`); 0: none (not told, or cards big
+        enough for the whole frame)."""
+        st = self.settings
+        if st.card_px <= 0:
+            return 0
+        return zoom_grid(frame_hw, self.input_shape, np.zeros((0, 2)), st.zoom_below, st.zoom_empty, st.card_px)
+
     # -- both stages -------------------------------------------------------------------------
     def detect(self, image: np.ndarray, sureness: bool = False) -> dict[str, list[dict[str, Any]]]:
         """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints:
