@@ -29,8 +29,9 @@ from pathlib import Path
 
 from dealer_assist.commands import add_lang, h, same_file
 from dealer_assist.errors import UserError
-from dealer_assist.imagefiles import heif_advice, images_in
 from dealer_assist.i18n import Text, _, both, message_of, os_reason, render
+from dealer_assist.imagefiles import heif_advice, images_in
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(

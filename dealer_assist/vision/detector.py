@@ -48,10 +48,10 @@ Decisions a user can see (docs/vision.md):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection
@@ -62,8 +62,8 @@ import numpy as np
 from dealer_assist.cards import HIDDEN, Card
 from dealer_assist.drawtext import put_text, text_size, words_for
 from dealer_assist.errors import UserError
-from dealer_assist.imagefiles import unreadable_reason
 from dealer_assist.i18n import _, _p, message_of, os_reason
+from dealer_assist.imagefiles import unreadable_reason
 from dealer_assist.vision import geometry
 from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, file_reason, load_session
 from dealer_assist.vision.look import FACE as LOOK_FACE
