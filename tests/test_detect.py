@@ -918,3 +918,37 @@ def test_the_rescue_of_fanned_cards_only_adds_cards_the_frame_shows(detector):
         for name, centre in names_after - names_before:
             assert any(c["card"] == name and cv2.pointPolygonTest(np.asarray(c["polygon"], np.float32), centre, False) >= 0
                        for c in label["cards"]), (seed, name)
+
+
+@needs_models
+def test_frames_of_a_far_camera_are_read_with_the_card_size_its_calibration_gives(tmp_path, capsys):
+    """A frame of the sample clip's table seen from a camera mounted higher (0.5 px a mm: a card
+    about 30 px wide at 1280x720) shows the detector no card as a whole frame; ``--calibration``
+    tells the reader how big a card looks in that camera's frames, as ``run`` does, and the board
+    is read. An image of another size than the calibration's frames is refused by name."""
+    import yaml
+
+    from dealer_assist.vision.synth.clip import ClipRenderer, calibration_dict, parse_scenario
+
+    scenario = yaml.safe_load((SAMPLES / "clip" / "scenario.yaml").read_text(encoding="utf-8"))
+    scenario["camera"]["px_per_mm"] = 0.5
+    sc = parse_scenario(scenario)
+    image, labels = ClipRenderer(sc).render(70)              # hand 1: the whole board out
+    frame, table = tmp_path / "far.jpg", tmp_path / "far.yaml"
+    assert cv2.imwrite(str(frame), image)
+    table.write_text(yaml.safe_dump(json.loads(json.dumps(calibration_dict(sc)))), encoding="utf-8")
+    board = sorted(c["card"] for c in labels["cards"] if c["zone"].startswith("board"))
+    assert len(board) == 5
+
+    def read(*extra, image=frame):
+        code = main(["detect", "--json", *extra, str(image)])
+        return code, [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+
+    code, (plain,) = read()
+    assert code == 0 and plain["cards"] == []
+    code, (told,) = read("--calibration", str(table))
+    assert code == 0 and set(board) <= {c["card"] for c in told["cards"]}
+    small = tmp_path / "small.jpg"
+    assert cv2.imwrite(str(small), cv2.resize(image, (640, 360)))
+    code, (refused,) = read("--calibration", str(table), image=small)
+    assert code == 2 and "is for 1280x720 frames, this image is 640x360" in refused["error"]

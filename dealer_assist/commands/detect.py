@@ -1,4 +1,4 @@
-"""``dealer-assist detect [--json] [--deck NAME] [--annotate DIR] PATH...``: find and name cards.
+"""``dealer-assist detect [--json] [--deck NAME] [--annotate DIR] [--calibration FILE] PATH...``: find and name cards.
 
 Each PATH is an image or a folder of images (its .jpg/.jpeg/.png/.bmp/.webp/.tif/.avif files, sorted;
 a phone's HEIC photos are named with what to do with them).
@@ -56,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
                    help=h(_("look again in tiles where the cards are too small in the frame for the "
                             "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")))
+    p.add_argument("--calibration", metavar="FILE",
+                   help=h(_("the calibration of the camera the images come from: the reader is told how big a "
+                            "card looks in them, as run tells it (docs/vision.md)")))
     p.add_argument("--models", metavar="DIR", default=None,
                    help=h(_("model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")))
     add_lang(p)
@@ -133,6 +136,13 @@ def run(args: argparse.Namespace) -> int:
     warning = missing_model_warning(detector, args.lang)
     if warning:
         print(f"dealer-assist detect: {warning}", file=sys.stderr, flush=True)
+    size, cal_name = None, ""
+    if args.calibration:       # the camera's frames: read with the card size its calibration gives
+        from dealer_assist.live.calibration import load_calibration
+
+        cal = load_calibration(args.calibration)
+        detector.expect_card_side(cal.card_side_px())
+        size, cal_name = cal.image_size, cal.name
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:
         for given in args.paths:        # the annotated pictures would take the names of the images read
@@ -151,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
         res = None
         if err is None:
             try:
-                res = detector.detect_file(path)
+                res = detector.detect_file(path, size, cal_name)
             except UserError as exc:
                 err = message_of(exc)
         if err is not None:

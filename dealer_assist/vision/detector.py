@@ -878,11 +878,16 @@ class CardDetector:
                 searched[k] = True
         return (probs, emb), (probs0, emb0), searched
 
-    def detect_file(self, path: str | Path) -> dict[str, Any]:
+    def detect_file(self, path: str | Path, size: tuple[int, int] | None = None, calibration: str = "") -> dict[str, Any]:
         """Read an image file and detect; the result carries ``image``, ``width``, ``height``,
         ``ms`` (detection time, reading excluded) like ``detect --json``. :class:`UserError`
-        when the file cannot be read as an image."""
+        when the file cannot be read as an image, or is not of ``size`` (w, h: the frames of the
+        camera ``calibration`` names, whose card size the reader was told)."""
         image = read_image(path)
+        if size is not None and (image.shape[1], image.shape[0]) != tuple(size):
+            raise UserError(_("{path}: the calibration {name} is for {w}x{h} frames, this image is {got_w}x{got_h}",
+                              path=path, name=calibration, w=size[0], h=size[1], got_w=image.shape[1],
+                              got_h=image.shape[0]))
         if too_small(image.shape[:2], self.input_shape):
             raise UserError(_("{path}: an image of {width}x{height} pixels is too small (or too thin) to hold a card",
                               path=path, width=image.shape[1], height=image.shape[0]))
