@@ -231,7 +231,8 @@ def test_a_seat_that_folds_while_the_deal_goes_on_was_dealt_in_and_its_chips_cou
     assert ruling.payouts == {2: 320, 3: 0, 6: 0}
     assert [(p.amount, p.eligible) for p in ruling.pots] == [(320, (2, 3))]
     # a seat whose cards were only covered at the start comes back into the hand, and the dealer is told
-    script = [seg(6), seg(3, seat2=B2, seat3=B2, seat6=B2), seg(8, seat2=B2, seat3=B2), seg(10, seat2=B2, seat3=B2, seat6=B2)]
+    script = [seg(6), seg(3, seat2=B2, seat3=B2, seat6=B2), seg(8, seat2=B2, seat3=B2),
+              seg(10, seat2=B2, seat3=B2, seat6=B2)]
     events, table = play(script, seed=3)
     assert brief(events)[0] == ("hand_start", [2, 3, 6])
     assert ("alert", "fold_undone", "raised") in brief(events) and 6 not in table.folded

@@ -335,22 +335,22 @@ def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp
     Without that (the control), the table seems empty and no hand starts."""
     import yaml
 
+    from dealer_assist.live.calibration import load_calibration
     from dealer_assist.vision.detector import CardDetector
     from dealer_assist.vision.synth.clip import parse_scenario, write_clip
 
     scenario = yaml.safe_load((CLIP / "scenario.yaml").read_text(encoding="utf-8"))
     scenario["camera"]["px_per_mm"] = 0.5
     first = next(i for i, s in enumerate(scenario["segments"]) if s["note"].startswith("hand 2"))
+    hand2 = sum(s["frames"] for s in scenario["segments"][:first])  # the frame hand 2's table is cleared
     scenario["segments"] = scenario["segments"][:first + 1]         # hand 1, then the table cleared
     scenario["segments"][first]["frames"] = 14
     far = tmp_path / "far"
     write_clip(parse_scenario(scenario), far)
-    from dealer_assist.live.calibration import load_calibration
-
     assert 25 < load_calibration(far / "table.yaml").card_side_px() < 35
     actions = tmp_path / "dealer.jsonl"
     actions.write_text("".join(line + "\n" for line in (CLIP / "dealer.jsonl").read_text().splitlines()
-                               if line.strip() and json.loads(line)["frame"] < 87), encoding="utf-8")
+                               if line.strip() and json.loads(line)["frame"] < hand2), encoding="utf-8")
     expected = [e for e in read_jsonl(CLIP / "expected-events.jsonl") if e.get("hand") == 1]
 
     def run_far(name: str) -> list[dict]:
