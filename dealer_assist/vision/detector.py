@@ -878,7 +878,8 @@ class CardDetector:
                 searched[k] = True
         return (probs, emb), (probs0, emb0), searched
 
-    def detect_file(self, path: str | Path, size: tuple[int, int] | None = None, calibration: str = "") -> dict[str, Any]:
+    def detect_file(self, path: str | Path, size: tuple[int, int] | None = None,
+                    calibration: str = "") -> dict[str, Any]:
         """Read an image file and detect; the result carries ``image``, ``width``, ``height``,
         ``ms`` (detection time, reading excluded) like ``detect --json``. :class:`UserError`
         when the file cannot be read as an image, or is not of ``size`` (w, h: the frames of the
