@@ -40,6 +40,18 @@ def is_heif(head: bytes) -> bool:
     return len(head) >= 12 and head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS
 
 
+def is_heif_photo(path: str | os.PathLike, head: bytes | None = None) -> bool:
+    """Whether a file is a HEIC (HEIF) photo: by its first bytes (``head``; read from the file where
+    not given) or by its name."""
+    if head is None:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(16)
+        except OSError:
+            head = b""
+    return is_heif(head) or Path(path).suffix.lower() in HEIF_SUFFIXES
+
+
 def heif_advice(path: str | os.PathLike | None = None) -> Msg:
     """What to do with a HEIC photo: the words :func:`unreadable_reason` and a folder's count use."""
     if path is None:
@@ -52,7 +64,7 @@ def heif_advice(path: str | os.PathLike | None = None) -> Msg:
 def unreadable_reason(path: str | os.PathLike, head: bytes, named: bool = True) -> Msg:
     """Why a file OpenCV did not decode is not read: a HEIC photo (by its bytes or its name) is named
     as one, with what to do; anything else is "not a readable image"."""
-    if is_heif(head) or Path(path).suffix.lower() in HEIF_SUFFIXES:
+    if is_heif_photo(path, head):
         return heif_advice(path if named else None)
     return _("{path}: not a readable image", path=Path(path)) if named else _("not a readable image")
 

@@ -397,3 +397,18 @@ def test_the_preview_names_each_zone_in_the_dealers_language(camera, tmp_path, c
     box = (slice(cy - 20, cy + 20), slice(cx - 60, cx + 60))
     assert np.abs(ja[box].astype(int) - en[box].astype(int)).sum() > 1000     # other words drawn there
     assert (ja[5, 640] == img[5, 640]).all()          # and nothing else moved
+
+
+def test_a_phone_heic_photo_to_calibrate_on_is_named_with_what_to_do(tmp_path, capsys):
+    """``calibrate --image`` of an iPhone's HEIC photo, which OpenCV cannot read, says what it is and
+    how to get a JPEG; another file it cannot read keeps its plain refusal."""
+    table = ROOT / "sample_frames" / "clip" / "table.yaml"
+    heic = tmp_path / "table.heic"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic")
+    assert main(["calibrate", "--check", str(table), "--image", str(heic), "--lang", "en"]) == 2
+    assert f"--image {heic}: a HEIC (HEIF) photo, which cannot be read here: convert it to JPEG" \
+        in capsys.readouterr().err
+    junk = tmp_path / "table.jpg"
+    junk.write_bytes(b"not a picture")
+    assert main(["calibrate", "--check", str(table), "--image", str(junk), "--lang", "en"]) == 2
+    assert f"--image {junk}: cannot read it as an image" in capsys.readouterr().err

@@ -475,6 +475,8 @@ def _bad_input_of_every_command(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("a folder with no frames", ["run", "--source", str(empty), "--calibration",
                                      str(CLIP / "table.yaml")], ""),
         ("a phone's HEIC photo", ["detect", str(heic)], ""),
+        ("a phone's HEIC photo to calibrate on", ["calibrate", "--check", str(CLIP / "table.yaml"), "--image",
+                                                  str(heic)], ""),
         ("a folder of HEIC photos alone", ["run", "--source", str(phone), "--calibration", str(CLIP / "table.yaml")], ""),
         ("a calibration that is no YAML", ["run", "--source", str(empty), "--calibration", str(garbage_yaml)], ""),
         ("a frame that is no picture", ["calibrate", "--check", str(CLIP / "table.yaml"), "--image",

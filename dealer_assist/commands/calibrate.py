@@ -29,6 +29,7 @@ from pathlib import Path
 from dealer_assist.commands import add_lang, h, refuse_overwrite
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import Msg, _, os_reason
+from dealer_assist.imagefiles import heif_advice, is_heif_photo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,6 +76,8 @@ def _read_image(path: str):
         raise UserError(_("--image {path}: no such file", path=path))
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
+        if is_heif_photo(path):                     # a phone's HEIC photo is named as one
+            raise UserError(_("--image {why}", why=heif_advice(path)))
         raise UserError(_("--image {path}: cannot read it as an image", path=path))
     return image
 
@@ -123,14 +126,16 @@ def _zone_table(cal, lang: str) -> str:
 
 
 def _scale_note(cal) -> Msg | None:
-    """How big a card (63 x 88 mm) looks at the board, as a hint on whether it can be read."""
+    """How big a card (``CARD_MM``, 63 x 88 mm) looks at the board, as a hint on whether it can be read."""
+    from dealer_assist.live.calibration import CARD_MM
+
     if cal.units != "mm":
         return None
     middle = "board3" if "board3" in cal.zones else "play" if "play" in cal.zones else None
     if middle is None:
         return None
-    b = cal.zones[middle].mean(axis=0)
-    pts = cal.to_image([[b[0] - 31.5, b[1]], [b[0] + 31.5, b[1]]])
+    b, half = cal.zones[middle].mean(axis=0), CARD_MM[0] / 2
+    pts = cal.to_image([[b[0] - half, b[1]], [b[0] + half, b[1]]])
     w = float(((pts[1] - pts[0]) ** 2).sum() ** 0.5)
     if not w == w:
         return None

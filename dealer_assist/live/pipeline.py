@@ -160,9 +160,10 @@ class Pipeline:
         """Tell the card reader how big a card looks in this camera's frames (the calibration
         knows), so that it zooms on a far camera's small cards in every frame, even where the
         whole frame shows none of them. A stand-in reader without the hook is left as it is."""
+        self._card_side = self.calibration.card_side_px()
         tell = getattr(self.detector, "expect_card_side", None)
         if callable(tell):
-            tell(self.calibration.card_side_px())
+            tell(self._card_side)
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -276,7 +277,7 @@ class Pipeline:
         n = tiles(frame.image.shape[:2]) if callable(tiles) else 0
         if n < 2:
             return []
-        px = int(round(self.calibration.card_side_px() or 0))
+        px = int(round(self._card_side or 0))
         return [self.alert_msg("small_cards", _(
             "a card looks about {px} px wide in this camera's frames: the reader looks at every frame again in "
             "{tiles} tiles (slower), and may take two overlapping cards for one; a closer camera or a higher "
