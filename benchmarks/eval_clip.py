@@ -1,12 +1,14 @@
 """Does the shipped card model read the sample clip? Decodes every frame of the video (as the
 pipeline will see it), runs ``CardDetector(models).detect`` and compares with ``labels.jsonl``.
 
-    .venv/bin/python benchmarks/eval_clip.py [--models models] [--json OUT]
+    .venv/bin/python benchmarks/eval_clip.py [--models models] [--video V --labels L [--calibration C]] [--json OUT]
 
 A face-up card counts (for recall) in a frame when one of its corner indices is visible (for
 the joker: when its corner index shows); a detection matches a true card or back when its centre
-lies inside the true polygon. Prints per-frame recall/precision of named cards and of backs,
-and per card and zone the share of its frames read right.
+lies inside the true polygon. Prints per-frame recall/precision of named cards and of backs, how
+many wrong names were shown sure and the share of right names not sure, and per card and zone the
+share of its frames read right. ``--calibration`` reads a clip as ``run`` reads it with that
+calibration (a far camera's clip: the card size and the zones' part of the frame told).
 """
 from __future__ import annotations
 
@@ -32,14 +34,21 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default=str(HERE.parent.parent / "models"))
     ap.add_argument("--video", default=str(HERE / "joker-nlh.mp4"))
     ap.add_argument("--labels", default=str(HERE / "labels.jsonl"))
+    ap.add_argument("--calibration", help="the clip's calibration (its table.yaml): read as run reads it, told "
+                                          "the card size and the zones' part of the frame")
     ap.add_argument("--json", help="write the figures here")
     a = ap.parse_args(argv)
     from dealer_assist.vision.detector import CardDetector
 
     det = CardDetector(a.models)
+    if a.calibration:
+        from dealer_assist.live.calibration import load_calibration
+
+        cal = load_calibration(a.calibration)
+        det.expect_card_side(cal.card_side_px(), cal.cards_region_px())
     labels = [json.loads(line) for line in Path(a.labels).read_text().splitlines() if line.strip()]
     cap = cv2.VideoCapture(a.video)
-    n_true = n_hit = n_named = n_named_ok = n_unknown = 0
+    n_true = n_hit = n_named = n_named_ok = n_unknown = n_wrong_sure = n_right_unsure = 0
     b_true = b_hit = b_det = b_det_ok = 0
     per_card = defaultdict(lambda: [0, 0, defaultdict(int)])   # (card, zone) -> [frames, right, reads]
     frames_all_right = 0
@@ -69,7 +78,10 @@ def main(argv=None) -> int:
                 n_unknown += 1
                 continue
             n_named += 1
-            n_named_ok += any(d["card"] == c["card"] and inside(c["polygon"], d["center"]) for c in lab["cards"])
+            right = any(d["card"] == c["card"] and inside(c["polygon"], d["center"]) for c in lab["cards"])
+            n_named_ok += right
+            n_wrong_sure += (not right) and bool(d.get("sure"))
+            n_right_unsure += right and not d.get("sure")
         vis_backs = [b for b in lab["backs"] if b["visible_fraction"] >= 0.5]
         b_true += len(vis_backs)
         b_hit += sum(any(inside(b["polygon"], d["center"]) for d in out["backs"]) for b in vis_backs)
@@ -79,7 +91,8 @@ def main(argv=None) -> int:
     res = {
         "frames": len(labels), "median_ms": round(float(np.median(ms)), 1),
         "card_recall": round(n_hit / max(1, n_true), 4), "card_precision": round(n_named_ok / max(1, n_named), 4),
-        "cards_counted": n_true, "unknown_reads": n_unknown,
+        "cards_counted": n_true, "unknown_reads": n_unknown, "wrong_named_sure": n_wrong_sure,
+        "right_not_sure": round(n_right_unsure / max(1, n_named_ok), 4),
         "frames_all_cards_right": round(frames_all_right / max(1, len(labels)), 4),
         "back_recall": round(b_hit / max(1, b_true), 4), "back_precision": round(b_det_ok / max(1, b_det), 4),
         "per_card": {f"{c}@{z}": {"frames": k[0], "right": round(k[1] / k[0], 3),

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -225,12 +226,35 @@ def far_view(image: np.ndarray, meta: dict, shrink: float, frame_hw: tuple[int, 
     return out, dict(meta, cards=moved(meta["cards"]), backs=moved(meta.get("backs", [])))
 
 
+def told_far(meta: dict, image_hw: tuple[int, int], shrink: float, frame_hw: tuple[int, int] = FAR_FRAME
+             ) -> tuple[float | None, tuple[int, int, int, int]]:
+    """What a calibration would tell the reader of a :func:`far_view` (``--told``): the cards'
+    short side (the median of the moved cards' and backs' shorter edges; None without any) and
+    the part of the frame they lie in, the shrunk frame's place grown by a card's long side (88/63
+    of the short side) and cut to the frame, as ``Calibration.cards_region_px`` grows the zones.
+
+    >>> meta = {"cards": [{"polygon": [[0, 0], [30, 0], [30, 42], [0, 42]]}], "backs": []}
+    >>> told_far(meta, (720, 1280), 0.5)
+    (30.0, (598, 318, 724, 444))
+    """
+    sides = [min(math.dist(p[0], p[1]), math.dist(p[1], p[2]))
+             for c in meta["cards"] + meta.get("backs", []) for p in [c["polygon"]]]
+    side = float(np.median(sides)) if sides else None
+    h, w = int(round(image_hw[0] * shrink)), int(round(image_hw[1] * shrink))
+    ox, oy = (frame_hw[1] - w) // 2, (frame_hw[0] - h) // 2
+    grow = int(math.ceil((side or 0.0) * 88.0 / 63.0))
+    x0, y0 = max(0, ox - grow), max(0, oy - grow)
+    x1, y1 = min(frame_hw[1], ox + w + grow), min(frame_hw[0], oy + h + grow)
+    return side, (x0, y0, x1 - x0, y1 - y0)
+
+
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
-             start: int = 0, detector_for=None, far: float | None = None) -> dict:
+             start: int = 0, detector_for=None, far: float | None = None, told: bool = False) -> dict:
     """Read frames ``start .. start + n - 1`` of a rendered split with ``det`` (or with
     ``detector_for(label)``, a detector chosen per frame from its label: an enrolled deck per deck
     style) and score them against their labels; with ``far``, each frame seen from farther away
-    (:func:`far_view`)."""
+    (:func:`far_view`), and with ``told`` too, read as a calibrated camera's frame
+    (:func:`told_far`)."""
     metas = sorted((data / "meta" / split).glob("*.json"))[start:None if n is None else start + n]
     tot = defaultdict(int)
     buckets: dict[str, dict[str, list[int]]] = {"rotation": defaultdict(lambda: [0, 0]),
@@ -243,10 +267,14 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         before = {k: tot[k] for k in PER_FRAME}
         meta = json.loads(mp.read_text(encoding="utf-8"))
         image = read_image(data / "images" / split / meta["image"])
+        reader = det if detector_for is None else detector_for(meta)
         if far is not None:
+            shape = image.shape[:2]
             image, meta = far_view(image, meta, far)
+            if told:
+                reader.expect_card_side(*told_far(meta, shape, far))
         t0 = time.perf_counter()
-        res = (det if detector_for is None else detector_for(meta)).detect(image)
+        res = reader.detect(image)
         ms.append((time.perf_counter() - t0) * 1000.0)
         labels = meta["cards"]
         m = match(res["cards"], labels)
@@ -370,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--far", type=float, default=None, metavar="SHRINK",
                     help="see each frame from farther away: shrunk by SHRINK into a 1920x1080 frame "
                          "(far_view; 0.5: a 105-pixel card becomes 53 pixels wide)")
+    ap.add_argument("--told", action="store_true",
+                    help="with --far: read each frame as a calibrated camera's, told the cards' size (from its "
+                         "label) and the part of the frame they lie in (told_far)")
     ap.add_argument("--refine-outline", action="store_true",
                     help="report outlines snapped to the card edges (DetectorSettings(refine_outline=True))")
     args = ap.parse_args(argv)
@@ -389,8 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                        settings=DetectorSettings(search=args.search, refine_outline=args.refine_outline,
                                                  look=args.look, **tuned,
                                                  **({} if args.zoom else {"zoom_below": 0.0})))
-    r = evaluate(det, data, args.split, args.n, far=args.far)
-    r["far"] = args.far
+    r = evaluate(det, data, args.split, args.n, far=args.far, told=args.told and args.far is not None)
+    r["far"], r["told"] = args.far, bool(args.told and args.far is not None)
     r["seeds"] = [args.seed0, args.seed0 + args.n - 1]
     r["set"], r["recipe"] = args.frame_set if not args.data else str(data), args.recipe
     r["settings"] = {"search": args.search, "refine_outline": args.refine_outline, "look": args.look,

@@ -99,6 +99,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -538,6 +539,39 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
     return {"counts": c, **ev}
 
 
+def photo_place(image_hw: tuple[int, int], frame_hw: tuple[int, int], shrink: float = 1.0) -> tuple[int, int, int, int]:
+    """``(x, y, width, height)``: where :func:`wide_view` puts a photo of ``image_hw`` (h, w)
+    shrunk by ``shrink`` in its ``frame_hw`` frame (the middle).
+
+    >>> photo_place((100, 80), (300, 400), 0.5)
+    (180, 125, 40, 50)
+    """
+    h, w = max(1, round(image_hw[0] * shrink)), max(1, round(image_hw[1] * shrink))
+    fh, fw = max(frame_hw[0], h), max(frame_hw[1], w)
+    return (fw - w) // 2, (fh - h) // 2, w, h
+
+
+def told_camera(labels: list[dict], place: tuple[int, int, int, int], frame_hw: tuple[int, int]
+                ) -> tuple[float | None, tuple[int, int, int, int] | None]:
+    """What a calibration would tell the reader of a wide view (``--told``): the cards' short
+    side (the median of the labelled boxes', in the view's pixels; None without labels) and the
+    part of the frame they lie in, the photo's ``place`` grown by a card's long side (88/63 of
+    the short side) on each side and cut to the frame, as ``Calibration.cards_region_px`` grows
+    the zones.
+
+    >>> told_camera([{"box": [10, 10, 40, 52]}], (5, 5, 60, 60), (100, 200))
+    (30.0, (0, 0, 107, 100))
+    """
+    if not labels:
+        return None, None
+    side = float(np.median([min(lab["box"][2] - lab["box"][0], lab["box"][3] - lab["box"][1]) for lab in labels]))
+    grow = int(math.ceil(side * 88.0 / 63.0))
+    x, y, w, h = place
+    x0, y0 = max(0, x - grow), max(0, y - grow)
+    x1, y1 = min(frame_hw[1], x + w + grow), min(frame_hw[0], y + h + grow)
+    return side, (x0, y0, x1 - x0, y1 - y0)
+
+
 def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], shrink: float = 1.0,
               seed: int = 0, margin: float = 0.35, paint: list | None = None) -> tuple[np.ndarray, list[dict]]:
     """The photo as a wider view of the same place shows it: shrunk by ``shrink``, in the middle
@@ -559,12 +593,10 @@ def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], 
     """
     import cv2
 
+    ox, oy, w, h = photo_place(image.shape[:2], frame_hw, shrink)
     if shrink != 1.0:
-        image = cv2.resize(image, (max(1, round(image.shape[1] * shrink)), max(1, round(image.shape[0] * shrink))),
-                           interpolation=cv2.INTER_AREA)
-    h, w = image.shape[:2]
+        image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     fh, fw = max(frame_hw[0], h), max(frame_hw[1], w)
-    oy, ox = (fh - h) // 2, (fw - w) // 2
     pads = ((oy, fh - h - oy), (ox, fw - w - ox))
     out = np.pad(image, (*pads, (0, 0)), mode="symmetric")
     cards = np.zeros((h, w), np.uint8)
@@ -809,12 +841,15 @@ def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, pe
 
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
              nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0,
-             suits: dict[str, str] | None = None, boxes: str = "auto", lowest: str | None = None) -> dict:
+             suits: dict[str, str] | None = None, boxes: str = "auto", lowest: str | None = None,
+             told: bool = False) -> dict:
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
     name's figures; ``boxes`` says what the face-up labels box: ``"cards"``, ``"corners"`` (the
     index corners: :func:`cards_from_corners`) or ``"auto"`` (:func:`label_boxes` judges, from
     all photos, once read); ``lowest`` (a rank symbol) says the folder labels every card from that
-    rank to the ace, whatever its labels show. A photo the suits do not cover is a clear ``ValueError``."""
+    rank to the ace, whatever its labels show; ``told`` (with ``wide``) tells the reader, for
+    each wide view, the card size and the part of the frame a calibration would give
+    (:func:`told_camera`). A photo the suits do not cover is a clear ``ValueError``."""
     folder = Path(folder)
     pairs = photos(folder)[:limit]
     others: Counter = Counter()
@@ -880,10 +915,15 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             res = detect(image, img_path, turned)
             ms.append(known[(img_path, turned)][1])
         else:
+            place = photo_place(image.shape[:2], wide, shrink)
             image, labels, back_labels = view(labels, back_labels, image, paint)
+            if told:
+                det.expect_card_side(*told_camera(labels, place, image.shape[:2]))
             t0 = time.perf_counter()
             res = det.detect(image)
             ms.append((time.perf_counter() - t0) * 1000.0)
+            if told:
+                det.expect_card_side(None)
         h, w = image.shape[:2]
         seen.append((img_path, xml_path, labels, back_labels, res, (w, h), turned, paint))
         all_cards.extend(res["cards"])
@@ -964,6 +1004,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="read each photo as a wider view shows it: in the middle of a WxH frame that "
                          "continues its surface (wide_view), e.g. 1920x1080")
     ap.add_argument("--shrink", type=float, default=1.0, help="with --wide: the photo shrunk by this first")
+    ap.add_argument("--told", action="store_true",
+                    help="with --wide: read each view as a calibrated camera's frame, told the cards' size (from "
+                         "its labels) and the part of the frame they lie in (the photo's place, grown by a card)")
     ap.add_argument("--zoom", action=argparse.BooleanOptionalAction, default=True,
                     help="look again in tiles where the cards are small (default: on)")
     ap.add_argument("--suits", default=None, metavar="FILE",
@@ -1025,15 +1068,18 @@ def main(argv: list[str] | None = None) -> int:
 
     det = CardDetector(args.models, settings=switched(zoom=args.zoom))
     print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)"
-          + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else ""))
+          + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else "")
+          + (", told the card size and the part of the frame" if args.told and wide else ""))
     try:
         r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
-                     None if args.strict else NESTED, wide, args.shrink, suits, args.boxes, lowest)
+                     None if args.strict else NESTED, wide, args.shrink, suits, args.boxes, lowest,
+                     told=args.told and wide is not None)
     except ValueError as e:
         print(e, file=sys.stderr)
         return 2
     r["suits_file"] = str(suits_path) if suits is not None and r["labels"]["suits"] == "file" else None
-    r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom}
+    r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom,
+                 "told": bool(args.told and wide)}
     print(f"{'photo sizes':>24}: {r['photo_sizes']}")
     print(f"{'matching':>24}: {r['matching']}")
     lab = r["labels"]

@@ -330,9 +330,10 @@ def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp
     """The sample clip's first hand seen by a camera mounted higher: 0.5 px a millimetre, a card
     about 30 px wide in the 1280x720 frame. The whole frame shrunk to the detector's input shows
     it no card at all, so it cannot judge from what it found that it should look closer. Told by
-    the calibration how big a card looks, the reader zooms on every frame, and the hand plays as
-    in the close clip: the deal, the joker swapped off the board, the showdown and its payouts.
-    Without that (the control), the table seems empty and no hand starts."""
+    the calibration how big a card looks and where the zones lie, the reader looks closer at the
+    zones' part of every frame, and the hand plays as in the close clip: the deal, the joker
+    swapped off the board, the showdown and its payouts. The operator is told, once, what such a
+    camera costs. Without that (the control), the table seems empty and no hand starts."""
     import yaml
 
     from dealer_assist.live.calibration import load_calibration
@@ -363,15 +364,17 @@ def test_a_far_camera_reads_the_table_by_the_card_size_its_calibration_gives(tmp
     # the operator is told what such a camera costs, once, at the first frame
     note, *got = got
     assert (note["type"], note["code"], note["frame"]) == ("alert", "small_cards", 0)
-    assert note["message"].startswith("a card looks about 30 px wide in this camera's frames: the reader looks at "
-                                      "every frame again in 9 tiles")
+    region = load_calibration(far / "table.yaml").cards_region_px()
+    assert note["message"].startswith("a card looks about 30 px wide in this camera's frames: the reader looks closer "
+                                      f"at the part of the frame that holds the zones ({region[2]}x{region[3]} px) "
+                                      "and reads no card outside it")
     assert note["message_ja"].startswith("このカメラの映像ではカードの幅が約30ピクセル")
     assert [key(e) for e in got] == [key(e) for e in expected]
     for e, g in zip(expected, got):
         assert e["frame"] <= g["frame"] <= e["frame"] + LATENCY_FRAMES, (e, g)
         if e["type"] in ("showdown", "hand_end") and e.get("ruling") is not None:
             assert g["ruling"]["payouts"] == e["ruling"]["payouts"] and pots_of(g["ruling"]) == pots_of(e["ruling"])
-    monkeypatch.setattr(CardDetector, "expect_card_side", lambda self, px: None)
+    monkeypatch.setattr(CardDetector, "expect_card_side", lambda self, px, region=None: None)
     untold = run_far("untold")
     assert not [e for e in untold if e["type"] in ("hand_start", "board", "hole", "showdown")]
     assert not [e for e in untold if e.get("code") == "small_cards"]

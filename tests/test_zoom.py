@@ -239,3 +239,48 @@ def test_cards_70_pixels_wide_in_a_720p_frame_are_looked_at_again(detector, monk
     assert total > 20
     assert right >= right_plain
     assert right / total >= 0.9
+
+
+@needs_models
+def test_a_far_camera_is_read_in_the_zones_part_of_the_frame_alone(detector, monkeypatch):
+    """A camera mounted higher (0.5 px a mm: cards about 30 px wide in 1280x720) shows the table
+    in a small part of its frame. Told the card size and where the zones lie, as its calibration
+    says, the reader runs the detector on that part alone (whole, or in at most two tiles of it
+    that bring the cards to the size it reads best) and reads the board; a card lying outside
+    that part is not read. A close camera's cards are big enough for the whole frame,
+    which is read whole as before, the part told or not."""
+    import yaml
+
+    from dealer_assist.live.calibration import calibration_from_dict
+    from dealer_assist.vision.synth.clip import ClipRenderer, calibration_dict, parse_scenario
+
+    scenario = yaml.safe_load((SAMPLES / "clip" / "scenario.yaml").read_text(encoding="utf-8"))
+    scenario["camera"]["px_per_mm"] = 0.5
+    sc = parse_scenario(scenario)
+    image, labels = ClipRenderer(sc).render(70)              # hand 1: the whole board out
+    cal = calibration_from_dict(json.loads(json.dumps(calibration_dict(sc))))
+    x, y, w, h = region = cal.cards_region_px()
+    assert w * h < 0.2 * image.shape[0] * image.shape[1]     # the table is a small part of the frame
+    # a copy of the board's first card, far from the table
+    first = next(c for c in labels["cards"] if c["zone"] == "board1")
+    (bx0, by0), (bx1, by1) = np.min(first["polygon"], axis=0).astype(int) - 4, np.max(first["polygon"], axis=0).astype(int) + 4
+    image[40:40 + by1 - by0, 60:60 + bx1 - bx0] = image[by0:by1, bx0:bx1]
+    far = CardDetector(MODELS)
+    far.expect_card_side(cal.card_side_px(), region)
+    told, tiles = far.closer_look(image.shape[:2])
+    assert told == region and tiles <= 2          # not the 9 tiles of the whole frame
+    runs = count_stage1_runs(far, monkeypatch)
+    res = far.detect(image)
+    assert len(runs) == max(1, tiles) and all(rh <= h and rw <= w for rh, rw in runs)
+    board = {c["card"] for c in labels["cards"] if c["zone"].startswith("board")}
+    assert board <= {c["card"] for c in res["cards"]}
+    assert all(x <= c["center"][0] <= x + w and y <= c["center"][1] <= y + h for c in res["cards"] + res["backs"])
+
+    near = CardDetector(MODELS)
+    near.expect_card_side(100.0, (400, 200, 300, 200))
+    assert near.closer_look((720, 1280)) == (None, 0)
+    runs = count_stage1_runs(near, monkeypatch)
+    frame = read_image(sorted(SAMPLES.glob("test_*.jpg"))[0])
+    res = near.detect(frame)
+    assert runs == [(720, 1280)]
+    assert any(not (400 <= c["center"][0] <= 700 and 200 <= c["center"][1] <= 400) for c in res["cards"])

@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "detector (a whole table in a 1920x1080 view) (on by default; docs/vision.md)")))
     p.add_argument("--calibration", metavar="FILE",
                    help=h(_("the calibration of the camera the images come from: the reader is told how big a "
-                            "card looks in them, as run tells it (docs/vision.md)")))
+                            "card looks in them and where the zones lie, as run tells it; where cards are small "
+                            "it reads only the zones' part of each image (docs/vision.md)")))
     p.add_argument("--models", metavar="DIR", default=None,
                    help=h(_("model folder (default: $DEALER_ASSIST_MODELS or the shipped models/)")))
     add_lang(p)
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.live.calibration import load_calibration
 
         cal = load_calibration(args.calibration)
-        detector.expect_card_side(cal.card_side_px())
+        detector.expect_card_side(cal.card_side_px(), cal.cards_region_px())
         size, cal_name = cal.image_size, cal.name
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:

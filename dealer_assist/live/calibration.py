@@ -296,6 +296,43 @@ class Calibration:
                 sides.append(math.sqrt(polygon_area(square)))
         return min(sides) if sides else None
 
+    def cards_region_px(self) -> tuple[int, int, int, int] | None:
+        """``(x, y, width, height)``, image pixels: the part of the frame where the game's cards
+        lie, the box of every zone each grown on the table by a card's long side (:data:`CARD_MM`,
+        so that a card whose centre is in a zone lies whole inside), cut to the frame. None where
+        the table units are not a length, or a zone's grown corners do not map into the picture (a
+        corner behind the camera), or nothing is left in the frame. The card reader looks only
+        there where cards are small (``DetectorSettings.region``): a far camera shows the table
+        in a small part of its frame.
+
+        >>> sq = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+        >>> half = np.diag([0.5, 0.5, 1.0])       # 2 mm a pixel
+        >>> cal = Calibration(name="t", image_size=(640, 360), seats=2, homography=np.linalg.inv(half),
+        ...                   zones={"board1": sq + 200, "seat1": sq + 300})
+        >>> cal.cards_region_px()                 # mm 112..488 -> px 56..244
+        (56, 56, 188, 188)
+        >>> Calibration(name="t", image_size=(640, 360), seats=2, homography=np.linalg.inv(half),
+        ...             zones={"board1": sq}).cards_region_px()   # cut at the frame's corner
+        (0, 0, 94, 94)
+        """
+        per = MM_PER_UNIT.get(self.units.strip().lower())
+        if per is None or not self.zones:
+            return None
+        grow = CARD_MM[1] / per
+        corners = []
+        for poly in self.zones.values():
+            (x0, y0), (x1, y1) = poly.min(axis=0) - grow, poly.max(axis=0) + grow
+            corners.append(self.to_image([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        pts = np.concatenate(corners)
+        if not np.isfinite(pts).all():
+            return None
+        w, h = self.image_size
+        x0, y0 = max(0, math.floor(pts[:, 0].min())), max(0, math.floor(pts[:, 1].min()))
+        x1, y1 = min(w, math.ceil(pts[:, 0].max())), min(h, math.ceil(pts[:, 1].max()))
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            return None
+        return int(x0), int(y0), int(x1 - x0), int(y1 - y0)
+
     def to_dict(self) -> dict:
         """The calibration as the plain dict that :func:`save_calibration` writes."""
         d = {"version": 1, "name": self.name, "image_size": list(self.image_size), "units": self.units,

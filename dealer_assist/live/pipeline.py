@@ -157,13 +157,14 @@ class Pipeline:
         self._tell_card_size()
 
     def _tell_card_size(self) -> None:
-        """Tell the card reader how big a card looks in this camera's frames (the calibration
-        knows), so that it zooms on a far camera's small cards in every frame, even where the
-        whole frame shows none of them. A stand-in reader without the hook is left as it is."""
+        """Tell the card reader how big a card looks in this camera's frames and the part of the
+        frame the zones hold (the calibration knows both), so that on a far camera it looks
+        closer at the table in every frame, even where the whole frame shows none of its cards.
+        A stand-in reader without the hook is left as it is."""
         self._card_side = self.calibration.card_side_px()
         tell = getattr(self.detector, "expect_card_side", None)
         if callable(tell):
-            tell(self._card_side)
+            tell(self._card_side, self.calibration.cards_region_px())
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -268,20 +269,28 @@ class Pipeline:
 
     def _small_cards(self, frame) -> list[TableEvent]:
         """Once, at the first frame: a ``small_cards`` note where the calibration says cards look
-        so small that the reader looks at every frame again in tiles (slower; two overlapping
-        cards may read as one), so that the operator knows what such a camera costs."""
+        so small that the reader looks closer at every frame (at the zones' part of the frame
+        alone, reading no card outside it; or, where the calibration gives no such part, in
+        tiles: slower), and two overlapping cards may read as one, so that the operator knows
+        what such a camera costs."""
         if self._said_card_size:
             return []
         self._said_card_size = True
-        tiles = getattr(self.detector, "tiles_for_card_side", None)
-        n = tiles(frame.image.shape[:2]) if callable(tiles) else 0
-        if n < 2:
+        plan = getattr(self.detector, "closer_look", None)
+        region, n = plan(frame.image.shape[:2]) if callable(plan) else (None, 0)
+        if region is None and n < 2:
             return []
         px = int(round(self._card_side or 0))
-        return [self.alert_msg("small_cards", _(
-            "a card looks about {px} px wide in this camera's frames: the reader looks at every frame again in "
-            "{tiles} tiles (slower), and may take two overlapping cards for one; a closer camera or a higher "
-            "resolution reads better", px=px, tiles=n * n), frame.index, frame.t)]
+        if region is None:
+            said = _("a card looks about {px} px wide in this camera's frames: the reader looks at every frame again in "
+                     "{tiles} tiles (slower), and may take two overlapping cards for one; a closer camera or a higher "
+                     "resolution reads better", px=px, tiles=n)
+        else:
+            said = _("a card looks about {px} px wide in this camera's frames: the reader looks closer at the part of "
+                     "the frame that holds the zones ({w}x{h} px) and reads no card outside it, and may take two "
+                     "overlapping cards for one; a closer camera or a higher resolution reads better",
+                     px=px, w=region[2], h=region[3])
+        return [self.alert_msg("small_cards", said, frame.index, frame.t)]
 
     def process(self, frame) -> list[TableEvent]:
         """One frame: due actions, detection, tracking; returns the events it caused."""
