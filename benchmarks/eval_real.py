@@ -525,7 +525,7 @@ def score_photo(result: dict, labels: list[dict], iou: float = 0.5, nested: floa
             c["named_on_label" if j is not None else "named_on_nothing"] += 1
             ev["wrong_conf"].append(float(d["confidence"]))
             ev["wrong_sure"].append(is_sure(d))
-            ev["wrong"].append({"name": d["card"], "confidence": float(d["confidence"]),
+            ev["wrong"].append({"name": d["card"], "confidence": float(d["confidence"]), "sure": is_sure(d),
                                 "on": labels[j]["rank"] if j is not None else "back" if i in on_down else "nothing"})
             if suited:
                 c["card_named"] += 1
@@ -783,6 +783,8 @@ def print_report(r: dict) -> None:
         f"{b}: {v['cards']} cards, found {v['found']:.3f}, named {v['rank_recall']:.3f}"
         for b, v in r["by_size"].items()))
     print("wrong names (scored): " + ", ".join(f"{k} {v}" for k, v in r["wrong_names"].items()))
+    if "wrong_sure_where" in r:
+        print("wrong names shown sure: " + (", ".join(r["wrong_sure_where"]) or "none"))
 
 
 def draw(det_result: dict, labels: list[dict], image, path: Path) -> None:
@@ -988,6 +990,9 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     r["matching"] = {"iou": iou, "nested": nested, "nested_iou": NESTED_IOU if nested is not None else None}
     r["photo_sizes"] = dict(Counter(f"{p['size'][0]}x{p['size'][1]}" for p in per_photo).most_common())
     r["per_photo"] = per_photo
+    # a wrong name shown sure is the failure the dealer cannot see: each one, and where
+    r["wrong_sure_where"] = [f"{w['name']} on {w['on']} ({p['photo']})"
+                             for p in per_photo for key in ("wrong", "suit_wrong") for w in p[key] if w.get("sure")]
     return r
 
 

@@ -167,8 +167,18 @@ def test_end_to_end_in_a_wide_view(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "1920x1080 view" in run.stdout
     r = json.loads(out.read_text())
-    assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True}
+    assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True, "told": False}
     assert r["photo_sizes"] == {"1920x1080": 2}
+    # every wrong name shown sure is named with its photo (here: none, or a list)
+    assert "wrong names shown sure: " in run.stdout and isinstance(r["wrong_sure_where"], list)
+    # a far camera's view read as its calibration would tell the reader: the cards' size and the
+    # part of the frame they lie in
+    told = tmp_path / "told.json"
+    run = run_eval("--limit", "2", "--wide", "1920x1080", "--shrink", "0.4", "--told", "--json", str(told))
+    assert run.returncode == 0, run.stderr
+    assert "told the card size and the part of the frame" in run.stdout
+    r = json.loads(told.read_text())
+    assert r["view"]["told"] is True and r["found"] > 0
     bad = run_eval("--wide", "big", timeout=120)
     assert bad.returncode == 2 and "WxH" in bad.stderr and "Traceback" not in bad.stderr
     bad = run_eval("--wide", "1920x1080", "--shrink", "0", timeout=120)
@@ -192,6 +202,7 @@ def test_a_right_rank_of_the_wrong_suit_is_a_wrong_card_where_suits_are_labelled
     assert c["suit_labelled"] == 3 and c["card_right"] == 2
     assert c["card_named"] == 4 and c["card_named_right"] == 2     # Qc on Qs and JK wrong; Ad left out
     assert s["suit_wrong"] == [{"name": "Qc", "on": "Qs", "confidence": 0.96, "sure": True}]
+    assert s["wrong"] == [{"name": "JK", "confidence": 0.40, "sure": False, "on": "nothing"}]
     assert s["suits"] == [("h", "h"), ("s", "c"), ("c", "c")]
     assert c["photos_all_right"] == 0 and c["photos_all_right_card"] == 0
     r = E.aggregate([s])
