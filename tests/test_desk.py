@@ -764,3 +764,56 @@ def test_a_hands_name_on_a_narrow_seat_panel_breaks_between_its_parts_not_inside
     panel.show_seat(SeatView(3, True, False, False, 300, ("JK", "Kh"), hand_name="ストレート A-K-Q-J-T",
                              joker_as="As"), "ja", live=False)
     assert panel.hand.text().splitlines() == ["ストレート", "A-K-Q-J-T", "JOKER＝A♠"] and panel.hand.fits()
+
+
+def test_a_far_camera_s_reading_part_is_framed_on_the_picture(qtbot):
+    """A camera mounted higher (cards about 30 px wide in 1280x720) is read in the part of its
+    frame that holds the zones, and no card outside it: the desk frames that part on the picture,
+    with words saying so, and the banner names its size. A close camera's picture is read whole,
+    and nothing is framed."""
+    import json
+
+    import numpy as np
+    import yaml
+
+    from dealer_assist.live.calibration import calibration_from_dict, load_calibration
+    from dealer_assist.live.pipeline import Pipeline
+    from dealer_assist.live.sources import Frame
+    from dealer_assist.live.tracker import LiveTable
+    from dealer_assist.vision.detector import CardDetector
+    from dealer_assist.vision.synth.clip import calibration_dict, parse_scenario
+
+    scenario = yaml.safe_load((CLIP / "scenario.yaml").read_text(encoding="utf-8"))
+    scenario["camera"]["px_per_mm"] = 0.5
+    far = calibration_from_dict(json.loads(json.dumps(calibration_dict(parse_scenario(scenario)))))
+    felt = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
+
+    def desk(cal) -> DeskWindow:
+        pipe = Pipeline(detector=CardDetector(ROOT / "models"), calibration=cal, table=LiveTable(seats=cal.seats),
+                        sink=lambda ev: None)
+        w = DeskWindow(LiveSession(pipe, [Frame(i, i / 15, felt) for i in range(3)]), calibration=cal, lang="ja",
+                       threaded=False)
+        qtbot.addWidget(w)
+        w.resize(1280, 800)
+        w.show()
+        w.start()
+        qtbot.waitUntil(lambda: w.ended, timeout=30_000)
+        return w
+
+    w = desk(far)
+    x, y, pw, ph = part = far.cards_region_px()
+    assert w.video._part == part
+    assert f"{pw}x{ph}ピクセル" in w.banner.text()
+    # the dotted frame along the part's top edge, drawn over the picture
+    layer = w.video._zones_drawn()
+    top = w.video._poly([(x, y), (x + pw, y)])
+    dpr = layer.devicePixelRatio()
+    y0 = round(top[0].y() * dpr)
+    bright = [layer.pixelColor(round(px * dpr), yy).alpha() for px in np.linspace(top[0].x() + 5, top[1].x() - 5, 60)
+              for yy in (y0 - 1, y0, y0 + 1)]
+    assert max(bright) > 150
+    w.shutdown()
+
+    near = desk(load_calibration(CLIP / "table.yaml"))
+    assert near.video._part == ()
+    near.shutdown()

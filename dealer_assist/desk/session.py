@@ -52,6 +52,10 @@ class Tick:
     #: where the zones would go if they followed a camera that moved ({}: no such proposal any
     #: more); None: unchanged
     proposed: Optional[dict] = None
+    #: the part of the frame the reader looks at alone, ``(x, y, width, height)`` image px, when
+    #: it is first known or moved with the zones (``Pipeline.reading_part``); ``()``: the whole
+    #: frame; None: unchanged
+    part: Optional[tuple] = None
 
 
 class LiveSession:
@@ -77,6 +81,7 @@ class LiveSession:
         pipeline.sink = collect
         self._calibration = pipeline.calibration
         self._proposed_from: Optional[object] = None     # the motion the proposal shown was made from
+        self._part_shown: Optional[tuple] = None         # the reading part last sent to the display
 
     @property
     def table(self):
@@ -117,6 +122,9 @@ class LiveSession:
         if cal is not self._calibration:
             self._calibration = cal
             tick.zones = cal.zones_image()
+        part = tuple(getattr(self.pipeline, "reading_part", None) or ())
+        if part != self._part_shown:
+            self._part_shown = tick.part = part
         place = getattr(self.pipeline, "place", None)
         motion = place.motion if place is not None and place.moved else None
         if motion is not self._proposed_from:

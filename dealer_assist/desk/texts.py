@@ -40,6 +40,7 @@ TEXTS: dict[str, str] = {
     "street.showdown": N_("showdown"),
     "street.won": N_("won without showdown"),
     "street.dealing": N_("dealing"),
+    "read_part": N_("cards are read only inside this frame"),
     "street.deal1": N_("deal 1"),
     "street.deal2": N_("deal 2"),
     "acts": N_("acts first"),

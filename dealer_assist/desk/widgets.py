@@ -390,6 +390,7 @@ class VideoView(QWidget):
         self._image: Optional[QImage] = None
         self._zones: dict[str, np.ndarray] = {}
         self._proposed: dict[str, np.ndarray] = {}
+        self._part: tuple = ()
         self._tracks: tuple = ()
         self._alert_zones: set[str] = set()
         self._lang = "ja"
@@ -412,6 +413,14 @@ class VideoView(QWidget):
         """Where the zones would go if they followed a camera that moved (drawn dashed in amber
         over the frame; empty: none)."""
         self._proposed = {k: np.asarray(v, np.float64) for k, v in zones.items()}
+        self._zone_layer = None
+        self.update()
+
+    def set_part(self, part: Sequence[float]) -> None:
+        """The part of the frame the reader looks at alone, ``(x, y, width, height)`` image px
+        (drawn as a dotted frame, with words saying that no card outside it is read; empty: the
+        whole frame is read, nothing drawn)."""
+        self._part = tuple(float(v) for v in part) if len(part) == 4 else ()
         self._zone_layer = None
         self.update()
 
@@ -479,7 +488,7 @@ class VideoView(QWidget):
         about 3 ms a frame (``benchmarks/bench_desk.py``)."""
         dpr = self.devicePixelRatioF()       # a high-density screen: the layer at its own pixels
         fit = self._fit()
-        key = (self.width(), self.height(), dpr, fit, frozenset(self._alert_zones), self._lang)
+        key = (self.width(), self.height(), dpr, fit, frozenset(self._alert_zones), self._lang, self._part)
         if self._zone_layer is not None and key == self._zone_key:
             return self._zone_layer
         layer = QImage(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)),
@@ -505,6 +514,15 @@ class VideoView(QWidget):
                        zone_text(name, self._lang))
         dashed = QPen(QColor(255, 176, 32), 2, Qt.PenStyle.DashLine)
         p.setBrush(Qt.BrushStyle.NoBrush)
+        if self._part:
+            x, y, w, h = self._part
+            frame = self._poly([(x, y), (x + w, y), (x + w, y + h), (x, y + h)]).boundingRect()
+            p.setPen(QPen(QColor(255, 255, 255, 200), 1.5, Qt.PenStyle.DotLine))
+            p.drawRect(frame)
+            p.setPen(QColor(255, 255, 255, 200))
+            p.setFont(font(max(7.0, 9.0 * min(1.0, fit[0] * 1.6))))
+            p.drawText(QRectF(frame.left(), frame.top() - 16, max(frame.width(), 240.0), 15),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, t("read_part", self._lang))
         for pts in self._proposed.values():
             if np.isfinite(pts).all():
                 p.setPen(dashed)

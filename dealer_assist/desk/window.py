@@ -360,6 +360,8 @@ class DeskWindow(QMainWindow):
             self.video.set_zones(tick.zones)
         if tick.proposed is not None:
             self.video.set_proposed(tick.proposed)
+        if tick.part is not None:
+            self.video.set_part(tick.part)
         self.desk.feed(tick.events, tick.state)
         if tick.ended:
             self.ended = True

@@ -165,6 +165,12 @@ class Pipeline:
         tell = getattr(self.detector, "expect_card_side", None)
         if callable(tell):
             tell(self._card_side, self.calibration.cards_region_px())
+        plan = getattr(self.detector, "closer_look", None)
+        w, h = self.calibration.image_size
+        #: the part of the frame the reader looks at alone, ``(x, y, width, height)``, where the
+        #: calibration says cards are small (no card outside it is read; the desk outlines it);
+        #: None: the whole frame
+        self.reading_part = plan((int(h), int(w)))[0] if callable(plan) else None
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
