@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dealer_assist.cli import main
 from dealer_assist.vision.detector import SURE_MIN_SIDE, CardDetector, read_image
@@ -284,3 +286,27 @@ def test_a_far_camera_is_read_in_the_zones_part_of_the_frame_alone(detector, mon
     res = near.detect(frame)
     assert runs == [(720, 1280)]
     assert any(not (400 <= c["center"][0] <= 700 and 200 <= c["center"][1] <= 400) for c in res["cards"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(h=st.integers(20, 2200), w=st.integers(20, 4000), card=st.floats(8.0, 120.0),
+       cx=st.floats(0.0, 1.0), cy=st.floats(0.0, 1.0))
+def test_the_tiles_of_a_part_hold_every_card_of_it_whole(h, w, card, cx, cy):
+    """However big the part and the cards, its tiles (``region_tiles``) cover it, lie in it, are
+    at most 4 a side, and hold whole, in one tile, any card lying in it (a card's long side
+    across, as the overlap is made for); where the part needs no tiles, a look at it whole brings
+    its cards to the size the zoom aims at."""
+    from dealer_assist.vision.detector import ZOOM_MAX, ZOOM_TO, region_tiles
+
+    tiles = region_tiles((h, w), (288, 512), card)
+    if not tiles:
+        assert card * min(288 / h, 512 / w) >= ZOOM_TO - 1e-6
+        return
+    xs, ys = sorted({t[0] for t in tiles}), sorted({t[1] for t in tiles})
+    assert len(xs) <= ZOOM_MAX and len(ys) <= ZOOM_MAX and len(tiles) == len(xs) * len(ys)
+    assert all(0 <= x and 0 <= y and x + tw <= w and y + th <= h for x, y, tw, th in tiles)
+    side = card * 88 / 63                              # the card's long side, whichever way it lies
+    if side >= min(w, h):
+        return                                         # no such card lies whole in the part
+    x0, y0 = cx * (w - side), cy * (h - side)
+    assert any(x <= x0 and x0 + side <= x + tw and y <= y0 and y0 + side <= y + th for x, y, tw, th in tiles)
