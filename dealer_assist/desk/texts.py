@@ -40,7 +40,6 @@ TEXTS: dict[str, str] = {
     "street.showdown": N_("showdown"),
     "street.won": N_("won without showdown"),
     "street.dealing": N_("dealing"),
-    "read_part": N_("cards are read only inside this frame"),
     "street.deal1": N_("deal 1"),
     "street.deal2": N_("deal 2"),
     "acts": N_("acts first"),
@@ -157,6 +156,8 @@ TEXTS: dict[str, str] = {
     "removed": N_("removed"),
     "session_line": N_("source {source}; models {models}"),
     "close": N_("Close (Esc)"),
+    # the camera view: the part of a far camera's frame the reader looks at alone
+    "read_part": N_("cards are read only inside this frame"),
 }
 
 #: alert code -> its title for the banner (the catalogue's, shared with the commentary); the

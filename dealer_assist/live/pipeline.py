@@ -167,10 +167,16 @@ class Pipeline:
             tell(self._card_side, self.calibration.cards_region_px())
         plan = getattr(self.detector, "closer_look", None)
         w, h = self.calibration.image_size
-        #: the part of the frame the reader looks at alone, ``(x, y, width, height)``, where the
-        #: calibration says cards are small (no card outside it is read; the desk outlines it);
-        #: None: the whole frame
-        self.reading_part = plan((int(h), int(w)))[0] if callable(plan) else None
+        # how the reader looks at this camera's frames (their size is the calibration's: checked
+        # at the first frame), worked out once: (the part it reads alone or None, tiles)
+        self._closer = plan((int(h), int(w))) if callable(plan) else (None, 0)
+
+    @property
+    def reading_part(self) -> Optional[tuple]:
+        """The part of the frame the reader looks at alone, ``(x, y, width, height)``, where the
+        calibration says cards are small (no card outside it is read; the desk outlines it);
+        None: the whole frame."""
+        return self._closer[0]
 
     # -- events ------------------------------------------------------------------------------
     def _emit(self, events: Iterable[TableEvent], image: Optional[np.ndarray]) -> None:
@@ -282,8 +288,7 @@ class Pipeline:
         if self._said_card_size:
             return []
         self._said_card_size = True
-        plan = getattr(self.detector, "closer_look", None)
-        region, n = plan(frame.image.shape[:2]) if callable(plan) else (None, 0)
+        region, n = self._closer
         if region is None and n < 2:
             return []
         px = int(round(self._card_side or 0))

@@ -678,9 +678,11 @@ class CardDetector:
         region, tiles = self._region_plan(image.shape[:2])
         if region is None:
             boxes, scores = self._boxes(image, floor)
-            n = zoom_grid(image.shape[:2], self.input_shape, boxes[scores.max(axis=1) >= self.settings.conf, 2:4],
-                          self.settings.zoom_below, self.settings.zoom_empty, self.settings.card_px)
-            return self._with_tiles(image, floor, boxes, scores, zoom_tiles(image.shape[:2], n) if n >= 2 else [])
+            if self.settings.card_px <= 0:      # not told the card size: judged from the boxes found
+                n = zoom_grid(image.shape[:2], self.input_shape, boxes[scores.max(axis=1) >= self.settings.conf, 2:4],
+                              self.settings.zoom_below, self.settings.zoom_empty)
+                tiles = zoom_tiles(image.shape[:2], n) if n >= 2 else []
+            return self._with_tiles(image, floor, boxes, scores, tiles)
         x0, y0, w, h = region
         part = np.ascontiguousarray(image[y0:y0 + h, x0:x0 + w])
         if tiles:       # they cover the part, each card whole in one: the part seen whole adds nothing
