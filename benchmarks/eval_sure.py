@@ -30,10 +30,13 @@ hold on frames they were not chosen on.
 A card under ``detector.SURE_MIN_SIDE`` (60) pixels, its outline's short side, has a threshold
 of its own: the four sets' cards are 57 pixels wide and more, and seen from farther away
 smaller cards showed surer wrong names (club/spade confusions). It is chosen the same way on
-the small cards of the validation sets and of the four 300-frame sets seen from farther away (:data:`FAR`:
-``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom);
-the main threshold is chosen on the cards of 60 pixels and more. ``--no-far`` leaves the far
-sets out (about ten minutes of the run's twelve; no threshold for small cards).
+the small cards of the validation sets, of the four 300-frame sets seen from farther away (:data:`FAR`:
+``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom as an
+uncalibrated camera's), and of all seven validation sets seen so and read as a calibrated
+camera's frames are (``told``: the card size and the part of the frame the cards lie in,
+``eval_detect.told_far``; the live product reads a far camera so). The check sets seen so
+are measured only. The main threshold is chosen on the cards of 60 pixels and more.
+``--no-far`` leaves the far sets out (most of the run; no threshold for small cards).
 
 The real photos (``../shared/real/edje-train``, ``benchmarks/eval_real.py``: whole names, their
 suits read by eye in ``benchmarks/real_suits/``) are
@@ -105,10 +108,12 @@ def shares(rows: list[tuple[float, bool]], threshold: float) -> dict:
             "wrong_sure": sum(1 for s, t in wrong if s >= t)}
 
 
-def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = None) -> list[dict]:
+def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = None,
+                  told: bool = False) -> list[dict]:
     """``{"frame", "card", "on", "sureness", "right", "small", "kind"}`` per named card of a rendered set
-    (``far``: each frame seen from farther away, ``eval_detect.far_view``); ``small``: the card
-    is under ``detector.SURE_MIN_SIDE`` pixels."""
+    (``far``: each frame seen from farther away, ``eval_detect.far_view``, and with ``told`` read
+    as a calibrated camera's frame: told the card size and the part the cards lie in,
+    ``eval_detect.told_far``); ``small``: the card is under ``detector.SURE_MIN_SIDE`` pixels."""
     import eval_detect as ED
     from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
     from dealer_assist.vision.geometry import card_width
@@ -120,7 +125,9 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
         meta = json.loads(mp.read_text(encoding="utf-8"))
         image = read_image(data / "images" / split / meta["image"])
         if far is not None:
+            shape = image.shape[:2]
             image, meta = ED.far_view(image, meta, far)
+            det.expect_card_side(*(ED.told_far(meta, shape, far) if told else (None, None)))
         res = det.detect(image, sureness=True)
         labels = meta["cards"]
         m = ED.match(res["cards"], labels)
@@ -132,6 +139,7 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
                         "small": card_width(c["polygon"]) < SURE_MIN_SIDE, "kind": c["sure_kind"]})
+    det.expect_card_side(None)      # the next set is read as an uncalibrated camera's again
     return out
 
 
@@ -190,11 +198,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     t0 = time.time()
     rows = {s: rendered_rows(det, s, args.limit) for s in READ}
-    far_sets = []
+    far_sets, far_checks = [], []
     for f in (FAR if args.far else ()):
         for s in RENDERED:
             far_sets.append(f"{s} far {f}")
             rows[far_sets[-1]] = rendered_rows(det, s, args.limit, far=f)
+        for s in RENDERED + MORE + CHECK:     # as a calibrated camera reads them (the live product)
+            (far_checks if s in CHECK else far_sets).append(f"{s} far {f} told")
+            rows[f"{s} far {f} told"] = rendered_rows(det, s, args.limit, far=f, told=True)
     real = Path(args.real) if args.real else ER.DEFAULT_DIR
     if real.is_dir() and ER.photos(real):
         rows["real"] = real_rows(det, real, args.limit)
@@ -231,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                 cells.append(f"{name} {f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
         print("real photos, right names not sure by kind (every size): " + ", ".join(cells))
     if small is not None:
-        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets and on the first four "
-              f"seen from farther away, far {', '.join(map(str, FAR))}: above their surest wrong name of such a card)")
+        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets, on the first four "
+              f"seen from farther away (far {', '.join(map(str, FAR))}), and on all seven seen so and read as a calibrated "
+              f"camera reads them ('told'): above their surest wrong name of such a card; the check sets seen so are "
+              f"measured only)")
     for s, f in figures.items():
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
               f"{f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
@@ -283,9 +296,11 @@ def main(argv: list[str] | None = None) -> int:
                 "threshold": small,
                 "below_px": SURE_MIN_SIDE,
                 "chosen": f"the smallest multiple of 0.001 above the surest wrong name of a card under "
-                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets and of the first four seen "
+                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets, of the first four seen "
                           f"from farther away (eval_detect.far_view: shrunk by {' and '.join(map(str, FAR))} into a "
-                          "1920x1080 frame, read with the zoom)",
+                          "1920x1080 frame, read with the zoom), and of all seven seen so and read as a calibrated "
+                          "camera's frames (told the card size and the part the cards lie in: eval_detect.told_far); "
+                          "the check sets seen so are measured only",
             },
             "figures": figures,
             "command": "benchmarks/eval_sure.py --write",

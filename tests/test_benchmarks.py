@@ -8,6 +8,8 @@ import sys
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -70,6 +72,49 @@ def test_eval_sure_chooses_the_threshold_above_every_wrong_name():
     t = sure.choose([s for s, ok in rows if not ok])
     assert t == 0.925 and sure.shares(rows, t)["wrong_sure"] == 0
     assert sure.shares(rows, t)["right_not_sure"] == 0
+
+
+def test_eval_sure_reads_far_frames_as_an_uncalibrated_and_as_a_calibrated_camera(tmp_path, monkeypatch):
+    """The small cards' threshold is chosen on far views read both ways: told the card size and
+    the cards' part of the frame, as the live product reads a calibrated far camera, and not told;
+    the next set is read untold again."""
+    from dealer_assist.vision.synth import write_dataset
+
+    sure = load("eval_sure")
+    detect = load("eval_detect")
+    monkeypatch.setitem(sys.modules, "eval_detect", detect)
+    monkeypatch.setattr(sure, "ROOT", tmp_path)
+    folder, split, seed0, recipe = detect.EVAL_SETS["val-train"]
+    write_dataset(tmp_path / "runs" / folder, 1, split, seed0=seed0, workers=1, recipe=recipe)
+    meta = json.loads(next((tmp_path / "runs" / folder / "meta" / split).glob("*.json")).read_text())
+
+    class Stub:
+        def __init__(self):
+            self.told, self.seen = None, []
+
+        def expect_card_side(self, px, region=None):
+            self.told = None if px is None else (px, tuple(region))
+
+        def detect(self, image, sureness=False):
+            self.seen.append((image.shape[:2], self.told))
+            return {"cards": [], "backs": []}
+
+    stub = Stub()
+    sure.rendered_rows(stub, "val-train", None, far=0.5, told=True)
+    sure.rendered_rows(stub, "val-train", None, far=0.5)
+    sure.rendered_rows(stub, "val-train", None)
+    (far_told, told), (far_shape, untold), (near_shape, near) = stub.seen
+    assert far_told == far_shape == (1080, 1920) and near_shape == (720, 1280)
+    assert untold is None and near is None and stub.told is None
+    side, (x, y, w, h) = told
+    import math
+    import numpy as np
+
+    own = np.median([min(math.dist(p[0], p[1]), math.dist(p[1], p[2]))
+                     for c in meta["cards"] + meta.get("backs", []) for p in [c["polygon"]]])
+    assert side == pytest.approx(own * 0.5, rel=0.02)      # the cards' size as the far view shows them
+    # the part read: round the shrunk frame's place in the middle (640x360 at 640, 360), in the frame
+    assert 0 <= x < 640 and 0 <= y < 360 and x + w > 1280 and y + h > 720 and x + w <= 1920 and y + h <= 1080
 
 
 def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monkeypatch):
