@@ -71,9 +71,10 @@ MORE = ("val-base-more", "val-world-more", "val-pips-more")
 #: Frames never chosen on: how many wrong names they show sure at the thresholds chosen on the
 #: others says whether the thresholds hold on new frames
 CHECK = ("check-base", "check-world")
-#: Every rendered set read (the far views are of :data:`RENDERED` alone)
+#: Every rendered set read (seen from farther away: :data:`RENDERED` as an uncalibrated camera's
+#: frames, all of them as a calibrated camera's)
 READ = RENDERED + MORE + CHECK
-#: The same four sets seen from farther away (``eval_detect.far_view``: shrunk by these into a
+#: How much farther away the sets are seen (``eval_detect.far_view``: shrunk by these into a
 #: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
 #: threshold
 FAR = (0.5, 0.35)

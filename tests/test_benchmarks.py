@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import doctest
 import json
+import math
 import sys
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,9 +109,6 @@ def test_eval_sure_reads_far_frames_as_an_uncalibrated_and_as_a_calibrated_camer
     assert far_told == far_shape == (1080, 1920) and near_shape == (720, 1280)
     assert untold is None and near is None and stub.told is None
     side, (x, y, w, h) = told
-    import math
-    import numpy as np
-
     own = np.median([min(math.dist(p[0], p[1]), math.dist(p[1], p[2]))
                      for c in meta["cards"] + meta.get("backs", []) for p in [c["polygon"]]])
     assert side == pytest.approx(own * 0.5, rel=0.02)      # the cards' size as the far view shows them
@@ -121,7 +120,6 @@ def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monke
     """The real photos are measured by whole names where their suits are read
     (benchmarks/real_suits/): a right rank of the wrong suit is a wrong name there."""
     import cv2
-    import numpy as np
 
     sure = load("eval_sure")
     real = load("eval_real")
