@@ -45,7 +45,7 @@ def main(argv=None) -> int:
         from dealer_assist.live.calibration import load_calibration
 
         cal = load_calibration(a.calibration)
-        det.expect_card_side(cal.card_side_px(), cal.cards_region_px())
+        det.expect_card_side(*cal.card_view())
     labels = [json.loads(line) for line in Path(a.labels).read_text().splitlines() if line.strip()]
     cap = cv2.VideoCapture(a.video)
     n_true = n_hit = n_named = n_named_ok = n_unknown = n_wrong_sure = n_right_unsure = 0

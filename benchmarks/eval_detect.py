@@ -226,6 +226,25 @@ def far_view(image: np.ndarray, meta: dict, shrink: float, frame_hw: tuple[int, 
     return out, dict(meta, cards=moved(meta["cards"]), backs=moved(meta.get("backs", [])))
 
 
+def grown_place(place: tuple[int, int, int, int], side: float, frame_hw: tuple[int, int]
+                ) -> tuple[int, int, int, int]:
+    """``(x, y, width, height)``: the frame's part ``place`` (the same) grown on each side by a
+    card's long side (88/63 of the short side ``side``, rounded up) and cut to the ``frame_hw``
+    (h, w) frame, as ``Calibration.cards_region_px`` grows the zones (:func:`told_far`,
+    ``eval_real.told_camera``).
+
+    >>> grown_place((5, 5, 60, 60), 30.0, (100, 200))
+    (0, 0, 107, 100)
+    >>> grown_place((100, 50, 20, 10), 0.0, (300, 400))
+    (100, 50, 20, 10)
+    """
+    grow = int(math.ceil(side * 88.0 / 63.0))
+    x, y, w, h = place
+    x0, y0 = max(0, x - grow), max(0, y - grow)
+    x1, y1 = min(frame_hw[1], x + w + grow), min(frame_hw[0], y + h + grow)
+    return x0, y0, x1 - x0, y1 - y0
+
+
 def told_far(meta: dict, image_hw: tuple[int, int], shrink: float, frame_hw: tuple[int, int] = FAR_FRAME
              ) -> tuple[float | None, tuple[int, int, int, int]]:
     """What a calibration would tell the reader of a :func:`far_view` (``--told``): the cards'
@@ -242,10 +261,7 @@ def told_far(meta: dict, image_hw: tuple[int, int], shrink: float, frame_hw: tup
     side = float(np.median(sides)) if sides else None
     h, w = int(round(image_hw[0] * shrink)), int(round(image_hw[1] * shrink))
     ox, oy = (frame_hw[1] - w) // 2, (frame_hw[0] - h) // 2
-    grow = int(math.ceil((side or 0.0) * 88.0 / 63.0))
-    x0, y0 = max(0, ox - grow), max(0, oy - grow)
-    x1, y1 = min(frame_hw[1], ox + w + grow), min(frame_hw[0], oy + h + grow)
-    return side, (x0, y0, x1 - x0, y1 - y0)
+    return side, grown_place((ox, oy, w, h), side or 0.0, frame_hw)
 
 
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,

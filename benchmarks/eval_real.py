@@ -99,7 +99,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -562,14 +561,12 @@ def told_camera(labels: list[dict], place: tuple[int, int, int, int], frame_hw: 
     >>> told_camera([{"box": [10, 10, 40, 52]}], (5, 5, 60, 60), (100, 200))
     (30.0, (0, 0, 107, 100))
     """
+    from eval_detect import grown_place   # benchmarks/ (the detector's imports: only where a view is told)
+
     if not labels:
         return None, None
     side = float(np.median([min(lab["box"][2] - lab["box"][0], lab["box"][3] - lab["box"][1]) for lab in labels]))
-    grow = int(math.ceil(side * 88.0 / 63.0))
-    x, y, w, h = place
-    x0, y0 = max(0, x - grow), max(0, y - grow)
-    x1, y1 = min(frame_hw[1], x + w + grow), min(frame_hw[0], y + h + grow)
-    return side, (x0, y0, x1 - x0, y1 - y0)
+    return side, grown_place(place, side, frame_hw)
 
 
 def wide_view(image: np.ndarray, labels: list[dict], frame_hw: tuple[int, int], shrink: float = 1.0,

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         from dealer_assist.live.calibration import load_calibration
 
         cal = load_calibration(args.calibration)
-        detector.expect_card_side(cal.card_side_px(), cal.cards_region_px())
+        detector.expect_card_side(*cal.card_view())
         size, cal_name = cal.image_size, cal.name
     ann = Path(args.annotate) if args.annotate else None
     if ann is not None:

@@ -333,6 +333,24 @@ class Calibration:
             return None
         return int(x0), int(y0), int(x1 - x0), int(y1 - y0)
 
+    def card_view(self) -> tuple[float | None, tuple[int, int, int, int] | None]:
+        """What the calibration tells the card reader about this camera's cards:
+        ``(card_side_px(), cards_region_px())``, as ``CardDetector.expect_card_side`` takes them
+        (``reader.expect_card_side(*cal.card_view())``).
+
+        >>> sq = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+        >>> half = np.diag([0.5, 0.5, 1.0])       # 2 mm a pixel
+        >>> cal = Calibration(name="t", image_size=(640, 360), seats=2, homography=np.linalg.inv(half),
+        ...                   zones={"board1": sq + 200, "seat1": sq + 300})
+        >>> side, region = cal.card_view()
+        >>> round(side, 1), region
+        (31.5, (56, 56, 188, 188))
+        >>> Calibration(name="t", image_size=(640, 360), seats=2, homography=np.eye(3), zones={"board1": sq},
+        ...             units="squares").card_view()
+        (None, None)
+        """
+        return self.card_side_px(), self.cards_region_px()
+
     def to_dict(self) -> dict:
         """The calibration as the plain dict that :func:`save_calibration` writes."""
         d = {"version": 1, "name": self.name, "image_size": list(self.image_size), "units": self.units,
@@ -341,6 +359,18 @@ class Calibration:
              "zones": {n: p.tolist() for n, p in self.zones.items()}}
         d.update(self.extra)
         return d
+
+
+def size_mismatch(name: str, cal_size: Iterable[int], got_size: Iterable[int]) -> Msg:
+    """The error where frames are not the size the calibration ``name`` was made for:
+    ``cal_size`` and ``got_size`` are ``(width, height)``, in pixels.
+
+    >>> size_mismatch("bar", (1280, 720), (640, 360)).render("en")
+    "the calibration 'bar' is for 1280x720 frames but the frames are 640x360: calibrate this camera (dealer-assist calibrate)"
+    """
+    (cal_w, cal_h), (w, h) = (int(v) for v in cal_size), (int(v) for v in got_size)
+    return _("the calibration {name} is for {cal_w}x{cal_h} frames but the frames are {w}x{h}: "
+             "calibrate this camera (dealer-assist calibrate)", name=typed(name), cal_w=cal_w, cal_h=cal_h, w=w, h=h)
 
 
 def _where(source: str | None) -> str:
@@ -409,14 +439,11 @@ def calibration_from_dict(d: Any, *, source: str | None = None,
             any(isinstance(v, bool) or not isinstance(v, int) or not 16 <= v <= 20000 for v in size):
         raise UserError(_at(where, _("image_size must be [width, height] in pixels, got {got}", got=typed(size))))
     size_t = (int(size[0]), int(size[1]))
-    if image_size is not None and tuple(int(v) for v in image_size) != size_t:
-        w, h = (int(v) for v in image_size)
-        raise UserError(_at(where, _("this calibration is for {cal_w}x{cal_h} frames but the frames are {w}x{h}: "
-                                     "calibrate this camera (dealer-assist calibrate)",
-                                     cal_w=size_t[0], cal_h=size_t[1], w=w, h=h)))
     name = d.get("name", Path(source).stem if source else "table")
     if not isinstance(name, (str, int, float)):
         raise UserError(_at(where, _("name must be text, got {got}", got=typed(name))))
+    if image_size is not None and tuple(int(v) for v in image_size) != size_t:
+        raise UserError(_at(where, size_mismatch(str(name), size_t, image_size)))
     units = d.get("units", "mm")
     if not isinstance(units, str) or not units:
         raise UserError(_at(where, _("units must be text such as mm, got {got}", got=typed(units))))

@@ -29,6 +29,7 @@ import numpy as np
 from dealer_assist.cards import card_or_none
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, json_reason, message_of, os_reason, typed, unique_keys
+from dealer_assist.live.calibration import size_mismatch
 from dealer_assist.live.events import Alert, TableEvent
 from dealer_assist.live.picture import PictureWatch
 from dealer_assist.live.placement import PlaceWatch
@@ -161,10 +162,11 @@ class Pipeline:
         frame the zones hold (the calibration knows both), so that on a far camera it looks
         closer at the table in every frame, even where the whole frame shows none of its cards.
         A stand-in reader without the hook is left as it is."""
-        self._card_side = self.calibration.card_side_px()
+        view = self.calibration.card_view()
+        self._card_side = view[0]
         tell = getattr(self.detector, "expect_card_side", None)
         if callable(tell):
-            tell(self._card_side, self.calibration.cards_region_px())
+            tell(*view)
         plan = getattr(self.detector, "closer_look", None)
         w, h = self.calibration.image_size
         # how the reader looks at this camera's frames (their size is the calibration's: checked
@@ -275,9 +277,7 @@ class Pipeline:
         want = tuple(self.calibration.image_size)
         got = (int(image.shape[1]), int(image.shape[0]))
         if want != got:
-            raise UserError(_("the calibration {name} is for {w}x{h} frames but the source gives {got_w}x{got_h}: "
-                              "calibrate this camera (dealer-assist calibrate)", name=typed(self.calibration.name),
-                              w=want[0], h=want[1], got_w=got[0], got_h=got[1]))
+            raise UserError(size_mismatch(self.calibration.name, want, got))
 
     def _small_cards(self, frame) -> list[TableEvent]:
         """Once, at the first frame: a ``small_cards`` note where the calibration says cards look
