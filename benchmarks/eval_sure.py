@@ -25,7 +25,10 @@ the court-suit reader checks one end of it, and both ends of a court showing bot
 their wrong names reach different heights. The share of right names NOT
 sure at those thresholds is reported per set (the issue's target: at most 10 %). The ``check-*``
 sets (1,500 frames each) are never chosen on: their sure wrong names say whether the thresholds
-hold on frames they were not chosen on.
+hold on frames they were not chosen on. The held-out decks' 300 frames (:data:`HELD_OUT`,
+``eval_detect.py --set test``), at their own size and seen far as a calibrated camera sees them,
+are measured only too: the validation and check sets are all of the decks the reader was trained
+on, and a threshold chosen there may not hold on decks it has never seen.
 
 A card under ``detector.SURE_MIN_SIDE`` (60) pixels, its outline's short side, has a threshold
 of its own: the four sets' cards are 57 pixels wide and more, and seen from farther away
@@ -34,7 +37,7 @@ the small cards of the validation sets, of the four 300-frame sets seen from far
 ``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom as an
 uncalibrated camera's), and of all seven validation sets seen so and read as a calibrated
 camera's frames are (``told``: the card size and the part of the frame the cards lie in,
-``eval_detect.told_far``; the live product reads a far camera so). The check sets seen so
+``eval_detect.told_far``; the live product reads a far camera so). The check and held-out sets seen so
 are measured only. The main threshold is chosen on the cards of 60 pixels and more.
 ``--no-far`` leaves the far sets out (most of the run; no threshold for small cards).
 
@@ -71,9 +74,14 @@ MORE = ("val-base-more", "val-world-more", "val-pips-more")
 #: Frames never chosen on: how many wrong names they show sure at the thresholds chosen on the
 #: others says whether the thresholds hold on new frames
 CHECK = ("check-base", "check-world")
+#: Frames of the held-out decks (``eval_detect``'s ``test`` split: deck styles, typefaces, jokers
+#: and backs no training or validation frame uses, as a real deck's are), never chosen on: the
+#: validation and check sets are all of the training styles, and a threshold that holds there
+#: may not hold on decks the reader has never seen (models/MODEL_CARD.md, "Forty-second session")
+HELD_OUT = ("test",)
 #: Every rendered set read (seen from farther away: :data:`RENDERED` as an uncalibrated camera's
 #: frames, all of them as a calibrated camera's)
-READ = RENDERED + MORE + CHECK
+READ = RENDERED + MORE + CHECK + HELD_OUT
 #: How much farther away the sets are seen (``eval_detect.far_view``: shrunk by these into a
 #: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
 #: threshold
@@ -111,10 +119,11 @@ def shares(rows: list[tuple[float, bool]], threshold: float) -> dict:
 
 def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = None,
                   told: bool = False) -> list[dict]:
-    """``{"frame", "card", "on", "sureness", "right", "small", "kind"}`` per named card of a rendered set
+    """``{"frame", "card", "on", "sureness", "right", "side", "small", "kind"}`` per named card of a rendered set
     (``far``: each frame seen from farther away, ``eval_detect.far_view``, and with ``told`` read
     as a calibrated camera's frame: told the card size and the part the cards lie in,
-    ``eval_detect.told_far``); ``small``: the card is under ``detector.SURE_MIN_SIDE`` pixels."""
+    ``eval_detect.told_far``); ``side``: its outline's short side, pixels; ``small``: it is under
+    ``detector.SURE_MIN_SIDE`` pixels."""
     import eval_detect as ED
     from dealer_assist.vision.detector import SURE_MIN_SIDE, read_image
     from dealer_assist.vision.geometry import card_width
@@ -139,6 +148,7 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
             on = labels[j]["card"] if j is not None else None
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
+                        "side": round(card_width(c["polygon"]), 1),
                         "small": card_width(c["polygon"]) < SURE_MIN_SIDE, "kind": c["sure_kind"]})
     det.expect_card_side(None)      # the next set is read as an uncalibrated camera's again
     return out
@@ -166,7 +176,8 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
             on = labels[j]["rank"] + (labels[j].get("suit") or "") if j is not None else None
             right = j is not None and labels[j]["rank"] == r and labels[j].get("suit") in (None, c["card"][-1])
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": right, "small": card_width(c["polygon"]) < SURE_MIN_SIDE,
+                        "right": right, "side": round(card_width(c["polygon"]), 1),
+                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE,
                         "kind": c["sure_kind"]})
     return out
 
@@ -204,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         for s in RENDERED:
             far_sets.append(f"{s} far {f}")
             rows[far_sets[-1]] = rendered_rows(det, s, args.limit, far=f)
-        for s in RENDERED + MORE + CHECK:     # as a calibrated camera reads them (the live product)
-            if s not in CHECK:                 # the check sets are measured only
+        for s in RENDERED + MORE + CHECK + HELD_OUT:   # as a calibrated camera reads them (the live product)
+            if s not in CHECK + HELD_OUT:               # the check and held-out sets are measured only
                 far_sets.append(f"{s} far {f} told")
             rows[f"{s} far {f} told"] = rendered_rows(det, s, args.limit, far=f, told=True)
     real = Path(args.real) if args.real else ER.DEFAULT_DIR
@@ -246,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     if small is not None:
         print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets, on the first four "
               f"seen from farther away (far {', '.join(map(str, FAR))}), and on all seven seen so and read as a calibrated "
-              f"camera reads them ('told'): above their surest wrong name of such a card; the check sets seen so are "
+              f"camera reads them ('told'): above their surest wrong name of such a card; the check and held-out sets seen so are "
               f"measured only)")
     for s, f in figures.items():
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
@@ -254,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     for s, rs in rows.items():
         worst = sorted((r for r in rs if not r["right"]), key=lambda r: -r["sureness"])[:3]
         print(f"{s:>11}: surest wrong names: " + ", ".join(
-            f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f}{' (small)' if r['small'] else ''} "
+            f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f}{' (%.0f px)' % r['side'] if r['small'] else ''} "
             f"({r['frame']})" for r in worst))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
@@ -293,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
                       "sets " + ", ".join(validation) + " (" + ", ".join(str(ED.EVAL_FRAMES.get(s, 300)) for s in validation)
                       + " frames); court cards and jokers have their own ('court' for those showing both index corners, "
                       "'covered_court' for those showing one, 'joker'); the sets "
-                      + ", ".join(CHECK) + " and the real photos are measured only",
+                      + ", ".join(CHECK + HELD_OUT) + " and the real photos are measured only",
             "small": {
                 "threshold": small,
                 "below_px": SURE_MIN_SIDE,
@@ -302,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"from farther away (eval_detect.far_view: shrunk by {' and '.join(map(str, FAR))} into a "
                           "1920x1080 frame, read with the zoom), and of all seven seen so and read as a calibrated "
                           "camera's frames (told the card size and the part the cards lie in: eval_detect.told_far); "
-                          "the check sets seen so are measured only",
+                          "the check and held-out sets seen so are measured only",
             },
             "figures": figures,
             "command": "benchmarks/eval_sure.py --write",

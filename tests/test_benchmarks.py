@@ -116,6 +116,51 @@ def test_eval_sure_reads_far_frames_as_an_uncalibrated_and_as_a_calibrated_camer
     assert 0 <= x < 640 and 0 <= y < 360 and x + w > 1280 and y + h > 720 and x + w <= 1920 and y + h <= 1080
 
 
+def test_eval_sure_measures_the_held_out_decks_and_never_chooses_on_them(tmp_path, monkeypatch, capsys):
+    """The held-out decks' frames are read at their own size and seen far as a calibrated camera
+    sees them, and their figures printed; a wrong name there, however sure, moves no threshold,
+    where the same name on a validation set would."""
+    import dealer_assist.vision.detector as detector_module
+    import dealer_assist.vision.synth as synth
+
+    sure = load("eval_sure")
+    monkeypatch.setitem(sys.modules, "eval_detect", load("eval_detect"))
+    monkeypatch.setitem(sys.modules, "eval_real", load("eval_real"))
+    monkeypatch.setattr(synth, "write_dataset", lambda *a, **k: None)
+
+    class Stub:
+        look = layout = court_suit = None
+
+        def __init__(self, *_):
+            self.look = object()
+
+    monkeypatch.setattr(detector_module, "CardDetector", Stub)
+    read = []
+
+    def rows(det, frame_set, limit, far=None, told=False, wrong_on=None):
+        read.append((frame_set, far, told))
+        row = {"frame": "f.jpg", "card": "As", "on": "As", "sureness": 0.5, "right": True, "side": 100.0,
+               "small": False, "kind": None}
+        small = dict(row, side=40.0, small=True)
+        out = [row, small]
+        if frame_set == wrong_on:          # one wrong name of every size, very sure
+            out += [dict(row, on="Ac", right=False, sureness=0.99), dict(small, on="Ac", right=False, sureness=0.99)]
+        return out
+
+    chosen = {}
+    for wrong_on in ("test", "val-train"):
+        monkeypatch.setattr(sure, "rendered_rows", lambda *a, **k: rows(*a, **k, wrong_on=wrong_on))
+        read.clear()
+        assert sure.main(["--real", str(tmp_path)]) == 0
+        out = capsys.readouterr().out
+        chosen[wrong_on] = [line for line in out.splitlines() if line.startswith("threshold")]
+        assert ("test", None, False) in read and ("test", 0.5, True) in read and ("test", 0.35, True) in read
+        assert ("test", 0.5, False) not in read          # not as an uncalibrated camera's far frames
+        assert "test far 0.5 told: 2 names" in out or "test far 0.5 told: 4 names" in out
+    assert chosen["test"][0].startswith("threshold 0.001 ") and "under 60 pixels 0.001 " in chosen["test"][1]
+    assert chosen["val-train"][0].startswith("threshold 0.991 ") and "under 60 pixels 0.991 " in chosen["val-train"][1]
+
+
 def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monkeypatch):
     """The real photos are measured by whole names where their suits are read
     (benchmarks/real_suits/): a right rank of the wrong suit is a wrong name there."""
