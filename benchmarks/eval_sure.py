@@ -146,10 +146,10 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
                 continue
             j = m.get(i)
             on = labels[j]["card"] if j is not None else None
+            side = card_width(c["polygon"])
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
-                        "side": round(card_width(c["polygon"]), 1),
-                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE, "kind": c["sure_kind"]})
+                        "side": round(side, 1), "small": side < SURE_MIN_SIDE, "kind": c["sure_kind"]})
     det.expect_card_side(None)      # the next set is read as an uncalibrated camera's again
     return out
 
@@ -175,9 +175,9 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
                 continue
             on = labels[j]["rank"] + (labels[j].get("suit") or "") if j is not None else None
             right = j is not None and labels[j]["rank"] == r and labels[j].get("suit") in (None, c["card"][-1])
+            side = card_width(c["polygon"])
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
-                        "right": right, "side": round(card_width(c["polygon"]), 1),
-                        "small": card_width(c["polygon"]) < SURE_MIN_SIDE,
+                        "right": right, "side": round(side, 1), "small": side < SURE_MIN_SIDE,
                         "kind": c["sure_kind"]})
     return out
 
