@@ -198,6 +198,28 @@ def test_an_empty_table_has_no_cards(detector):
 
 
 @needs_models
+def test_frames_that_show_nothing_say_once_what_to_do_where_a_closer_look_could_help(tmp_path, capsys):
+    """A frame with pixels to spare that shows no card may hold cards too small for the whole
+    frame: ``detect`` says once, on stderr, to give the camera's calibration. Not for a frame with
+    no pixels to spare, nor with the zoom switched off, nor where a card is found."""
+    felt = np.zeros((720, 1280, 3), np.uint8)
+    felt[:] = (40, 110, 40)
+    felt = np.clip(felt + np.random.default_rng(0).normal(0, 6, felt.shape), 0, 255).astype(np.uint8)
+    big, big2, small = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"
+    for path, image in ((big, felt), (big2, felt), (small, cv2.resize(felt, (378, 504)))):
+        assert cv2.imwrite(str(path), image)
+
+    def err(*argv):
+        assert main(["detect", "--lang", "en", *argv]) == 0
+        return capsys.readouterr().err
+
+    said = err(str(small), str(big), str(big2))
+    assert said.count("no card found in") == 1 and f"no card found in {big}:" in said and "--calibration" in said
+    assert err(str(small)) == "" and err("--no-zoom", str(big)) == ""
+    assert err(str(sorted(SAMPLES.glob("test_*.jpg"))[0])) == ""
+
+
+@needs_models
 def test_the_model_sessions_keep_their_own_threads_and_do_not_spin(detector, monkeypatch):
     # The reader runs five ONNX Runtime sessions one after another. Spinning worker threads take
     # the cores away from the next session: on a 2-core laptop a frame took 41 ms with spinning
@@ -925,7 +947,8 @@ def test_frames_of_a_far_camera_are_read_with_the_card_size_its_calibration_give
     """A frame of the sample clip's table seen from a camera mounted higher (0.5 px a mm: a card
     about 30 px wide at 1280x720) shows the detector no card as a whole frame; ``--calibration``
     tells the reader how big a card looks in that camera's frames, as ``run`` does, and the board
-    is read. An image of another size than the calibration's frames is refused by name."""
+    is read. Without the calibration the user is told to give it (in Japanese unless told
+    otherwise). An image of another size than the calibration's frames is refused by name."""
     import yaml
 
     from dealer_assist.vision.synth.clip import ClipRenderer, calibration_dict, parse_scenario
@@ -942,12 +965,15 @@ def test_frames_of_a_far_camera_are_read_with_the_card_size_its_calibration_give
 
     def read(*extra, image=frame):
         code = main(["detect", "--json", *extra, str(image)])
-        return code, [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+        got = capsys.readouterr()
+        read.err = got.err
+        return code, [json.loads(line) for line in got.out.strip().splitlines()]
 
     code, (plain,) = read()
     assert code == 0 and plain["cards"] == []
+    assert "カードが見つかりません" in read.err and "--calibration FILE" in read.err and str(frame) in read.err
     code, (told,) = read("--calibration", str(table))
-    assert code == 0 and set(board) <= {c["card"] for c in told["cards"]}
+    assert code == 0 and set(board) <= {c["card"] for c in told["cards"]} and read.err == ""
     small = tmp_path / "small.jpg"
     assert cv2.imwrite(str(small), cv2.resize(image, (640, 360)))
     code, (refused,) = read("--calibration", str(table), image=small)

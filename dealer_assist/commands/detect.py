@@ -105,6 +105,18 @@ def expand(paths: list[str]) -> list[tuple[str, Text | None]]:
     return out
 
 
+def nothing_found(image: str):
+    """What to do where an uncalibrated frame with pixels to spare shows no card at all: its cards
+    may be too small for the whole frame (a camera far from the table). Such a frame is not looked
+    at closer (on the rendered frames with no card, the tiles took chips and clutter for jokers and
+    unreadable cards, and found none of the few cards there: models/MODEL_CARD.md, "Forty-second
+    session"); the camera's calibration tells the reader the card size and where the table lies."""
+    return _("no card found in {image}: where its cards are small (a camera far from the table), give the camera's "
+             "calibration (--calibration FILE) and the reader looks closer at the table; without one, a frame that "
+             "shows nothing is not looked at closer, since on empty frames that finds cards that are not there",
+             image=image)
+
+
 def _table(res: dict, lang: str = "en") -> str:
     lines = [_("{image}  {width}x{height}  {ms} ms  {cards} card(s), {backs} back(s)", image=res["image"],
                width=res["width"], height=res["height"], ms=f"{res['ms']:.1f}", cards=len(res["cards"]),
@@ -128,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dealer_assist.live.sources import quiet_native_logs
-    from dealer_assist.vision.detector import CardDetector, draw_annotations, missing_model_warning, read_image, switched
+    from dealer_assist.vision.detector import (CardDetector, draw_annotations, missing_model_warning, read_image,
+                                               switched, zoom_room)
 
     quiet_native_logs()      # a file that is no image is said once, in the user's words, not OpenCV's
 
@@ -158,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
                               why=os_reason(exc))) from None
     code = 0
     written: set[str] = set()
+    hinted = bool(args.calibration) or not args.zoom    # the hint of a frame that shows nothing: once
     for path, err in expand(args.paths):
         res = None
         if err is None:
@@ -177,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(res, ensure_ascii=False), flush=True)
         else:
             print(_table(res, args.lang), flush=True)
+        if not hinted and not res["cards"] and not res["backs"] and \
+                zoom_room((res["height"], res["width"]), detector.input_shape) >= 2:
+            hinted = True
+            print(f"dealer-assist detect: {render(nothing_found(path), args.lang)}", file=sys.stderr, flush=True)
         if ann is not None:
             stem = Path(path).stem
             name, n = f"{stem}.jpg", 1

@@ -341,6 +341,17 @@ ZOOM_PART = 0.7
 ZOOM_OVERLAP = 1.25
 
 
+def zoom_room(frame_hw: tuple[int, int], input_hw: tuple[int, int]) -> int:
+    """The most tiles a side a closer look at a frame of ``frame_hw`` (h, w) may take
+    (:func:`zoom_grid`; at most :data:`ZOOM_MAX`): under 2, the frame has no pixels that a closer
+    look would add to the detector's input ``input_hw``.
+
+    >>> zoom_room((720, 1280), (288, 512)), zoom_room((540, 960), (288, 512)), zoom_room((504, 378), (288, 512))
+    (3, 2, 0)
+    """
+    return min(ZOOM_MAX, int(ZOOM_SPAN * min(frame_hw[0] / input_hw[0], frame_hw[1] / input_hw[1])))
+
+
 def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np.ndarray,
               below: float, empty: float, known: float = 0.0) -> int:
     """How many tiles a side the detector should look at again (0: none): where the cards' short
@@ -368,7 +379,7 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     """
     h, w = frame_hw
     r = min(input_hw[0] / h, input_hw[1] / w)
-    most = min(ZOOM_MAX, int(ZOOM_SPAN * min(h / input_hw[0], w / input_hw[1])))
+    most = zoom_room(frame_hw, input_hw)
     if below <= 0 or most < 2:
         return 0
     if known > 0:
