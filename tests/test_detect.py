@@ -201,12 +201,14 @@ def test_an_empty_table_has_no_cards(detector):
 def test_frames_that_show_nothing_say_once_what_to_do_where_a_closer_look_could_help(tmp_path, capsys):
     """A frame with pixels to spare that shows no card may hold cards too small for the whole
     frame: ``detect`` says once, on stderr, to give the camera's calibration. Not for a frame with
-    no pixels to spare, nor with the zoom switched off, nor where a card is found."""
+    no pixels to spare, nor for one so big that it was looked at closer anyway, nor with the zoom
+    switched off, nor where a card is found."""
     felt = np.zeros((720, 1280, 3), np.uint8)
     felt[:] = (40, 110, 40)
     felt = np.clip(felt + np.random.default_rng(0).normal(0, 6, felt.shape), 0, 255).astype(np.uint8)
-    big, big2, small = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png"
-    for path, image in ((big, felt), (big2, felt), (small, cv2.resize(felt, (378, 504)))):
+    big, big2, small, huge = tmp_path / "a.png", tmp_path / "b.png", tmp_path / "c.png", tmp_path / "d.png"
+    for path, image in ((big, felt), (big2, felt), (small, cv2.resize(felt, (378, 504))),
+                        (huge, cv2.resize(felt, (1920, 1080)))):
         assert cv2.imwrite(str(path), image)
 
     def err(*argv):
@@ -215,7 +217,7 @@ def test_frames_that_show_nothing_say_once_what_to_do_where_a_closer_look_could_
 
     said = err(str(small), str(big), str(big2))
     assert said.count("no card found in") == 1 and f"no card found in {big}:" in said and "--calibration" in said
-    assert err(str(small)) == "" and err("--no-zoom", str(big)) == ""
+    assert err(str(small)) == "" and err(str(huge)) == "" and err("--no-zoom", str(big)) == ""
     assert err(str(sorted(SAMPLES.glob("test_*.jpg"))[0])) == ""
 
 

@@ -106,7 +106,8 @@ def expand(paths: list[str]) -> list[tuple[str, Text | None]]:
 
 
 def nothing_found(image: str):
-    """What to do where an uncalibrated frame with pixels to spare shows no card at all: its cards
+    """What to do where an uncalibrated frame with pixels to spare, not looked at closer (under
+    ``DetectorSettings.zoom_empty`` times the detector's input), shows no card at all: its cards
     may be too small for the whole frame (a camera far from the table). Such a frame is not looked
     at closer (on the rendered frames with no card, the tiles took chips and clutter for jokers and
     unreadable cards, and found none of the few cards there: models/MODEL_CARD.md, "Forty-second
@@ -140,8 +141,10 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dealer_assist.live.sources import quiet_native_logs
+    import numpy as np
+
     from dealer_assist.vision.detector import (CardDetector, draw_annotations, missing_model_warning, read_image,
-                                               switched, zoom_room)
+                                               switched, zoom_grid, zoom_room)
 
     quiet_native_logs()      # a file that is no image is said once, in the user's words, not OpenCV's
 
@@ -172,6 +175,14 @@ def run(args: argparse.Namespace) -> int:
     code = 0
     written: set[str] = set()
     hinted = bool(args.calibration) or not args.zoom    # the hint of a frame that shows nothing: once
+
+    def unzoomed_room(frame_hw: tuple[int, int]) -> bool:
+        """Whether a frame that shows nothing had pixels a closer look would use, and was not
+        looked at closer (under ``zoom_empty`` times the detector's input: 1280x720 is, 1920x1080
+        is not)."""
+        st, inp = detector.settings, detector.input_shape
+        return zoom_room(frame_hw, inp) >= 2 and \
+            zoom_grid(frame_hw, inp, np.zeros((0, 2)), st.zoom_below, st.zoom_empty) == 0
     for path, err in expand(args.paths):
         res = None
         if err is None:
@@ -191,8 +202,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(res, ensure_ascii=False), flush=True)
         else:
             print(_table(res, args.lang), flush=True)
-        if not hinted and not res["cards"] and not res["backs"] and \
-                zoom_room((res["height"], res["width"]), detector.input_shape) >= 2:
+        if not hinted and not res["cards"] and not res["backs"] and unzoomed_room((res["height"], res["width"])):
             hinted = True
             print(f"dealer-assist detect: {render(nothing_found(path), args.lang)}", file=sys.stderr, flush=True)
         if ann is not None:
