@@ -141,10 +141,8 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dealer_assist.live.sources import quiet_native_logs
-    import numpy as np
-
     from dealer_assist.vision.detector import (CardDetector, draw_annotations, missing_model_warning, read_image,
-                                               switched, zoom_grid, zoom_room)
+                                               switched, unzoomed_when_empty)
 
     quiet_native_logs()      # a file that is no image is said once, in the user's words, not OpenCV's
 
@@ -175,14 +173,7 @@ def run(args: argparse.Namespace) -> int:
     code = 0
     written: set[str] = set()
     hinted = bool(args.calibration) or not args.zoom    # the hint of a frame that shows nothing: once
-
-    def unzoomed_room(frame_hw: tuple[int, int]) -> bool:
-        """Whether a frame that shows nothing had pixels a closer look would use, and was not
-        looked at closer (under ``zoom_empty`` times the detector's input: 1280x720 is, 1920x1080
-        is not)."""
-        st, inp = detector.settings, detector.input_shape
-        return zoom_room(frame_hw, inp) >= 2 and \
-            zoom_grid(frame_hw, inp, np.zeros((0, 2)), st.zoom_below, st.zoom_empty) == 0
+    st = detector.settings
     for path, err in expand(args.paths):
         res = None
         if err is None:
@@ -202,7 +193,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(res, ensure_ascii=False), flush=True)
         else:
             print(_table(res, args.lang), flush=True)
-        if not hinted and not res["cards"] and not res["backs"] and unzoomed_room((res["height"], res["width"])):
+        if not hinted and not res["cards"] and not res["backs"] and \
+                unzoomed_when_empty((res["height"], res["width"]), detector.input_shape, st.zoom_below, st.zoom_empty):
             hinted = True
             print(f"dealer-assist detect: {render(nothing_found(path), args.lang)}", file=sys.stderr, flush=True)
         if ann is not None:

@@ -352,6 +352,18 @@ def zoom_room(frame_hw: tuple[int, int], input_hw: tuple[int, int]) -> int:
     return min(ZOOM_MAX, int(ZOOM_SPAN * min(frame_hw[0] / input_hw[0], frame_hw[1] / input_hw[1])))
 
 
+def unzoomed_when_empty(frame_hw: tuple[int, int], input_hw: tuple[int, int], below: float, empty: float) -> bool:
+    """Whether a frame of ``frame_hw`` (h, w) that shows nothing has pixels a closer look would
+    use (:func:`zoom_room`) and yet is not looked at closer for it (:func:`zoom_grid`: under
+    ``empty`` times the detector's input ``input_hw``; ``below``: ``DetectorSettings.zoom_below``).
+    Its cards may be too small for the whole frame: a calibration would tell the reader their size.
+
+    >>> [unzoomed_when_empty(hw, (288, 512), 32, 3) for hw in ((720, 1280), (1080, 1920), (504, 378))]
+    [True, False, False]
+    """
+    return zoom_room(frame_hw, input_hw) >= 2 and zoom_grid(frame_hw, input_hw, np.zeros((0, 2)), below, empty) == 0
+
+
 def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np.ndarray,
               below: float, empty: float, known: float = 0.0) -> int:
     """How many tiles a side the detector should look at again (0: none): where the cards' short
