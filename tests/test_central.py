@@ -555,3 +555,19 @@ def test_a_hand_log_from_before_snapshot_digests_still_sends_snapshots_that_load
         hand = log.load_hand("1:1", "old")
         assert [log.load_snapshot(hand, s["id"]) for s in hand["snapshots"]] == \
             [SHOTS["start"], SHOTS["flop"], SHOTS["flop"], SHOTS["end"]]
+
+
+def test_a_button_the_dealer_moved_during_a_hand_is_the_hands_button_on_the_floor_too(central, tmp_path):
+    """The desk's B key mid-hand: the local hand log and the central one keep the seat the dealer
+    gave as the hand's button, not the one its start named."""
+    db = tmp_path / "t.sqlite"
+    log = HandLog(db, source="test")
+    log.record({"t": 0.1, "frame": 1, "type": "hand_start", "hand": 1, "seats": [2, 4, 5], "button": 4})
+    log.record({"t": 2.0, "frame": 30, "type": "button", "hand": 1, "seat": 5, "was": 4})
+    log.close()
+    assert sync_log(str(db), central, "b1") == 2
+    assert [h["button"] for h in list_hands(db)] == [5]
+    with CentralLog(central) as reader:
+        (hand,) = [reader.hand_by_id(i) for i in reader.hand_ids("b1")]
+    assert hand["button"] == 5
+    assert [e["type"] for e in hand["events"]] == ["hand_start", "button"]

@@ -16,6 +16,7 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtWidgets import QPushButton  # noqa: E402
 
 from dealer_assist.cli import build_parser  # noqa: E402
 from dealer_assist.commands.run import LiveParts  # noqa: E402
@@ -725,6 +726,7 @@ def test_a_dealer_change_on_the_desk_names_the_next_hand(qtbot, tmp_path):
     dialog = w.dealer_dialog
     assert dialog.isVisible() and dialog.textValue() == ""
     assert "交代で入るディーラー" in dialog.labelText()
+    assert {b.text() for b in dialog.findChildren(QPushButton)} == {"決定 (Enter)", "キャンセル (Esc)"}
     dialog.setTextValue("  ")
     dialog.accept()
     qtbot.waitUntil(lambda: "bad_action" in w.banner.codes(), timeout=5000)
@@ -741,6 +743,52 @@ def test_a_dealer_change_on_the_desk_names_the_next_hand(qtbot, tmp_path):
     changes = [json.loads(j)["name"] for (j,) in con.execute("SELECT json FROM events WHERE type = 'dealer'")]
     con.close()
     assert [s.get("dealer") for s in starts] == [None, "鈴木 一郎"] and changes == ["鈴木 一郎"]
+
+
+def test_the_dealer_moves_the_button_from_the_desk_and_the_hand_log_keeps_it(qtbot, tmp_path):
+    """Key B asks which seat has the button of the hand under way (a card left in an empty seat
+    can make the rotation pick the wrong one): the seats to choose from, the current one chosen.
+    The board shows the new button at once, the event log says who moved it from where, and the
+    hand log keeps it as the hand's button. Between hands it sets the next hand's, which the board
+    line shows until that hand starts with it."""
+    import json
+    import sqlite3
+
+    db = tmp_path / "hands.sqlite"
+    w = open_desk(qtbot, db, "--stop-at", "40")
+    play_to(qtbot, w, 40)
+    was = w.desk.state["button"]
+    qtbot.keyClick(w, Qt.Key.Key_B)
+    dialog = w.button_dialog
+    assert dialog.isVisible() and "第1ハンドのボタン" in dialog.labelText()
+    assert dialog.comboBoxItems() == [f"シート{n}" for n in range(1, w.session.table.seats + 1)]
+    assert dialog.textValue() == f"シート{was}"
+    assert {b.text() for b in dialog.findChildren(QPushButton)} == {"決定 (Enter)", "キャンセル (Esc)"}
+    to = 3 if was != 3 else 4
+    dialog.setTextValue(f"シート{to}")
+    dialog.accept()
+    qtbot.waitUntil(lambda: f"ボタン シート{to}" in w.board.sub.text(), timeout=5000)
+    assert any(f"ディーラーがボタンをシート{to}に移動（元はシート{was}）" in line for line in w.log._lines)
+    # hand 1 ends at frame 92; the clip's own dealer inputs give hand 2's button to seat 6 at 95
+    resume_to(qtbot, w, 96)
+    assert "次のハンドのボタン シート6" in w.board.sub.text()
+    dialog = w.open_button()
+    assert "次のハンドのボタン（持ち回りで決まるシートの代わりに）" in dialog.labelText()
+    assert dialog.textValue() == "シート6"
+    dialog.setTextValue("シート1")
+    dialog.accept()
+    qtbot.waitUntil(lambda: "次のハンドのボタン シート1" in w.board.sub.text(), timeout=5000)
+    resume_to(qtbot, w, 120)                              # hand 2 starts at frame 99
+    w.open_button().setTextValue("シート3")
+    assert "第2ハンドのボタン" in w.button_dialog.labelText()
+    w.button_dialog.reject()                              # cancelled: nothing sent
+    w.shutdown()
+    con = sqlite3.connect(db)
+    buttons = [b for (b,) in con.execute("SELECT button FROM hands ORDER BY id")]
+    moves = [json.loads(j) for (j,) in con.execute("SELECT json FROM events WHERE type = 'button'")]
+    con.close()
+    assert buttons == [to, 1]
+    assert [(m["frame"], m["hand"], m["seat"], m["was"]) for m in moves] == [(40, 1, to, was)]
 
 
 def test_a_hands_name_on_a_narrow_seat_panel_breaks_between_its_parts_not_inside_a_word(qtbot):

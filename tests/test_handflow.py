@@ -482,6 +482,40 @@ def test_the_button_starts_on_the_lowest_dealt_seat_rotates_and_can_be_set():
     assert [e.hand for e in of(events, "hand_end")] == [1, 2, 3]
 
 
+def test_the_dealer_moves_the_button_and_the_hand_is_ruled_and_logged_with_it(tmp_path):
+    """A card left in an empty seat during the deal makes the rotation give the button to the wrong
+    seat: the dealer moves it (the desk's B key). Mid-hand the move is said once, in both
+    languages (the same seat again says nothing), the ruling follows it and the hand log's hand
+    keeps the seat the dealer gave; between hands the state shows it until the next hand starts
+    with it."""
+    from dealer_assist.live.handlog import HandLog, list_hands
+
+    hand = FULL_HAND[:-1] + [seg(10)]
+    log = HandLog(tmp_path / "hands.sqlite", source="t", game="joker-holdem")
+    end1 = sum(n for n, _ in hand)
+    actions = {20: [{"type": "button", "seat": 4}], 21: [{"type": "button", "seat": 4}]}
+    table, events, pending = LiveTable(seats=6, game="joker-holdem"), [], []
+    for f, t, seen in frames(hand + hand):
+        for a in actions.get(f, []):
+            events += table.apply(a, f, t)
+        if f == end1 + 2:
+            assert table.hand is None and table.state()["next_button"] is None
+            assert table.apply({"type": "button", "seat": 2}, f, t) == []
+        events += table.step(f, t, seen)
+        pending.append(table.state()["next_button"])
+    assert pending[end1 + 2] == 2 and pending[-1] is None
+    for e in events:
+        log.record(e)
+    (move,) = of(events, "button")
+    assert move.to_json() == {"t": move.t, "frame": 20, "type": "button", "hand": 1, "seat": 4, "was": 2}
+    assert [(e.hand, e.button) for e in of(events, "hand_start")] == [(1, 2), (2, 2)]   # not 4, after 4
+    assert of(events, "showdown")[0].table["button"] == 4
+    assert describe(move.to_json(), "ja") == "ディーラーがボタンをシート4に移動（元はシート2）"
+    assert describe(move.to_json(), "en") == "the dealer moves the button to seat 4 (was seat 2)"
+    log.close()
+    assert [h["button"] for h in list_hands(tmp_path / "hands.sqlite")] == [4, 2]
+
+
 def test_bad_dealer_actions_are_clear_errors():
     table = LiveTable()
     for f, t, seen in frames([seg(5, seat1=B2, seat2=B2)]):

@@ -544,8 +544,9 @@ def noisy_jpeg(seed: int) -> bytes:
     return buf.tobytes()
 
 
-def long_log(path: Path, hands: int = 30, shot=jpeg) -> dict:
-    """``hands`` ended hands, each with its events and two snapshots; returns them by hand number."""
+def long_log(path: Path, hands: int = 30, shot=jpeg, moved: "dict[int, int] | None" = None) -> dict:
+    """``hands`` ended hands, each with its events and two snapshots; returns them by hand number.
+    ``moved``: hand -> the seat the dealer moved its button to after the flop (a ``button`` event)."""
     out: dict = {}
     with HandLog(path, source="table-5 camera", game="joker-holdem") as log:
         for n in range(1, hands + 1):
@@ -557,6 +558,10 @@ def long_log(path: Path, hands: int = 30, shot=jpeg) -> dict:
                     "ruling": {"payouts": {"1": 0, "2": 60 + n}, "pots": [{"winners": [2]}]},
                     "board": ["9h", "8h", "2d"], "won_without_showdown": 2, "corrections": 0}]
             shots = [shot(n), None, shot(n + 100)]
+            if n in (moved or {}):
+                evs.insert(2, {"t": (f + 40) / 15, "frame": f + 40, "type": "button", "hand": n,
+                               "seat": moved[n], "was": 1})
+                shots.insert(2, None)
             for ev, image in zip(evs, shots):
                 log.record(ev, snapshot_jpeg=image)
             out[n] = {"events": evs, "shots": [s for s in shots if s is not None]}
@@ -606,7 +611,7 @@ def test_salvage_rebuilds_a_hand_whose_own_row_was_lost(tmp_path):
     from dealer_assist.live.handlog import salvage
 
     db, new = tmp_path / "h.sqlite", tmp_path / "saved.sqlite"
-    played = long_log(db, hands=3)
+    played = long_log(db, hands=3, moved={2: 2})
     con = sqlite3.connect(db)                  # the row of hand 2 lost, its events kept
     con.execute("PRAGMA foreign_keys = OFF")
     con.execute("DELETE FROM hands WHERE hand = 2")
@@ -617,6 +622,8 @@ def test_salvage_rebuilds_a_hand_whose_own_row_was_lost(tmp_path):
     hand = load_hand(new, "1:2")
     assert hand["status"] == "ended" and hand["board"] == ["9h", "8h", "2d"]
     assert hand["payouts"] == {"1": 0, "2": 62} and hand["events"] == played[2]["events"]
+    # the button the dealer moved it to during the hand, not the one its start named
+    assert [h["button"] for h in list_hands(new)] == [1, 2, 1]
 
 
 @pytest.mark.parametrize("make, message", [

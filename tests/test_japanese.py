@@ -53,7 +53,7 @@ ALLOWED_TOKENS = [
     # ID: a hand's row id in the hand log, as Japanese writes an identifier (ユーザーID)
     "ID",
     # key caps: the desk names the key to press as it is printed on the keyboard
-    "Esc", "Enter", "Del", "F11", "L", "H", "C", "D", "Z",
+    "Esc", "Enter", "Del", "F11", "L", "H", "C", "D", "Z", "B",
     # the names of file formats, programs and units that Japanese technical writing keeps in
     # Latin letters (an error about a file says 「JSONとして読めません」, a calibration 「60 mm」)
     "JSON", "YAML", "ONNX", "ArUco", "RTSP", "URL", "HTTP", "SQLite", "PostgreSQL", "PySide6", "Qt",

@@ -282,6 +282,8 @@ class _Sync:
         if kind == "hand_start":
             pg.execute("UPDATE hands SET seats = %s, button = %s, started_t = %s, started_frame = %s WHERE id = %s",
                        (_dump(list(ev.get("seats") or [])), _int(ev.get("button")), t, frame, hid))
+        elif kind == "button" and _int(ev.get("seat")) is not None:
+            pg.execute("UPDATE hands SET button = %s WHERE id = %s", (_int(ev.get("seat")), hid))
         elif kind == "board" and isinstance(ev.get("cards"), list):
             pg.execute("UPDATE hands SET board = %s, street = %s WHERE id = %s",
                        (_dump(ev["cards"]), str(ev.get("street") or "board"), hid))

@@ -49,6 +49,7 @@ TEXTS: dict[str, str] = {
     "street.play": N_("game in play"),          # Daifugo: a game being refereed
     "draws": N_("draws {n}"),
     "button": N_("button seat {n}"),
+    "next_button": N_("next hand's button seat {n}"),
     "seat": N_("Seat {n}"),
     "btn": N_("BTN"),
     "folded": N_("folded"),
@@ -65,6 +66,10 @@ TEXTS: dict[str, str] = {
     "follow_camera": N_("Follow camera (Z)"),
     "dealer_label": N_("The dealer taking the table (named in every hand the log keeps):"),
     "dealer_now": N_("dealer {name}"),
+    "dialog_ok": N_("OK (Enter)"),
+    "button_title": N_("Button (B)"),
+    "button_label_hand": N_("The button of hand {n} (the blinds and an odd chip follow it):"),
+    "button_label_next": N_("The button of the next hand (in place of the seat the rotation would give):"),
     "antes_hint": N_("Antes are dead money in the main pot; every seat still in the hand contests them."),
     "antes_none": N_("No antes"),
     "antes_each_choice": N_("Every seat antes"),

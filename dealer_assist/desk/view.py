@@ -138,6 +138,8 @@ class DeskSnapshot:
     #: the game has no dealer button (Daifugo: ``button`` is the seat that led its first play, and
     #: the game's own panel shows who leads now): the header names none
     buttonless: bool = False
+    #: between hands, the seat the dealer gave the next hand's button (the B key): the header says so
+    next_button: Optional[int] = None
 
     def doubtful(self, zone: Optional[str], code: Optional[str]) -> bool:
         """Whether ``code`` in ``zone`` is a card the table is not sure of (the dealer confirms it)."""
@@ -342,14 +344,15 @@ class DeskState:
         live = st.get("hand") is not None and self.record is not None
         if live:
             return self._live_snapshot(st, lang)
+        nxt = st.get("next_button") if st.get("hand") is None and isinstance(st.get("next_button"), int) else None
         if self.finished is not None:
-            return self._record_snapshot(self.finished, lang)
+            return replace(self._record_snapshot(self.finished, lang), next_button=nxt)
         seats = tuple(SeatView(n, False, False, False, None, tuple(self._seat_cards(st, n)))
                       for n in range(1, self.seats + 1))
         return DeskSnapshot(lang, None, False, "waiting", t("waiting", lang), None,
                             self._slots(st), tuple(st.get("burn") or ()),
                             seats, (), (), {}, True, self._alerts(st, lang), self._log(lang),
-                            tuple(st.get("tracks") or ()))
+                            tuple(st.get("tracks") or ()), next_button=nxt)
 
     def _slots(self, st: Mapping[str, Any]) -> tuple:
         """The board slots of a state (none for a game without a board), else its board padded."""

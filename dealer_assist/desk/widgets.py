@@ -667,6 +667,8 @@ class BoardPanel(Panel):
         bits = []
         if snap.button is not None and not snap.buttonless:
             bits.append(t("button", lang, n=snap.button))
+        if snap.next_button is not None and not snap.buttonless:
+            bits.append(t("next_button", lang, n=snap.next_button))
         if snap.burn:
             faces = [card_label(c) for c in snap.burn if c not in ("BACK", "??")]
             bits.append(t("burn_count", lang, n=len(snap.burn)) + (" " + " ".join(faces) if faces else ""))

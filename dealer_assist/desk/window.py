@@ -267,16 +267,21 @@ class DeskWindow(QMainWindow):
         self.act_confirm.triggered.connect(self.confirm_all)
         self.act_dealer = QAction(self)
         self.act_dealer.triggered.connect(self.open_dealer)
+        self.act_button = QAction(self)
+        self.act_button.triggered.connect(self.open_button)
+        # a game with a panel of its own (Daifugo) has no button: its leader is the panel's
+        self.act_button.setVisible(self.game_panel is None)
         self.act_follow = QAction(self)               # shown only while the camera stands moved
         self.act_follow.triggered.connect(self.follow_camera)
         self.act_follow.setVisible(False)
-        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_follow, self.act_log, self.act_dealer,
-                  self.act_lang, self.act_full):
+        for a in (self.act_pause, self.act_step, self.act_confirm, self.act_follow, self.act_log, self.act_button,
+                  self.act_dealer, self.act_lang, self.act_full):
             bar.addAction(a)
         for key, fn in ((Qt.Key.Key_Space, self.toggle_pause), (Qt.Key.Key_Right, self.step_frame),
                         (Qt.Key.Key_L, self.toggle_language), (Qt.Key.Key_H, self.open_hand_log),
                         (Qt.Key.Key_F11, self.toggle_fullscreen), (Qt.Key.Key_Escape, self.dismiss_notices),
                         (Qt.Key.Key_A, self.open_antes), (Qt.Key.Key_D, self.open_dealer),
+                        (Qt.Key.Key_B, self.open_button),
                         (Qt.Key.Key_Z, self.follow_camera),
                         (Qt.Key.Key_Return, self.confirm_all),
                         (Qt.Key.Key_Enter, self.confirm_all), (Qt.Key.Key_C, self.confirm_all)):
@@ -291,6 +296,7 @@ class DeskWindow(QMainWindow):
         self.act_pause.setText(t("resume" if self.is_paused else "pause", lang))
         self.act_step.setText(t("step", lang))
         self.act_dealer.setText(t("dealer_title", lang))
+        self.act_button.setText(t("button_title", lang))
         self.act_follow.setText(t("follow_camera", lang))
         self.act_follow.setVisible(self.camera_moved)
         self.act_lang.setText(t("lang", lang))
@@ -516,11 +522,49 @@ class DeskWindow(QMainWindow):
         dialog.setWindowTitle(t("dealer_title", self.lang))
         dialog.setLabelText(t("dealer_label", self.lang))
         dialog.setTextValue(str((self.desk.state or {}).get("dealer") or ""))
+        self._dialog_buttons(dialog)
         dialog.textValueSelected.connect(lambda name: self.requestAct.emit({"type": "dealer", "name": name}))
         dialog.setModal(True)
         dialog.open()
         self.dealer_dialog = dialog
         return dialog
+
+    def open_button(self) -> Optional[QInputDialog]:
+        """The dealer puts the button on a seat (key B): this hand's while one is under way (the
+        ruling follows it at once), else the next hand's, in place of the seat the rotation would
+        give. It goes to the table as the dealer action ``{"type": "button", "seat": n}``, which
+        the hand log keeps. None in a game without a button (Daifugo's panel names its leader)."""
+        if self.game_panel is not None:
+            return None
+        state = self.desk.state or {}
+        hand = state.get("hand")
+        seats = list(range(1, self.session.table.seats + 1))
+        items = [t("seat", self.lang, n=n) for n in seats]
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(t("button_title", self.lang))
+        dialog.setLabelText(t("button_label_hand", self.lang, n=hand) if hand is not None
+                            else t("button_label_next", self.lang))
+        dialog.setComboBoxItems(items)
+        dialog.setComboBoxEditable(False)
+        self._dialog_buttons(dialog)
+        now = state.get("button") if hand is not None or state.get("next_button") is None else state["next_button"]
+        if isinstance(now, int) and now in seats:
+            dialog.setTextValue(items[seats.index(now)])
+
+        def chosen(text: str) -> None:
+            if text in items:
+                self.requestAct.emit({"type": "button", "seat": seats[items.index(text)]})
+
+        dialog.textValueSelected.connect(chosen)
+        dialog.setModal(True)
+        dialog.open()
+        self.button_dialog = dialog
+        return dialog
+
+    def _dialog_buttons(self, dialog: QInputDialog) -> None:
+        """A question's buttons in the desk's language (Qt's own read "OK" and "Cancel")."""
+        dialog.setOkButtonText(t("dialog_ok", self.lang))
+        dialog.setCancelButtonText(t("picker_cancel", self.lang))
 
     def _notify(self, code: str, text: str, **fields: Any) -> None:
         """A notice of the desk's own (text key ``text``) for the banner, in both languages."""

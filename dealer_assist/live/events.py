@@ -37,7 +37,8 @@ from dealer_assist.cards import card_or_none
 from dealer_assist.live.ruling import GamePayout, TableRuling, read_placed, ruling_or_none
 
 __all__ = ["TableEvent", "HandStart", "Board", "Hole", "Up", "Draw", "Confirm", "Showdown", "HandEnd",
-           "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "DealerChange", "EVENT_TYPES",
+           "Alert", "Raise", "Change", "Ledger", "CardsLeft", "Leaving", "DealerChange", "ButtonSet",
+           "EVENT_TYPES",
            "event_from_json"]
 
 #: the fields every event line opens with
@@ -128,6 +129,25 @@ class DealerChange(TableEvent):
 
     def body(self) -> list[tuple[str, Any]]:
         return [("name", self.name)]
+
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSet(TableEvent):
+    """The dealer moved the button of the hand under way (the ``button`` action: the desk's B key)
+    to ``seat``: the hand is ruled with it from now on (``was``: the seat it had). A button given
+    between hands is named by the next ``hand_start``.
+
+    >>> ButtonSet(3.0, 45, 2, seat=4, was=5).to_json()
+    {'t': 3.0, 'frame': 45, 'type': 'button', 'hand': 2, 'seat': 4, 'was': 5}
+    """
+
+    type: ClassVar[str] = "button"
+    seat: int = 0
+    was: Optional[int] = None
+
+    def body(self) -> list[tuple[str, Any]]:
+        return [("seat", self.seat), ("was", self.was)]
 
 
 
@@ -383,7 +403,7 @@ class Leaving(TableEvent):
 #: event type -> its class
 EVENT_TYPES: dict[str, type] = {c.type: c for c in (HandStart, Board, Hole, Up, Draw, Confirm, Showdown,
                                                       HandEnd, Alert, Raise, Change, Ledger, CardsLeft,
-                                                      Leaving, DealerChange)}
+                                                      Leaving, DealerChange, ButtonSet)}
 
 
 def event_from_json(line: Mapping[str, Any]) -> Optional[TableEvent]:

@@ -506,7 +506,8 @@ class LiveTable:
         else:
             street = self.rules.street_name(self)
         out = {
-            "hand": self.hand, "street": street, "button": self.button, "board": board, "dealer": self.dealer,
+            "hand": self.hand, "street": street, "button": self.button, "next_button": self._next_button,
+            "board": board, "dealer": self.dealer,
             "antes": dict(self.ante_structure) if self.ante_structure else None,
             "board_slots": slots, "seats": seats,
             "burn": [c for c in (tr.identity(t) for t in self._zone_tracks("burn")) if c is not None],
@@ -542,11 +543,18 @@ class LiveTable:
         return seat
 
     def _act_button(self, action: Mapping[str, Any]) -> None:
+        """The dealer puts the button on ``seat`` (``{"type": "button", "seat": 3}``): this hand's
+        while one is under way (its ruling follows at once: who posts, who gets an odd chip), else
+        the next hand's, in place of the seat the rotation would give (a card left in an empty seat
+        during the deal made it look dealt in). Said at once (a ``button`` event, which the hand log
+        keeps with the hand) when it changes this hand's; the next hand's is named by its
+        ``hand_start`` (and meanwhile by ``state()["next_button"]``)."""
         seat = self._seat_arg(action, "button")
         if self.hand is None:
             self._next_button = seat
-        else:
-            self.button = seat
+        elif seat != self.button:
+            was, self.button = self.button, seat
+            self._pending.append(self._event("button", seat=seat, was=was))
 
     @staticmethod
     def _chips_arg(action: Mapping[str, Any], kind: str, name: str = "amount") -> int:

@@ -438,6 +438,9 @@ class HandLog:
                 con.execute("UPDATE hands SET seats = ?, button = ?, started_t = ?, started_frame = ? "
                             "WHERE id = ?", (_json(list(event.get("seats") or []), "seats list"),
                                              _int(event.get("button")), t, frame, hand_row))
+            elif kind == "button" and hand_row is not None and _int(event.get("seat")) is not None:
+                # the dealer moved this hand's button: the hand is ruled, and shown, with it
+                con.execute("UPDATE hands SET button = ? WHERE id = ?", (_int(event.get("seat")), hand_row))
             elif kind == "board" and hand_row is not None and isinstance(event.get("cards"), list):
                 con.execute("UPDATE hands SET board = ? WHERE id = ?",
                             (_json(event["cards"], "board"), hand_row))
@@ -1096,10 +1099,12 @@ def _rebuild_hand(con: sqlite3.Connection, hand_row: int) -> bool:
     session, first, wall0 = parsed[0]
     start = next(((ev, w) for _, ev, w in parsed if ev.get("type") == "hand_start"), (first, wall0))
     end = next(((ev, w) for _, ev, w in reversed(parsed) if ev.get("type") == "hand_end"), None)
-    board, ruling = [], None
+    board, ruling, button = [], None, _int(start[0].get("button"))
     for _at, ev, _n in parsed:
         if ev.get("type") == "board" and isinstance(ev.get("cards"), list):
             board = ev["cards"]
+        if ev.get("type") == "button" and _int(ev.get("seat")) is not None:
+            button = _int(ev.get("seat"))          # the dealer moved it during the hand
         if ev.get("type") in ("showdown", "hand_end") and ev.get("ruling") is not None:
             ruling = ev["ruling"]
     if end is not None and isinstance(end[0].get("board"), list):
@@ -1111,7 +1116,7 @@ def _rebuild_hand(con: sqlite3.Connection, hand_row: int) -> bool:
         (hand_row, session, numbers[0], _num(start[0].get("t")), None if end is None else _num(end[0].get("t")),
          _int(start[0].get("frame")), None if end is None else _int(end[0].get("frame")), start[1],
          None if end is None else end[1], "open" if end is None else "ended",
-         _json(list(start[0].get("seats") or []), "seats"), _int(start[0].get("button")),
+         _json(list(start[0].get("seats") or []), "seats"), button,
          None if ruling is None else _json(ruling, "ruling"), _json(board, "board"),
          None if end is None else _int(end[0].get("won_without_showdown"))))
     return cur.rowcount == 1

@@ -247,6 +247,11 @@ def _describe(ev: dict, lang: str) -> Any:
                  n=ev.get("cards"), was=ev.get("was"))
     if kind == "dealer":
         return _("dealer {name} takes the table", name=str(ev.get("name") or ""))
+    if kind == "button":        # the dealer moved the button of the hand under way
+        if ev.get("was") is None:
+            return _("the dealer puts the button on seat {seat}", seat=ev.get("seat"))
+        return _("the dealer moves the button to seat {seat} (was seat {was})", seat=ev.get("seat"),
+                 was=ev.get("was"))
     if kind == "leaving":       # Daifugo: a seat leaves after this game
         return _("seat {seat} leaves the table after this game", seat=ev.get("seat"))
     if kind == "board":
