@@ -764,6 +764,12 @@ def test_the_dealer_moves_the_button_from_the_desk_and_the_hand_log_keeps_it(qtb
     assert dialog.comboBoxItems() == [f"シート{n}" for n in range(1, w.session.table.seats + 1)]
     assert dialog.textValue() == f"シート{was}"
     assert {b.text() for b in dialog.findChildren(QPushButton)} == {"決定 (Enter)", "キャンセル (Esc)"}
+    # Qt's own words too (a text box's right-click menu), in the desk's language
+    from PySide6.QtCore import QCoreApplication
+    assert QCoreApplication.translate("QLineEdit", "&Copy") == "コピー(&C)"
+    w.set_language("en")
+    assert QCoreApplication.translate("QLineEdit", "&Copy") == "&Copy"
+    w.set_language("ja")
     to = 3 if was != 3 else 4
     dialog.setTextValue(f"シート{to}")
     dialog.accept()

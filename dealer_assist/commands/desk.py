@@ -229,7 +229,9 @@ def run(args) -> int:
     if not font_ok and args.lang == "ja":
         print(_("desk: no Japanese font on this machine (Debian: apt-get install fonts-noto-cjk); "
                 "showing English").render(args.lang), file=sys.stderr)
+    from dealer_assist.desk.widgets import use_qt_language
 
+    use_qt_language(lang)          # Qt's own words (a text box's menu) in the same language
     if args.review is not None:
         return _review(app, args, size, lang)
     if args.trainer is not None and not args.shadow:

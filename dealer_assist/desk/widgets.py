@@ -62,6 +62,32 @@ def restyle(widget: QWidget, sheet: str) -> None:
         widget.setStyleSheet(sheet)
 
 
+_QT_WORDS: dict[str, Any] = {}
+
+
+def use_qt_language(lang: str) -> bool:
+    """Qt's own words (a text box's right-click menu: 「元に戻す」「コピー(&C)」「貼り付け(&P)」...)
+    in the desk's language: Qt's Japanese catalogue (``qtbase_ja.qm``, shipped with PySide6)
+    installed while Japanese is shown, taken out for English. False where no catalogue loads
+    (Qt's words stay English; the desk's own are unaffected)."""
+    from PySide6.QtCore import QCoreApplication, QLibraryInfo, QTranslator
+
+    app = QCoreApplication.instance()
+    if app is None:
+        return False
+    old = _QT_WORDS.pop("translator", None)
+    if old is not None:
+        app.removeTranslator(old)
+    if lang != "ja":
+        return True
+    tr = QTranslator(app)
+    if not tr.load("qtbase_ja", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        return False
+    app.installTranslator(tr)
+    _QT_WORDS["translator"] = tr
+    return True
+
+
 def font(size: float, bold: bool = False) -> QFont:
     f = QFont()
     f.setPointSizeF(size)

@@ -21,7 +21,7 @@ from dealer_assist.i18n import _, message_of
 from dealer_assist.desk.view import DeskSnapshot, DeskState
 from dealer_assist.desk.widgets import (APP_STYLE, AlertBanner, AnteDialog, BoardPanel, CardPicker,
                                         CorrectionConfirm, EventLog, RulingPanel, SeatPanel, VideoView,
-                                        antes_text, font, vbox)
+                                        antes_text, font, use_qt_language, vbox)
 
 
 
@@ -132,6 +132,7 @@ class DeskWindow(QMainWindow):
         super().__init__()
         self.session = session
         self.lang = lang if font_ok else "en"
+        use_qt_language(self.lang)
         self.font_ok = font_ok
         self.db = db
         self.source_name = source_name
@@ -439,6 +440,7 @@ class DeskWindow(QMainWindow):
             self._notify("font_missing", "font_missing_stay")
             lang = "en"
         self.lang = lang
+        use_qt_language(lang)
         self.render()
 
     def toggle_fullscreen(self) -> None:
