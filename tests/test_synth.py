@@ -683,3 +683,26 @@ def test_world_decoy_pictures_are_labelled_and_teach_the_look_they_are_no_card(t
     assert "decoy" not in plain
     # a world frame without the recipe's decoys has no such key
     assert "decoys" not in render_scene(8_100_000, world=True)[1]["meta"]["world"]
+
+
+def test_the_looks_training_can_add_each_card_as_a_far_camera_sees_it(tmp_path):
+    """``train_look --far-p``: a share of the cards and backs give one more patch, cut from their
+    frame shrunk until the card is 18 to 60 pixels wide (what a far camera gives the look), of the
+    same class; without it, one patch per card as before."""
+    from dealer_assist.vision.geometry import card_width
+    from dealer_assist.vision.synth import write_dataset
+    from dealer_assist.vision.train_look import build_patches, far_copy
+
+    write_dataset(tmp_path, 3, "train", seed0=8_200_000)
+    frames = sorted((tmp_path / "meta" / "train").glob("*.json"))
+    x0, y0, _ = build_patches(tmp_path, "train", 0, frames, hidden_reps=1, joker_reps=1, negatives=0)
+    x1, y1, _ = build_patches(tmp_path, "train", 0, frames, hidden_reps=1, joker_reps=1, negatives=0, far_p=1.0)
+    assert len(y1) == 2 * len(y0) and np.bincount(y1).tolist() == (2 * np.bincount(y0)).tolist()
+    assert x1.shape[1:] == x0.shape[1:]
+    meta = json.loads(frames[0].read_text(encoding="utf-8"))
+    img = cv2.imread(str(tmp_path / "images" / "train" / meta["image"]))
+    rng = np.random.default_rng(1)
+    for card in meta["cards"]:
+        small, poly = far_copy(img, card["polygon"], rng)
+        assert 17.5 <= card_width(poly) <= 60.5 or card_width(poly) == card_width(card["polygon"])
+        assert small.shape[0] <= img.shape[0] and poly.min() >= -1

@@ -53,10 +53,54 @@ def look_label(card: dict) -> int | None:
     return JOKER_OUT if card["card"] == "JK" else Card.parse(card["card"]).index % 4
 
 
-def _patch(img: np.ndarray, polygon, rng: np.random.Generator) -> np.ndarray:
+#: the card widths (short side, pixels) a far camera's patch is cut at (:func:`far_copy`): from
+#: the smallest card the reader names (a 0.35 view of a 1280x720 table) to where the small
+#: cards' threshold ends (``detector.SURE_MIN_SIDE``)
+FAR_SIDES = (18.0, 60.0)
+
+
+def far_copy(img: np.ndarray, polygon, rng: np.random.Generator,
+             sides: tuple[float, float] = FAR_SIDES) -> tuple[np.ndarray, np.ndarray]:
+    """The card's surroundings as a farther camera sees them, and its outline there: shrunk (as
+    ``benchmarks/eval_detect.far_view`` shrinks a frame, with area averaging) until the card's
+    short side is drawn from ``sides``, and half of the time stored as a JPEG of quality 55 to 95.
+    A card already that small is left as it is.
+
+    >>> img = np.full((400, 400, 3), 200, np.uint8)
+    >>> small, poly = far_copy(img, [[100, 100], [200, 100], [200, 240], [100, 240]], np.random.default_rng(0))
+    >>> 18 <= min(np.ptp(poly, axis=0)) <= 60 and small.shape[0] < 400
+    True
+    """
+    import cv2
+
+    from dealer_assist.vision.geometry import card_width
+
+    p = np.asarray(polygon, np.float64)
+    side = card_width(p)
+    target = float(rng.uniform(*sides))
+    if target >= side:
+        return img, p
+    f = target / side
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(p.min(axis=0) - side), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(p.max(axis=0) + side), [w, h]).astype(int)
+    crop = img[y0:y1, x0:x1]
+    small = cv2.resize(crop, (max(1, int(round(crop.shape[1] * f))), max(1, int(round(crop.shape[0] * f)))),
+                       interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+        if ok:
+            small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return small, (p - [x0, y0]) * f
+
+
+def _patch(img: np.ndarray, polygon, rng: np.random.Generator, far: bool = False) -> np.ndarray:
     from dealer_assist.vision.geometry import (JITTER, jitter_obb, obb_from_polygon, order_card_polygon,
                                                polygon_from_obb)
     from dealer_assist.vision.look import look_patch
+
+    if far:
+        img, polygon = far_copy(img, polygon, rng)
 
     obb = jitter_obb(obb_from_polygon(np.asarray(polygon, np.float64)), rng, **JITTER)
     ordered = order_card_polygon(polygon_from_obb(obb))
@@ -68,14 +112,17 @@ def _patch(img: np.ndarray, polygon, rng: np.random.Generator) -> np.ndarray:
 def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                   hidden_reps: int = 3, joker_reps: int = 3, negatives: int = 2,
                   label=look_label, backs: bool = True, back_label: int = BACK_OUT,
-                  none_label: int = NONE_OUT, decoy_reps: int = 0) -> tuple[np.ndarray, np.ndarray, list[str]]:
+                  none_label: int = NONE_OUT, decoy_reps: int = 0,
+                  far_p: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Patches (N, LOOK_H, LOOK_W, 3), labels (N,) and for each the frame's joker style (jokers),
     back style (backs), ``decoy`` (decoys) or '' (others). ``label(card) -> int | None`` names a
     labelled card's class (:func:`look_label`; None: no patch), ``backs`` adds the face-down
     cards as ``back_label`` and ``negatives`` table patches per frame are ``none_label``.
     ``decoy_reps`` patches of each card-sized picture that is not a card (the ``world-decoy``
     recipe's ``meta.world.decoys``: photo prints, notes, covers) that no card or back lies on are
-    ``none_label`` too: a bird print is not a joker."""
+    ``none_label`` too: a bird print is not a joker. ``far_p``: the share of cards and backs
+    that give one more patch, cut as a farther camera sees them (:func:`far_copy`: 18 to 60
+    pixels wide), so that the look learns what a small card's suit does and does not show."""
     import cv2
 
     from dealer_assist.vision.geometry import polygon_iou
@@ -95,15 +142,16 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                 continue
             hidden = not any(card.get("corners_visible", [True]))
             reps = joker_reps if lab == JOKER_OUT else (hidden_reps if hidden else 1)
-            for _ in range(reps):
-                xs.append(_patch(img, card["polygon"], rng))
+            for far in [False] * reps + ([True] if rng.random() < far_p else []):
+                xs.append(_patch(img, card["polygon"], rng, far))
                 ys.append(lab)
                 tags.append(style if lab == JOKER_OUT else "")
         for back in (meta["backs"] if backs else []):
             if back["visible_fraction"] >= DETECT_MIN_VISIBLE:
-                xs.append(_patch(img, back["polygon"], rng))
-                ys.append(back_label)
-                tags.append(back_style)
+                for far in [False] + ([True] if rng.random() < far_p else []):
+                    xs.append(_patch(img, back["polygon"], rng, far))
+                    ys.append(back_label)
+                    tags.append(back_style)
         h, w = img.shape[:2]
         polys = [c["polygon"] for c in meta["cards"]] + [b["polygon"] for b in meta["backs"]]
         for decoy in meta["meta"].get("world", {}).get("decoys", []) if decoy_reps else []:
@@ -251,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decoy-reps", type=int, default=0,
                     help="patches of each card-sized picture that is not a card (world-decoy frames), "
                          "taught as 'none'")
+    ap.add_argument("--far-p", type=float, default=0.0,
+                    help="the share of cards and backs that give one more patch, cut as a farther camera "
+                         "sees them (18 to 60 pixels wide: far_copy); 0: none")
     ap.add_argument("--extra-data", type=Path, action="append", default=[],
                     help="another rendered dataset whose frames all add training patches (e.g. a "
                          "fresh-pips recipe; repeatable); the validation frames stay --data's")
@@ -272,9 +323,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def split_patches() -> dict[str, np.ndarray]:
         x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval],
-                                   decoy_reps=args.decoy_reps)
+                                   decoy_reps=args.decoy_reps, far_p=args.far_p)
         xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:],
-                                   decoy_reps=args.decoy_reps)
+                                   decoy_reps=args.decoy_reps, far_p=args.far_p)
         return {"x": x, "y": y, "tags": np.array(tags), "xv": xv, "yv": yv, "tv": np.array(tv)}
 
     z = cached_patches(args.runs / "patches.npz", split_patches, f"{len(frames)} frames of {args.data}")
@@ -283,7 +334,8 @@ def main(argv: list[str] | None = None) -> int:
         more = sorted((extra / "meta" / args.split).glob("*.json"))
 
         def extra_patches(extra=extra, more=more, i=i) -> dict[str, np.ndarray]:
-            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more, decoy_reps=args.decoy_reps)
+            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more, decoy_reps=args.decoy_reps,
+                                       far_p=args.far_p)
             return {"x": ex, "y": ey, "tags": np.array(et)}
 
         z = cached_patches(args.runs / f"patches-extra{i}.npz", extra_patches, f"{len(more)} frames of {extra}")
@@ -317,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
             "file": LOOK_FILE, "input": [LOOK_W, LOOK_H], "classes": list(LOOK_CLASSES),
             "data": str(args.data), "frames": len(frames), "epochs": args.epochs, "lr": args.lr,
             "init": args.init, "extra_data": [str(e) for e in args.extra_data],
-            "seed": args.seed, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
+            "seed": args.seed, "far_p": args.far_p, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
             "validation": summary})
         log(f"exported {args.out / LOOK_FILE}")
     return 0
