@@ -28,6 +28,20 @@ def test_crops_cut_in_several_processes_are_the_same_cards_and_corners(frames):
     assert np.array_equal(again, x2)                        # seeded per process: repeatable
 
 
+def test_corners_can_also_be_cut_as_a_far_camera_sees_them(frames):
+    """``train --cls-far-p``: a share of the cards give their two corners once more from the frame
+    shrunk until the card is 18-60 pixels wide, labelled the same; without it the crops are those
+    of before, crop for crop."""
+    from dealer_assist.vision.classifier import NONE
+    from dealer_assist.vision.train import build_crops
+
+    x0, y0 = build_crops(frames, "train", 1, 0, negatives=0)
+    x1, y1 = build_crops(frames, "train", 1, 0, negatives=0, far_p=1.0)
+    plain, twice = Counter(y0.tolist()), Counter(y1.tolist())
+    assert all(twice[k] == 2 * n for k, n in plain.items() if k != NONE) and len(y1) > len(y0)
+    assert np.array_equal(build_crops(frames, "train", 1, 0, negatives=0, far_p=0.0)[0], x0)
+
+
 def test_a_time_boxed_run_trains_the_epochs_that_fit_and_resumes_that_schedule(frames, tmp_path):
     pytest.importorskip("torch")
     import torch

@@ -691,7 +691,8 @@ def test_the_looks_training_can_add_each_card_as_a_far_camera_sees_it(tmp_path):
     same class; without it, one patch per card as before."""
     from dealer_assist.vision.geometry import card_width
     from dealer_assist.vision.synth import write_dataset
-    from dealer_assist.vision.train_look import build_patches, far_copy
+    from dealer_assist.vision.train import far_copy
+    from dealer_assist.vision.train_look import build_patches
 
     write_dataset(tmp_path, 3, "train", seed0=8_200_000)
     frames = sorted((tmp_path / "meta" / "train").glob("*.json"))

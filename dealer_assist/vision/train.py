@@ -138,10 +138,53 @@ def corner_labels(card: dict) -> tuple[int, int]:
     return (cls if vis[0] else NONE), (cls if vis[1] else NONE)
 
 
+#: the card widths (short side, pixels) a far camera's patch is cut at (:func:`far_copy`): from
+#: the smallest card the reader names (a 0.35 view of a 1280x720 table) to where the small
+#: cards' threshold ends (``detector.SURE_MIN_SIDE``)
+FAR_SIDES = (18.0, 60.0)
+
+
+def far_copy(img: np.ndarray, polygon, rng: np.random.Generator,
+             sides: tuple[float, float] = FAR_SIDES) -> tuple[np.ndarray, np.ndarray]:
+    """The card's surroundings as a farther camera sees them, and its outline there: shrunk (as
+    ``benchmarks/eval_detect.far_view`` shrinks a frame, with area averaging) until the card's
+    short side is drawn from ``sides``, and half of the time stored as a JPEG of quality 55 to 95.
+    A card already that small is left as it is.
+
+    >>> img = np.full((400, 400, 3), 200, np.uint8)
+    >>> small, poly = far_copy(img, [[100, 100], [200, 100], [200, 240], [100, 240]], np.random.default_rng(0))
+    >>> 18 <= min(np.ptp(poly, axis=0)) <= 60 and small.shape[0] < 400
+    True
+    """
+    import cv2
+
+    from dealer_assist.vision.geometry import card_width
+
+    p = np.asarray(polygon, np.float64)
+    side = card_width(p)
+    target = float(rng.uniform(*sides))
+    if target >= side:
+        return img, p
+    f = target / side
+    h, w = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(p.min(axis=0) - side), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(p.max(axis=0) + side), [w, h]).astype(int)
+    crop = img[y0:y1, x0:x1]
+    small = cv2.resize(crop, (max(1, int(round(crop.shape[1] * f))), max(1, int(round(crop.shape[0] * f)))),
+                       interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
+        if ok:
+            small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return small, (p - [x0, y0]) * f
+
+
 def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None = None,
                 negatives: int = 2, jitter: dict | None = None, workers: int = 1,
-                part: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                part: tuple[int, int] | None = None, far_p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Corner crops (N, H, W, 3) uint8 and labels (N,) from a rendered split, cut as at run time.
+    ``far_p``: the share of cards that give their corners once more as a farther camera sees them
+    (:func:`far_copy`: the card 18 to 60 pixels wide), labelled the same.
     ``workers`` > 1 cuts every ``workers``-th frame in each of that many processes (``part`` =
     (k, n): this call cuts frames k, k + n, ... with a generator of its own); the crops are the
     same for the same ``workers``, whatever the machine."""
@@ -154,8 +197,8 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(workers) as pool:
-            futs = [pool.submit(build_crops, data, split, reps, seed, limit, negatives, jitter, 1, (k, workers))
-                    for k in range(workers)]
+            futs = [pool.submit(build_crops, data, split, reps, seed, limit, negatives, jitter, 1, (k, workers),
+                                far_p) for k in range(workers)]
             done = [f.result() for f in futs]
         if not any(len(d[1]) for d in done):
             raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
@@ -173,8 +216,9 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
             continue
         for card in meta.get("cards", []):
             lab = dict(zip(("tl", "br"), corner_labels(card)))
-            for _ in range(reps):
-                for which, crop in training_corner_crops(img, card["polygon"], rng, jitter):
+            for far in [False] * reps + ([True] if far_p and rng.random() < far_p else []):
+                seen, poly = far_copy(img, card["polygon"], rng) if far else (img, card["polygon"])
+                for which, crop in training_corner_crops(seen, poly, rng, jitter):
                     xs.append(crop)
                     ys.append(lab[which])
         for back in meta.get("backs", []):
@@ -199,13 +243,13 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
 
 def ensure_crops(data: Path, runs: Path, split: str, reps: int, seed: int, name: str,
                  limit: int | None = None, jitter: dict | None = None,
-                 workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                 workers: int = 1, far_p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     path = runs / f"{name}.npz"
     if path.is_file():
         z = np.load(path)
         return z["x"], z["y"]
     t0 = time.time()
-    x, y = build_crops(data, split, reps, seed, limit, jitter=jitter, workers=workers)
+    x, y = build_crops(data, split, reps, seed, limit, jitter=jitter, workers=workers, far_p=far_p)
     tmp = runs / f"{name}.tmp.npz"
     np.savez(tmp, x=x, y=y)
     tmp.replace(path)
@@ -551,6 +595,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init-obb", default=None, help="continue the detector from this run's weights")
     ap.add_argument("--init-cls", default=None, help="start the classifier from these weights")
     ap.add_argument("--crop-workers", type=int, default=1, help="processes cutting the corner crops")
+    ap.add_argument("--cls-far-p", type=float, default=0.0,
+                    help="the share of training cards whose corners are also cut as a farther camera sees "
+                         "them (18 to 60 pixels wide: far_copy); 0: none")
     ap.add_argument("--cls-minutes", type=float, default=None,
                     help="train as many of --cls-epochs as fit this many minutes (a fresh run)")
     args = ap.parse_args(argv)
@@ -577,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
         write_dataset(test_dir, args.n_cls_test, "test", seed0=2_000_000, workers=args.workers)
         jit = dict(zip(("shift", "scale", "angle_deg"), args.crop_jitter))
         x, y = ensure_crops(data, runs, "train", args.cls_reps, args.seed, "crops-train", jitter=jit,
-                            workers=args.crop_workers)
+                            workers=args.crop_workers, far_p=args.cls_far_p)
         xt, yt = ensure_crops(test_dir, runs, "test", 1, args.seed + 1, "crops-test", jitter=jit)
         t0 = time.time()
         cls_report = train_classifier(x, y, runs, args.cls_epochs, args.seed, xt, yt, init=args.init_cls,
@@ -598,7 +645,8 @@ def main(argv: list[str] | None = None) -> int:
     export_all(weights, cls_ckpt, out, imgsz=args.imgsz, extra={
         "recipe": {"n_train": args.n_train, "n_val": args.n_val, "epochs": args.epochs,
                    "cls_epochs": args.cls_epochs, "cls_reps": args.cls_reps,
-                   "crop_jitter": args.crop_jitter, "cls_lr": args.cls_lr, "imgsz": args.imgsz,
+                   "crop_jitter": args.crop_jitter, "cls_far_p": args.cls_far_p, "cls_lr": args.cls_lr,
+                   "imgsz": args.imgsz,
                    "batch": args.batch, "seed": args.seed, "width": args.width, "device": args.device,
                    "hours": args.hours, "lr0": args.lr0, "close_mosaic": args.close_mosaic, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],
                    "data_recipe": args.recipe, "mix": args.mix,

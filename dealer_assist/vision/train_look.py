@@ -53,53 +53,14 @@ def look_label(card: dict) -> int | None:
     return JOKER_OUT if card["card"] == "JK" else Card.parse(card["card"]).index % 4
 
 
-#: the card widths (short side, pixels) a far camera's patch is cut at (:func:`far_copy`): from
-#: the smallest card the reader names (a 0.35 view of a 1280x720 table) to where the small
-#: cards' threshold ends (``detector.SURE_MIN_SIDE``)
-FAR_SIDES = (18.0, 60.0)
-
-
-def far_copy(img: np.ndarray, polygon, rng: np.random.Generator,
-             sides: tuple[float, float] = FAR_SIDES) -> tuple[np.ndarray, np.ndarray]:
-    """The card's surroundings as a farther camera sees them, and its outline there: shrunk (as
-    ``benchmarks/eval_detect.far_view`` shrinks a frame, with area averaging) until the card's
-    short side is drawn from ``sides``, and half of the time stored as a JPEG of quality 55 to 95.
-    A card already that small is left as it is.
-
-    >>> img = np.full((400, 400, 3), 200, np.uint8)
-    >>> small, poly = far_copy(img, [[100, 100], [200, 100], [200, 240], [100, 240]], np.random.default_rng(0))
-    >>> 18 <= min(np.ptp(poly, axis=0)) <= 60 and small.shape[0] < 400
-    True
-    """
-    import cv2
-
-    from dealer_assist.vision.geometry import card_width
-
-    p = np.asarray(polygon, np.float64)
-    side = card_width(p)
-    target = float(rng.uniform(*sides))
-    if target >= side:
-        return img, p
-    f = target / side
-    h, w = img.shape[:2]
-    x0, y0 = np.maximum(np.floor(p.min(axis=0) - side), 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(p.max(axis=0) + side), [w, h]).astype(int)
-    crop = img[y0:y1, x0:x1]
-    small = cv2.resize(crop, (max(1, int(round(crop.shape[1] * f))), max(1, int(round(crop.shape[0] * f)))),
-                       interpolation=cv2.INTER_AREA)
-    if rng.random() < 0.5:
-        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 96))])
-        if ok:
-            small = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return small, (p - [x0, y0]) * f
-
-
 def _patch(img: np.ndarray, polygon, rng: np.random.Generator, far: bool = False) -> np.ndarray:
     from dealer_assist.vision.geometry import (JITTER, jitter_obb, obb_from_polygon, order_card_polygon,
                                                polygon_from_obb)
     from dealer_assist.vision.look import look_patch
 
     if far:
+        from dealer_assist.vision.train import far_copy
+
         img, polygon = far_copy(img, polygon, rng)
 
     obb = jitter_obb(obb_from_polygon(np.asarray(polygon, np.float64)), rng, **JITTER)
@@ -121,8 +82,8 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
     ``decoy_reps`` patches of each card-sized picture that is not a card (the ``world-decoy``
     recipe's ``meta.world.decoys``: photo prints, notes, covers) that no card or back lies on are
     ``none_label`` too: a bird print is not a joker. ``far_p``: the share of cards and backs
-    that give one more patch, cut as a farther camera sees them (:func:`far_copy`: 18 to 60
-    pixels wide), so that the look learns what a small card's suit does and does not show."""
+    that give one more patch, cut as a farther camera sees them (:func:`dealer_assist.vision.train.far_copy`:
+    18 to 60 pixels wide), so that the look learns what a small card's suit does and does not show."""
     import cv2
 
     from dealer_assist.vision.geometry import polygon_iou
@@ -142,13 +103,13 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                 continue
             hidden = not any(card.get("corners_visible", [True]))
             reps = joker_reps if lab == JOKER_OUT else (hidden_reps if hidden else 1)
-            for far in [False] * reps + ([True] if rng.random() < far_p else []):
+            for far in [False] * reps + ([True] if far_p and rng.random() < far_p else []):
                 xs.append(_patch(img, card["polygon"], rng, far))
                 ys.append(lab)
                 tags.append(style if lab == JOKER_OUT else "")
         for back in (meta["backs"] if backs else []):
             if back["visible_fraction"] >= DETECT_MIN_VISIBLE:
-                for far in [False] + ([True] if rng.random() < far_p else []):
+                for far in [False] + ([True] if far_p and rng.random() < far_p else []):
                     xs.append(_patch(img, back["polygon"], rng, far))
                     ys.append(back_label)
                     tags.append(back_style)
