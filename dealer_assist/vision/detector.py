@@ -522,8 +522,13 @@ def region_tiles(region_hw: tuple[int, int], input_hw: tuple[int, int], card_px:
         if size <= tile:
             return [0], size
         n = min(ZOOM_MAX, math.ceil((size - overlap) / max(tile - overlap, 1.0)))
-        t = min(size, math.ceil(max(tile, (size + (n - 1) * overlap) / n)))
-        return [int(round(i * (size - t) / (n - 1))) for i in range(n)], t
+        least = math.ceil((size + (n - 1) * overlap) / n)        # n tiles that still overlap enough
+        t = min(size, math.ceil(max(tile, least)))
+        if t >= size and least < size:
+            # the tile, rounded up, is the whole part: n tiles would all be the part itself. Rounded
+            # down it is one pixel short of it, and its cards reach the zoom's size
+            t = max(least, math.floor(tile))
+        return sorted({int(round(i * (size - t) / (n - 1))) for i in range(n)}), t
 
     xs, tw = spread(rw, input_hw[1] / per)
     ys, th = spread(rh, input_hw[0] / per)
