@@ -69,22 +69,27 @@ def use_qt_language(lang: str) -> bool:
     """Qt's own words (a text box's right-click menu: 「元に戻す」「コピー(&C)」「貼り付け(&P)」...)
     in the desk's language: Qt's Japanese catalogue (``qtbase_ja.qm``, shipped with PySide6)
     installed while Japanese is shown, taken out for English. False where no catalogue loads
-    (Qt's words stay English; the desk's own are unaffected)."""
+    (Qt's words stay English; the desk's own are unaffected). Asked again for the language in
+    place (the desk command, then its window), it does nothing."""
     from PySide6.QtCore import QCoreApplication, QLibraryInfo, QTranslator
 
     app = QCoreApplication.instance()
     if app is None:
         return False
-    old = _QT_WORDS.pop("translator", None)
-    if old is not None:
-        app.removeTranslator(old)
-    if lang != "ja":
+    if _QT_WORDS.get("lang") == lang and _QT_WORDS.get("app") is app:
         return True
-    tr = QTranslator(app)
-    if not tr.load("qtbase_ja", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-        return False
-    app.installTranslator(tr)
-    _QT_WORDS["translator"] = tr
+    _QT_WORDS.pop("lang", None)
+    old = _QT_WORDS.pop("translator", None)
+    if old is not None and _QT_WORDS.get("app") is app:
+        app.removeTranslator(old)
+    _QT_WORDS["app"] = app
+    if lang == "ja":
+        tr = QTranslator(app)
+        if not tr.load("qtbase_ja", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            return False
+        app.installTranslator(tr)
+        _QT_WORDS["translator"] = tr
+    _QT_WORDS["lang"] = lang
     return True
 
 

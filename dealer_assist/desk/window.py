@@ -549,7 +549,8 @@ class DeskWindow(QMainWindow):
         dialog.setComboBoxItems(items)
         dialog.setComboBoxEditable(False)
         self._dialog_buttons(dialog)
-        now = state.get("button") if hand is not None or state.get("next_button") is None else state["next_button"]
+        # between hands the next hand's button where one was given, else the one in place
+        now = (state.get("next_button") if hand is None else None) or state.get("button")
         if isinstance(now, int) and now in seats:
             dialog.setTextValue(items[seats.index(now)])
 

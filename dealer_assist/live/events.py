@@ -150,7 +150,6 @@ class ButtonSet(TableEvent):
         return [("seat", self.seat), ("was", self.was)]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Board(TableEvent):
     type: ClassVar[str] = "board"

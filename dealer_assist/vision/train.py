@@ -179,6 +179,17 @@ def far_copy(img: np.ndarray, polygon, rng: np.random.Generator,
     return small, (p - [x0, y0]) * f
 
 
+def far_draws(reps: int, far_p: float, rng: np.random.Generator) -> list[bool]:
+    """Which cuts of one card to make: ``reps`` at the frame's own size (False), then one more as a
+    farther camera sees it (True, :func:`far_copy`) for a share ``far_p`` of the cards. With
+    ``far_p`` 0 it draws nothing from ``rng``: the cuts are those of before, cut for cut.
+
+    >>> far_draws(2, 0.0, None), far_draws(1, 1.0, np.random.default_rng(0))
+    ([False, False], [False, True])
+    """
+    return [False] * reps + ([True] if far_p and rng.random() < far_p else [])
+
+
 def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None = None,
                 negatives: int = 2, jitter: dict | None = None, workers: int = 1,
                 part: tuple[int, int] | None = None, far_p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -216,7 +227,7 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
             continue
         for card in meta.get("cards", []):
             lab = dict(zip(("tl", "br"), corner_labels(card)))
-            for far in [False] * reps + ([True] if far_p and rng.random() < far_p else []):
+            for far in far_draws(reps, far_p, rng):
                 seen, poly = far_copy(img, card["polygon"], rng) if far else (img, card["polygon"])
                 for which, crop in training_corner_crops(seen, poly, rng, jitter):
                     xs.append(crop)

@@ -32,7 +32,7 @@ import numpy as np
 from dealer_assist.vision.look import (BACK, BACK_OUT, FACE, JOKER, JOKER_OUT, LOOK_CLASSES, LOOK_H, LOOK_W,
                                        NONE_OUT, NOTHING, kinds, suits)
 from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE
-from dealer_assist.vision.train import log
+from dealer_assist.vision.train import far_copy, far_draws, log
 
 
 def look_label(card: dict) -> int | None:
@@ -59,8 +59,6 @@ def _patch(img: np.ndarray, polygon, rng: np.random.Generator, far: bool = False
     from dealer_assist.vision.look import look_patch
 
     if far:
-        from dealer_assist.vision.train import far_copy
-
         img, polygon = far_copy(img, polygon, rng)
 
     obb = jitter_obb(obb_from_polygon(np.asarray(polygon, np.float64)), rng, **JITTER)
@@ -103,13 +101,13 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
                 continue
             hidden = not any(card.get("corners_visible", [True]))
             reps = joker_reps if lab == JOKER_OUT else (hidden_reps if hidden else 1)
-            for far in [False] * reps + ([True] if far_p and rng.random() < far_p else []):
+            for far in far_draws(reps, far_p, rng):
                 xs.append(_patch(img, card["polygon"], rng, far))
                 ys.append(lab)
                 tags.append(style if lab == JOKER_OUT else "")
         for back in (meta["backs"] if backs else []):
             if back["visible_fraction"] >= DETECT_MIN_VISIBLE:
-                for far in [False] + ([True] if far_p and rng.random() < far_p else []):
+                for far in far_draws(1, far_p, rng):
                     xs.append(_patch(img, back["polygon"], rng, far))
                     ys.append(back_label)
                     tags.append(back_style)
