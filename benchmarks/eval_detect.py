@@ -60,7 +60,11 @@ SEED0 = 3_000_000
 #: the pool the ``sure`` thresholds are chosen on (``benchmarks/eval_sure.py``): on their frames the
 #: thresholds of the four 300-frame sets alone let wrong court names through (models/MODEL_CARD.md,
 #: "Twenty-fourth session"). The ``check-*`` sets are never chosen on: ``eval_sure.py`` reports
-#: how many wrong names their frames show sure at the thresholds chosen on the others.
+#: how many wrong names their frames show sure at the thresholds chosen on the others. The
+#: ``val-unseen*`` sets are frames of the ``unseen`` split (:data:`dealer_assist.vision.synth.styles.UNSEEN_LIST`):
+#: decks whose typefaces, pips, court art, jokers and backs no training and no test frame uses,
+#: so that the thresholds are also chosen on decks the reader has never seen, and the held-out
+#: ``test`` split stays measured only.
 EVAL_SETS: dict[str, tuple[str, str, int, str]] = {
     "test": ("eval-test", "test", SEED0, "base"),
     "val-train": ("val-train", "train", 1_000_000, "base"),
@@ -72,10 +76,12 @@ EVAL_SETS: dict[str, tuple[str, str, int, str]] = {
     "val-pips-more": ("val-pips-more", "train", 6_320_000, "fresh-pips"),
     "check-base": ("check-base", "train", 6_330_000, "base"),
     "check-world": ("check-world", "train", 6_340_000, "world"),
+    "val-unseen": ("val-unseen", "unseen", 7_000_000, "base"),
+    "val-unseen-world": ("val-unseen-world", "unseen", 7_010_000, "world"),
 }
 #: Frames of each set (``--n``'s default): 300 where not named here.
 EVAL_FRAMES: dict[str, int] = {"val-base-more": 1500, "val-world-more": 1500, "val-pips-more": 600,
-                               "check-base": 1500, "check-world": 1500}
+                               "check-base": 1500, "check-world": 1500, "val-unseen": 600}
 
 
 def counts(card: dict) -> bool:

@@ -9,7 +9,9 @@ Every named card (``??`` is no name) of the rendered validation sets of
 ``benchmarks/eval_detect.py`` (``val-train``, ``val-train2``, ``val-pips``, ``val-world``, 300
 frames each, and ``val-base-more``, ``val-world-more``, ``val-pips-more``, 1,500, 1,500 and 600:
 frames of the TRAIN styles that no training frame uses, the ``world`` ones among photographs,
-clutter, close-ups and washed-out light; rendered into ``runs/`` when missing) is read with
+clutter, close-ups and washed-out light; and ``val-unseen``, ``val-unseen-world``, 600 and 300
+frames of the ``unseen`` split's decks, whose typefaces, pips, court art, jokers and backs no
+training and no test deck uses; rendered into ``runs/`` when missing) is read with
 :meth:`CardDetector.detect` and its ``sureness`` kept (the posterior of its name times the whole
 card's look agreeing (:func:`detector.look_agreement`), times the layout's where the folder
 has the layout model, times a court card's suit as the court-suit reader sees it where the
@@ -27,15 +29,17 @@ sure at those thresholds is reported per set (the issue's target: at most 10 %).
 sets (1,500 frames each) are never chosen on: their sure wrong names say whether the thresholds
 hold on frames they were not chosen on. The held-out decks' 300 frames (:data:`HELD_OUT`,
 ``eval_detect.py --set test``), at their own size and seen far as a calibrated camera sees them,
-are measured only too: the validation and check sets are all of the decks the reader was trained
-on, and a threshold chosen there may not hold on decks it has never seen.
+are measured only too. The training decks' sets alone chose thresholds that did not hold on decks
+the reader has never seen (a small black card's wrong suit was sure on the held-out decks), so the
+unseen decks' sets are chosen on as well, and the held-out decks stay the measure of that.
 
 A card under ``detector.SURE_MIN_SIDE`` (60) pixels, its outline's short side, has a threshold
 of its own: the four sets' cards are 57 pixels wide and more, and seen from farther away
 smaller cards showed surer wrong names (club/spade confusions). It is chosen the same way on
-the small cards of the validation sets, of the four 300-frame sets seen from farther away (:data:`FAR`:
-``eval_detect.far_view``, each frame shrunk into a 1920x1080 frame and read with the zoom as an
-uncalibrated camera's), and of all seven validation sets seen so and read as a calibrated
+the small cards of the validation sets, of the four 300-frame sets and the two unseen decks' sets
+seen from farther away (:data:`FAR`: ``eval_detect.far_view``, each frame shrunk into a 1920x1080
+frame and read with the zoom as an uncalibrated camera's), and of all nine validation sets seen so
+and read as a calibrated
 camera's frames are (``told``: the card size and the part of the frame the cards lie in,
 ``eval_detect.told_far``; the live product reads a far camera so). The check and held-out sets seen so
 are measured only. The main threshold is chosen on the cards of 60 pixels and more.
@@ -71,6 +75,11 @@ RENDERED = ("val-train", "val-train2", "val-pips", "val-world")
 #: chosen on too: the four 300-frame sets alone set thresholds that let wrong court names through
 #: on these frames (models/MODEL_CARD.md, "Twenty-fourth session")
 MORE = ("val-base-more", "val-world-more", "val-pips-more")
+#: Frames of decks the reader never met (``eval_detect``'s ``val-unseen`` sets, the ``unseen``
+#: split: typefaces, pips, court art, jokers and backs of no training and no test deck), chosen on
+#: like the others: a threshold chosen on the training decks alone let a small black card's wrong
+#: suit be sure on the held-out decks (models/MODEL_CARD.md, "Forty-fourth session")
+UNSEEN = ("val-unseen", "val-unseen-world")
 #: Frames never chosen on: how many wrong names they show sure at the thresholds chosen on the
 #: others says whether the thresholds hold on new frames
 CHECK = ("check-base", "check-world")
@@ -81,7 +90,7 @@ CHECK = ("check-base", "check-world")
 HELD_OUT = ("test",)
 #: Every rendered set read (seen from farther away: :data:`RENDERED` as an uncalibrated camera's
 #: frames, all of them as a calibrated camera's)
-READ = RENDERED + MORE + CHECK + HELD_OUT
+READ = RENDERED + MORE + UNSEEN + CHECK + HELD_OUT
 #: How much farther away the sets are seen (``eval_detect.far_view``: shrunk by these into a
 #: 1920x1080 frame), where the cards under ``detector.SURE_MIN_SIDE`` pixels get their own
 #: threshold
@@ -212,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = {s: rendered_rows(det, s, args.limit) for s in READ}
     far_sets = []
     for f in (FAR if args.far else ()):
-        for s in RENDERED:
+        for s in RENDERED + UNSEEN:
             far_sets.append(f"{s} far {f}")
             rows[far_sets[-1]] = rendered_rows(det, s, args.limit, far=f)
         for s in READ:                                 # as a calibrated camera reads them (the live product)
@@ -224,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         rows["real"] = real_rows(det, real, args.limit)
     else:
         print(f"no labelled real photos in {real}: measured on the rendered sets only", file=sys.stderr)
-    validation = RENDERED + MORE
+    validation = RENDERED + MORE + UNSEEN
     chosen_on = list(validation) + far_sets
     large = [r for s in validation for r in rows[s] if not r["right"] and not r["small"]]
     threshold = choose([r["sureness"] for r in large if r["kind"] is None])
@@ -255,10 +264,10 @@ def main(argv: list[str] | None = None) -> int:
                 cells.append(f"{name} {f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
         print("real photos, right names not sure by kind (every size): " + ", ".join(cells))
     if small is not None:
-        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets, on the first four "
-              f"seen from farther away (far {', '.join(map(str, FAR))}), and on all seven seen so and read as a calibrated "
-              f"camera reads them ('told'): above their surest wrong name of such a card; the check and held-out sets seen so are "
-              f"measured only)")
+        print(f"threshold of cards under {SURE_MIN_SIDE:.0f} pixels {small} (chosen on the same sets, on "
+              f"{', '.join(RENDERED + UNSEEN)} seen from farther away (far {', '.join(map(str, FAR))}), and on all "
+              f"{len(validation)} seen so and read as a calibrated camera reads them ('told'): above their surest wrong "
+              f"name of such a card; the check and held-out sets seen so are measured only)")
     for s, f in figures.items():
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
               f"{f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
@@ -309,9 +318,10 @@ def main(argv: list[str] | None = None) -> int:
                 "threshold": small,
                 "below_px": SURE_MIN_SIDE,
                 "chosen": f"the smallest multiple of 0.001 above the surest wrong name of a card under "
-                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets, of the first four seen "
-                          f"from farther away (eval_detect.far_view: shrunk by {' and '.join(map(str, FAR))} into a "
-                          "1920x1080 frame, read with the zoom), and of all seven seen so and read as a calibrated "
+                          f"{SURE_MIN_SIDE:.0f} pixels (its outline's short side) of the same sets, of "
+                          f"{', '.join(RENDERED + UNSEEN)} seen from farther away (eval_detect.far_view: shrunk by "
+                          f"{' and '.join(map(str, FAR))} into a 1920x1080 frame, read with the zoom), and of all "
+                          f"{len(validation)} seen so and read as a calibrated "
                           "camera's frames (told the card size and the part the cards lie in: eval_detect.told_far); "
                           "the check and held-out sets seen so are measured only",
             },

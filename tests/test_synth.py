@@ -206,6 +206,43 @@ def test_test_split_styles_are_held_out_of_training():
     assert len([s for s in BACK_STYLES.values() if s.split == "train"]) >= 4
 
 
+def test_the_unseen_split_is_decks_that_neither_training_nor_the_held_out_test_uses():
+    """The validation decks the sure thresholds are also chosen on: no index typeface, pip
+    drawing, court art, joker art or back design of theirs is a training or test deck's."""
+    from dealer_assist.vision.synth.styles import unseen_missing
+    by = {sp: [s for s in DECK_STYLES.values() if s.split == sp] for sp in ("train", "test", "unseen")}
+    assert len(by["unseen"]) >= 6
+    others = by["train"] + by["test"]
+    for s in by["unseen"]:
+        assert (s.font.kind, s.font.name) not in {(o.font.kind, o.font.name) for o in others}, s.name
+        assert s.pips not in {o.pips for o in others} and s.court not in {o.court for o in others}, s.name
+        assert int(s.court.removeprefix("rich-")) >= 200_000     # above every training deck's rich-N seed
+    for table, key in ((JOKER_STYLES, "art"), (BACK_STYLES, "pattern")):
+        unseen = {getattr(s, key) for s in table.values() if s.split == "unseen"}
+        assert unseen and not unseen & {getattr(s, key) for s in table.values() if s.split != "unseen"}
+    if unseen_missing():     # the typefaces come from Debian packages; without them a clear refusal
+        with pytest.raises(ValueError, match="fonts-noto-cjk"):
+            render_scene(1, "unseen")
+        pytest.skip(f"the unseen decks' typefaces are not installed: {unseen_missing()}")
+    img, lab = render_scene(7, "unseen")
+    assert DECK_STYLES[lab["meta"]["deck_style"]].split == "unseen"
+    assert JOKER_STYLES[lab["meta"]["joker_style"]].split == "unseen"
+    assert lab["cards"] and not np.array_equal(img, render_scene(7, "test")[0])
+    # the round blob suits and the typefaces' suit characters tell a spade from a club
+    for deck in ("unseen-extralight", "unseen-cjk-serif"):
+        spade, club = (_gray(card_canvas(c, deck)[0]) for c in ("7s", "7c"))
+        assert _ncc(card_canvas("7s", deck)[0], card_canvas("7c", deck)[0]) < 0.95, deck
+        assert not np.array_equal(spade, club)
+
+
+def test_the_unseen_split_says_which_typefaces_it_lacks(monkeypatch):
+    from dealer_assist.vision.synth import styles
+    monkeypatch.setattr(styles, "UNSEEN_FONT_FILES", ("/nowhere/NotoSansCJK-Bold.ttc",))
+    with pytest.raises(ValueError, match="NotoSansCJK-Bold.ttc.*apt-get install fonts-noto-cjk"):
+        render_scene(1, "unseen")
+    render_scene(1, "train")     # the other splits need none of them
+
+
 def test_fresh_pips_redraw_only_the_pips_and_never_touch_the_held_out_decks():
     base_img, base = render_scene(5)
     img, lab = render_scene(5, fresh_pips=(100_000, 200_000))
@@ -229,8 +266,9 @@ def test_fresh_pips_redraw_only_the_pips_and_never_touch_the_held_out_decks():
 
 
 def test_seeded_joker_arts_are_many_distinct_training_jokers_with_blank_corners_when_unindexed():
-    proc = [s for s in JOKER_STYLES.values() if s.art.startswith("proc-")]
-    assert len(proc) >= 40 and all(s.split == "train" for s in proc)
+    proc = [s for s in JOKER_STYLES.values() if s.art.startswith("proc-") and s.split == "train"]
+    assert len(proc) >= 40
+    assert not any(s.art.startswith("proc-") for s in JOKER_STYLES.values() if s.split == "test")
     imgs = {s.name: render_card("JK", s.name, 110)[..., :3].astype(int) for s in proc}
     names = list(imgs)
     # every drawing differs clearly from every other (no two seeds give the same joker)
@@ -250,8 +288,9 @@ def test_seeded_joker_arts_are_many_distinct_training_jokers_with_blank_corners_
 
 
 def test_seeded_back_designs_are_many_distinct_patterned_training_backs():
-    proc = [s for s in BACK_STYLES.values() if s.pattern.startswith("proc-")]
-    assert len(proc) >= 30 and all(s.split == "train" for s in proc)
+    proc = [s for s in BACK_STYLES.values() if s.pattern.startswith("proc-") and s.split == "train"]
+    assert len(proc) >= 30
+    assert not any(s.pattern.startswith("proc-") for s in BACK_STYLES.values() if s.split == "test")
     imgs = {s.name: render_card("BACK", s.name, 90)[..., :3].astype(np.float32) for s in proc}
     names = list(imgs)
     for i, a in enumerate(names):
@@ -268,7 +307,10 @@ def test_seeded_back_designs_are_many_distinct_patterned_training_backs():
 
 
 def test_every_card_of_every_style_renders_with_its_index_in_the_corner_box():
+    from dealer_assist.vision.synth.styles import unseen_missing
     for style in DECK_STYLES:
+        if DECK_STYLES[style].split == "unseen" and unseen_missing():
+            continue    # its typefaces are not installed here (test_the_unseen_split_... says so)
         for card in ("As", "Td", "Kc", "7h"):
             img = render_card(card, style, 63)
             assert img.shape == (88, 63, 4)
@@ -707,3 +749,63 @@ def test_the_looks_training_can_add_each_card_as_a_far_camera_sees_it(tmp_path):
         small, poly = far_copy(img, card["polygon"], rng)
         assert 17.5 <= card_width(poly) <= 60.5 or card_width(poly) == card_width(card["polygon"])
         assert small.shape[0] <= img.shape[0] and poly.min() >= -1
+
+
+@pytest.fixture(scope="module")
+def look_frames(tmp_path_factory):
+    """Six rendered training frames for the look's patch cutting and training."""
+    data = tmp_path_factory.mktemp("look-frames")
+    write_dataset(data, 6, "train", seed0=8_300_000)
+    return data
+
+
+def test_the_looks_patches_can_be_cut_in_several_processes(look_frames):
+    """``train_look --workers N``: process k of N cuts frames k, k + N, ... with a generator of its
+    own: the same cards and classes as one process (other jitters); with one worker the patches
+    are build_patches's own, patch for patch."""
+    from collections import Counter
+
+    from dealer_assist.vision.train_look import build_patches, cut_patches
+
+    frames = sorted((look_frames / "meta" / "train").glob("*.json"))
+    x1, y1, t1 = build_patches(look_frames, "train", 0, frames)
+    one = cut_patches(look_frames, "train", 0, frames, workers=1)
+    assert np.array_equal(one[0], x1) and np.array_equal(one[1], y1) and one[2] == t1
+    x2, y2, t2 = cut_patches(look_frames, "train", 0, frames, workers=2)
+    assert x2.shape == x1.shape and x2.dtype == np.uint8
+    assert Counter(y2.tolist()) == Counter(y1.tolist()) and Counter(t2) == Counter(t1)
+    assert not np.array_equal(x2, x1)    # two processes, two generators: other cuts
+    parts = [build_patches(look_frames, "train", [0, k, 2], frames[k::2]) for k in (0, 1)]
+    assert np.array_equal(x2, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(cut_patches(look_frames, "train", 0, frames, workers=2)[0], x2)   # repeatable
+
+
+def test_the_looks_training_takes_a_device_a_time_budget_and_its_patch_processes(look_frames, tmp_path,
+                                                                               monkeypatch):
+    """``train_look --device D --minutes M --workers N``: the patches are cut in N processes and
+    the training loop (``train.train_classifier``, whose budget test_corner_training's time-boxed
+    run checks: its 40 timing steps take half a minute on a small CPU) gets D and M minutes as
+    ``budget_s``; the report is computed on the network's device."""
+    pytest.importorskip("torch")
+    import dealer_assist.vision.train as train_mod
+    from dealer_assist.vision.train_look import cut_patches
+    from dealer_assist.vision.train_look import main as look_main
+
+    asked, real = [], train_mod.train_classifier
+
+    def no_epochs(x, y, runs, epochs, seed, *args, **kw):   # the real loop, untrained network
+        asked.append({"epochs": epochs, "device": kw["device"], "budget_s": kw["budget_s"]})
+        return real(x, y, runs, 0, seed, *args, **kw)
+
+    monkeypatch.setattr(train_mod, "train_classifier", no_epochs)
+    runs = tmp_path / "runs"
+    assert look_main(["--data", str(look_frames), "--runs", str(runs), "--epochs", "60", "--minutes", "0.5",
+                      "--workers", "2", "--device", "cpu:0"]) == 0
+    assert asked == [{"epochs": 60, "device": "cpu:0", "budget_s": 30.0}]
+    assert "acc_none" in json.loads((runs / "summary.json").read_text(encoding="utf-8"))["val_frames"]
+    frames = sorted((look_frames / "meta" / "train").glob("*.json"))
+    cached = np.load(runs / "patches.npz")   # frames[:-1] train, the last one validation
+    assert np.array_equal(cached["x"], cut_patches(look_frames, "train", 0, frames[:-1], workers=2)[0])
+    asked.clear()
+    assert look_main(["--data", str(look_frames), "--runs", str(tmp_path / "plain"), "--epochs", "3"]) == 0
+    assert asked == [{"epochs": 3, "device": "cpu", "budget_s": None}]   # the defaults: as before

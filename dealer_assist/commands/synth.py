@@ -29,11 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=h(_("Render frames with seeds S .. S+N-1 into OUT/images/SPLIT, YOLO OBB labels into "
                         "OUT/labels/SPLIT, full JSON labels into OUT/meta/SPLIT and OUT/data.yaml. "
                         "Frames already there are kept (resumable). The test split uses only held-out "
-                        "card designs.")),
+                        "card designs; the unseen split only the validation decks, which neither training "
+                        "nor the test split uses.")),
     )
     p.add_argument("out", metavar="OUT", nargs="?", help=h(_("dataset folder (or the clip's folder)")))
     p.add_argument("--n", type=int, help=h(_("number of frames (required for a dataset)")))
-    p.add_argument("--split", choices=("train", "test"), default="train")
+    p.add_argument("--split", choices=("train", "test", "unseen"), default="train")
     p.add_argument("--seed", type=int, default=0, help=h(_("first seed (frame i has seed S+i)")))
     p.add_argument("--workers", type=int, default=1, help=h(_("processes (default 1)")))
     p.add_argument("--recipe", choices=RECIPE_NAMES, default="base",

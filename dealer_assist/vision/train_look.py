@@ -18,6 +18,10 @@ out of training and with frames ``--val-frames`` (the last ones) measure how the
 reads a joker ART and a back DESIGN it has never seen, and what it says of suited cards. The held-out
 TEST styles (benchmarks/eval_detect.py) are never touched. Resumable: the checkpoint
 ``runs/look/last.pt`` is written each epoch.
+
+On a lent GPU: ``--device cuda`` trains (and evaluates) there, ``--minutes M`` trains as many of
+``--epochs`` as fit M minutes (:func:`dealer_assist.vision.train.train_classifier`'s budget, a
+fresh run only) and ``--workers N`` cuts the patches in N processes (:func:`cut_patches`).
 """
 from __future__ import annotations
 
@@ -139,16 +143,43 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
     return np.stack(xs), np.array(ys, np.int64), tags
 
 
+def _cut_part(args: tuple) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    data, split, seed, frames, kw = args
+    return build_patches(data, split, seed, frames, **kw)
+
+
+def cut_patches(data: Path, split: str, seed: int, frames: list[Path], workers: int = 1,
+                **kw) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """:func:`build_patches` (its keyword options ``kw``) in ``workers`` processes: process k of n
+    cuts frames k, k + n, ... with a generator of its own (seeded ``[seed, k, n]``), and the
+    parts are joined in that order. The patches are the same for the same ``workers``, whatever
+    the machine; with one worker they are :func:`build_patches`'s own, patch for patch."""
+    n = min(workers, len(frames))
+    if n <= 1:
+        return build_patches(data, split, seed, frames, **kw)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawned, not forked: a process forked from one whose threads hold locks (torch's, a test
+    # runner's) can wait on them for ever
+    with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(_cut_part, [(data, split, [seed, k, n], frames[k::n], kw) for k in range(n)]))
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            [t for p in parts for t in p[2]])
+
+
 def evaluate(net, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Softmax probabilities (N, 4) of a trained network (eval mode, no augmentation)."""
+    """Softmax probabilities (N, 4) of a trained network (eval mode, no augmentation), computed
+    on the network's device."""
     import torch
 
+    dev = next(net.parameters()).device
     net.eval()
     out = []
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            xb = torch.from_numpy(x[i:i + 512]).permute(0, 3, 1, 2).float()
-            out.append(torch.softmax(net(xb), dim=1).numpy())
+            xb = torch.from_numpy(x[i:i + 512]).to(dev).permute(0, 3, 1, 2).float()
+            out.append(torch.softmax(net(xb), dim=1).cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, len(LOOK_CLASSES)), np.float32)
 
 
@@ -184,10 +215,12 @@ def flip_augment(x, gen):
 
 
 def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: float = 3e-3,
-          x_val: np.ndarray | None = None, y_val: np.ndarray | None = None, init: str | None = None):
+          x_val: np.ndarray | None = None, y_val: np.ndarray | None = None, init: str | None = None,
+          device: str = "cpu", budget_s: float | None = None):
     """Train (or resume from ``runs/last.pt``) with the corner classifier's loop
     (:func:`dealer_assist.vision.train.train_classifier`): the same CNN on whole-card patches,
-    balanced classes, mirrored batches. Returns (network, history)."""
+    balanced classes, mirrored batches, on ``device`` ("cpu", "cuda"), as many of ``epochs`` as
+    fit ``budget_s`` seconds (None: all of them; a fresh run only). Returns (network, history)."""
     from dealer_assist.vision.train import augment, train_classifier
 
     # balanced classes: each class weighs as much as the others in the loss
@@ -197,10 +230,11 @@ def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: 
             return {"val": report(evaluate(net, x_val, y_val), y_val)}
     else:
         validate = None
+    log(f"look: training on {device}" + ("" if budget_s is None else f" for {budget_s:.0f} s at most"))
     result = train_classifier(
-        x, y, runs, epochs, seed, init=init, lr=lr, num_classes=len(LOOK_CLASSES), crop_hw=(LOOK_H, LOOK_W),
-        out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),
-        batch_augment=lambda xb, gen: flip_augment(augment(xb, gen), gen), validate=validate)
+        x, y, runs, epochs, seed, init=init, lr=lr, device=device, num_classes=len(LOOK_CLASSES),
+        crop_hw=(LOOK_H, LOOK_W), out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),
+        batch_augment=lambda xb, gen: flip_augment(augment(xb, gen), gen), validate=validate, budget_s=budget_s)
     return result["net"], result["history"]
 
 
@@ -264,6 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-data", type=Path, action="append", default=[],
                     help="another rendered dataset whose frames all add training patches (e.g. a "
                          "fresh-pips recipe; repeatable); the validation frames stay --data's")
+    ap.add_argument("--device", default="cpu", help="the torch device to train on (cpu, cuda, cuda:0)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="train as many of --epochs as fit this many minutes (a fresh run)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes cutting the patches (1: the patches of a single process, as before)")
     args = ap.parse_args(argv)
 
     from dealer_assist.vision.look import LOOK_FILE
@@ -281,10 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     nval = min(args.val_frames, len(frames) // 4)
 
     def split_patches() -> dict[str, np.ndarray]:
-        x, y, tags = build_patches(args.data, args.split, args.seed, frames[:len(frames) - nval],
-                                   decoy_reps=args.decoy_reps, far_p=args.far_p)
-        xv, yv, tv = build_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:],
-                                   decoy_reps=args.decoy_reps, far_p=args.far_p)
+        x, y, tags = cut_patches(args.data, args.split, args.seed, frames[:len(frames) - nval], args.workers,
+                                 decoy_reps=args.decoy_reps, far_p=args.far_p)
+        xv, yv, tv = cut_patches(args.data, args.split, args.seed + 1, frames[len(frames) - nval:], args.workers,
+                                 decoy_reps=args.decoy_reps, far_p=args.far_p)
         return {"x": x, "y": y, "tags": np.array(tags), "xv": xv, "yv": yv, "tv": np.array(tv)}
 
     z = cached_patches(args.runs / "patches.npz", split_patches, f"{len(frames)} frames of {args.data}")
@@ -293,8 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         more = sorted((extra / "meta" / args.split).glob("*.json"))
 
         def extra_patches(extra=extra, more=more, i=i) -> dict[str, np.ndarray]:
-            ex, ey, et = build_patches(extra, args.split, args.seed + 2 + i, more, decoy_reps=args.decoy_reps,
-                                       far_p=args.far_p)
+            ex, ey, et = cut_patches(extra, args.split, args.seed + 2 + i, more, args.workers,
+                                     decoy_reps=args.decoy_reps, far_p=args.far_p)
             return {"x": ex, "y": ey, "tags": np.array(et)}
 
         z = cached_patches(args.runs / f"patches-extra{i}.npz", extra_patches, f"{len(more)} frames of {extra}")
@@ -310,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     x, y = x[~(hx | bx_t)], y[~(hx | bx_t)]
     log(f"train {len(y)} patches ({np.bincount(y, minlength=len(LOOK_CLASSES)).tolist()} per class), "
         f"{int(hx.sum())} of held-out joker arts {sorted(held)}, {int(bx_t.sum())} of held-out backs {sorted(held_b)}")
-    net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv, init=args.init)
+    net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv, init=args.init,
+                         device=args.device, budget_s=None if args.minutes is None else args.minutes * 60)
     summary = {"val_frames": report(evaluate(net, xv, yv), yv)}
     if len(jx):
         summary["heldout_joker_arts"] = report(evaluate(net, jx, np.full(len(jx), JOKER_OUT)),

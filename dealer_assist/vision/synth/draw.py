@@ -307,10 +307,52 @@ def _var_shapes(suit: int, seed: int) -> tuple[list, list]:
     return polys, circles
 
 
+def _blob_shapes(suit: int) -> tuple[list, list]:
+    """``blob`` pips (the ``unseen`` validation decks only): round, soft suits, as some novelty
+    and souvenir decks draw them. The spade is a near-round body with a short point on a stalk,
+    the club three big lobes grown into one round head on a stalk, so that small black cards of
+    such a deck are as hard to tell apart as the held-out decks' are."""
+    polys: list = []
+    circles: list = []
+    if suit == 2:
+        polys.append(_norm(_heart_pts(1.7), 0, 0, 1, 0.95))
+    elif suit == 1:
+        polys.append(_diamond(0.4, 0.16))
+    elif suit == 3:
+        h = _heart_pts(1.6)
+        h[:, 1] = -h[:, 1]
+        polys.append(_norm(h, 0, 0, 1, 0.78))
+        polys.append(np.array([(0.5, 0.6), (0.56, 0.78), (0.62, 1.0), (0.38, 1.0), (0.44, 0.78)]))
+    else:
+        for cx, cy in ((0.5, 0.3), (0.33, 0.5), (0.67, 0.5)):
+            circles.append((cx, cy, 0.27))
+        polys.append(np.array([(0.5, 0.62), (0.56, 0.78), (0.62, 1.0), (0.38, 1.0), (0.44, 0.78)]))
+    return polys, circles
+
+
+#: Folders searched for the typeface of a ``glyph-STEM`` pip drawing (Debian's fonts-urw-base35 and
+#: fonts-noto-cjk); ``DEALER_ASSIST_GLYPH_FONT_DIRS`` (folders joined by ``os.pathsep``) replaces them
+GLYPH_FONT_DIRS = ("/usr/share/fonts/opentype/urw-base35", "/usr/share/fonts/opentype/noto")
+
+
+def glyph_font_path(stem: str) -> str | None:
+    """The file of typeface ``stem`` (``C059-Roman``, ``NotoSansCJK-Bold``) whose suit characters a
+    ``glyph-STEM`` pip drawing uses; None where this machine does not have it."""
+    dirs = os.environ.get("DEALER_ASSIST_GLYPH_FONT_DIRS")
+    for d in (tuple(x for x in dirs.split(os.pathsep) if x) if dirs is not None else GLYPH_FONT_DIRS):
+        for ext in (".otf", ".ttf", ".ttc"):
+            path = os.path.join(d, stem + ext)
+            if os.path.isfile(path):
+                return path
+    return None
+
+
 def _poly_shapes(suit: int, shape: str) -> tuple[list, list]:
     """Polygons and circles (cx, cy, r) in a unit box for a suit (0 c, 1 d, 2 h, 3 s)."""
     if shape.startswith("var-"):
         return _var_shapes(suit, int(shape[4:]))
+    if shape == "blob":
+        return _blob_shapes(suit)
     polys: list = []
     circles: list = []
     fat = {"classic": 3.0, "fat": 2.2, "slim": 3.8, "angular": 3.0}.get(shape, 3.0)
@@ -342,12 +384,17 @@ def _poly_shapes(suit: int, shape: str) -> tuple[list, list]:
 @functools.lru_cache(maxsize=512)
 def pip_mask(suit: int, shape: str, height: int) -> np.ndarray:
     """Coverage mask of one suit pip ``height`` px tall; ``suit`` is ``Suit`` value
-    (0 clubs, 1 diamonds, 2 hearts, 3 spades). ``shape``: classic, fat, slim, angular (drawn
-    polygons), ``var-N`` (a seeded drawing, :func:`_var_shapes`) or glyph (the DejaVu suit
-    characters)."""
+    (0 clubs, 1 diamonds, 2 hearts, 3 spades). ``shape``: classic, fat, slim, angular, blob (drawn
+    polygons), ``var-N`` (a seeded drawing, :func:`_var_shapes`), glyph (the DejaVu suit
+    characters) or ``glyph-STEM`` (the suit characters of typeface STEM: :func:`glyph_font_path`)."""
     height = max(3, int(height))
     if shape == "glyph":
         big = _ttf_text_mask("♣♦♥♠"[suit], "DejaVuSans.ttf", height)
+    elif shape.startswith("glyph-"):
+        path = glyph_font_path(shape[6:])
+        if path is None:
+            raise FileNotFoundError(f"pips {shape}: no typeface {shape[6:]} in {GLYPH_FONT_DIRS}")
+        big = _ttf_text_mask("♣♦♥♠"[suit], path, height)
     else:
         n = height * SS * 2
         canvas = np.zeros((n + 8, n + 8), np.uint8)

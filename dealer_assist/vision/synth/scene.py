@@ -32,7 +32,7 @@ from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_ST
     check_split, deck_style, styles_for
 
 FRAME_W, FRAME_H = 1280, 720
-SPLIT_CODE = {"train": 1, "test": 2}
+SPLIT_CODE = {"train": 1, "test": 2, "unseen": 3}
 #: An index counts as visible when at least this fraction of its box is uncovered.
 VISIBLE_MIN = 0.7
 #: Card width range in the frame (px, the short side).

@@ -3,10 +3,12 @@ back designs, each tagged with the split that may use it.
 
 The ``test`` split draws ONLY from styles tagged ``test``; ``train`` only from ``train``. The held
 out styles use index fonts, pip shapes, court art, joker art and back patterns that no training
-style uses, so test scores measure reading a deck the model has never seen.
+style uses, so test scores measure reading a deck the model has never seen. The ``unseen``
+split (validation decks, :data:`UNSEEN_LIST`) draws only from styles tagged ``unseen``, whose
+elements neither training nor test styles use: the doubt is chosen on them too.
 
 >>> sorted({s.split for s in DECK_STYLES.values()})
-['test', 'train']
+['test', 'train', 'unseen']
 >>> train_fonts = {(s.font.kind, s.font.name) for s in styles_for("train", DECK_STYLES)}
 >>> any((s.font.kind, s.font.name) in train_fonts for s in styles_for("test", DECK_STYLES))
 False
@@ -284,15 +286,59 @@ def _generated_backs(n: int, seed: int = 2026) -> tuple[BackStyle, ...]:
     return tuple(out)
 
 
-DECK_LIST = DECK_LIST + _generated_decks(60)
-JOKER_LIST = JOKER_LIST + _generated_jokers(12) + _procedural_jokers(48)
-BACK_LIST = BACK_LIST + _generated_backs(12) + _procedural_backs(40)
+# --- unseen: validation decks --------------------------------------------------------------
+# The ``unseen`` split's decks are for choosing the ``sure`` thresholds on decks the reader has
+# never seen (benchmarks/eval_sure.py) without touching the held-out ``test`` split: every training
+# deck is met by the readers, and a threshold chosen on them let a small black card's wrong suit be
+# sure on the held-out decks (models/MODEL_CARD.md, "Forty-second session"). Their index typefaces
+# (Noto CJK's Latin letters and digits, DejaVu faces and a Hershey face no other deck uses), pips
+# (the suit characters of Debian's URW and Noto CJK typefaces, and the round ``blob`` suits),
+# court art (``rich-N`` from seeds above every training seed), jokers and backs (seeded art from
+# seeds no other style uses) are none of the training and test decks'. The typefaces come from
+# fonts-noto-cjk and fonts-urw-base35 (:data:`UNSEEN_FONT_FILES`; :func:`unseen_missing`).
+_CJK = "/usr/share/fonts/opentype/noto/"
+#: The typeface files the unseen decks' indices and pips need
+UNSEEN_FONT_FILES = (_CJK + "NotoSansCJK-Bold.ttc", _CJK + "NotoSerifCJK-Regular.ttc")
+_CJK_SANS = FontSpec("ttf", _CJK + "NotoSansCJK-Bold.ttc")
+_CJK_SERIF = FontSpec("ttf", _CJK + "NotoSerifCJK-Regular.ttc")
+UNSEEN_LIST: tuple[DeckStyle, ...] = (
+    DeckStyle("unseen-cjk-sans", "unseen", _CJK_SANS, "glyph-NotoSansCJK-Bold", "rich-9000001",
+              rank_h=0.12, rank_w=0.15),
+    DeckStyle("unseen-cjk-serif", "unseen", _CJK_SERIF, "glyph-C059-Roman", "rich-9000002",
+              rank_h=0.125, paper=CREAM, ace="ornate"),
+    DeckStyle("unseen-extralight", "unseen", FontSpec("ttf", "DejaVuSans-ExtraLight.ttf", bold=0.02), "blob",
+              "rich-9000003", rank_h=0.13, border=((40, 40, 40), 0.03, 1)),
+    DeckStyle("unseen-mono-oblique", "unseen", FontSpec("ttf", "DejaVuSansMono-BoldOblique.ttf"),
+              "glyph-URWGothic-Book", "rich-9000004", rank_w=0.13, four_index=True),
+    DeckStyle("unseen-hershey-plain", "unseen", FontSpec("hershey", "plain", 0.13), "glyph-NimbusSans-Regular",
+              "rich-9000005", rank_h=0.125, paper=(240, 246, 246)),
+    DeckStyle("unseen-cjk-blob", "unseen", _CJK_SANS, "blob", "rich-9000006", rank_h=0.145, suit_h=0.08,
+              rank_w=0.16, index_y=0.025, jumbo=True, pip_w=0.14),
+    DeckStyle("unseen-serif-bookman", "unseen", _CJK_SERIF, "glyph-URWBookman-Light", "rich-9000007",
+              rank_h=0.115, colors=(BLACK, DARK_RED, DARK_RED, BLACK), ace="plain"),
+    DeckStyle("unseen-condensed-oblique", "unseen", FontSpec("ttf", "DejaVuSansCondensed-BoldOblique.ttf"),
+              "glyph-P052-Roman", "rich-9000008", rank_h=0.125, border=((150, 40, 40), 0.04, 2)),
+)
+UNSEEN_JOKERS: tuple[JokerStyle, ...] = tuple(
+    JokerStyle(f"unseen-joker-{i}", "unseen", f"proc-{9_100_000 + i}", (None, "word", None, "star")[i % 4],
+               (_CJK_SANS, _CJK_SERIF)[i % 2], color=(BLACK, RED, BLUE, GREEN)[i % 4],
+               accent=((30, 150, 220), (160, 60, 40), (40, 40, 190), (30, 120, 60))[i % 4])
+    for i in range(8))
+UNSEEN_BACKS: tuple[BackStyle, ...] = tuple(
+    BackStyle(f"unseen-back-{i}", "unseen", f"proc-{9_200_000 + i}",
+              (((30, 30, 150), WHITE), ((120, 60, 20), (230, 225, 215)), ((40, 90, 30), CREAM),
+               ((20, 20, 20), (200, 200, 205)))[i % 4], margin=(0.0, 0.05, 0.07, 0.04)[i % 4])
+    for i in range(8))
+
+DECK_LIST = DECK_LIST + _generated_decks(60) + UNSEEN_LIST
+JOKER_LIST = JOKER_LIST + _generated_jokers(12) + _procedural_jokers(48) + UNSEEN_JOKERS
+BACK_LIST = BACK_LIST + _generated_backs(12) + _procedural_backs(40) + UNSEEN_BACKS
 
 DECK_STYLES: dict[str, DeckStyle] = {s.name: s for s in DECK_LIST}
 JOKER_STYLES: dict[str, JokerStyle] = {s.name: s for s in JOKER_LIST}
 BACK_STYLES: dict[str, BackStyle] = {s.name: s for s in BACK_LIST}
 
-SPLITS = ("train", "test")
+SPLITS = ("train", "test", "unseen")
 
 
 class SynthError(UserError, ValueError):
@@ -407,15 +453,31 @@ def deck_style(name: str) -> DeckStyle:
 
 
 def check_split(split: str) -> None:
-    """Refuse a split that is not ``train`` or ``test`` (:class:`SynthError`).
+    """Refuse a split that is not ``train``, ``test`` or ``unseen`` (:class:`SynthError`), and
+    the ``unseen`` split where its typefaces are not installed.
 
     >>> check_split("val")
     Traceback (most recent call last):
     ...
-    dealer_assist.vision.synth.styles.SynthError: split must be 'train' or 'test', not 'val'
+    dealer_assist.vision.synth.styles.SynthError: split must be 'train', 'test' or 'unseen', not 'val'
     """
     if split not in SPLITS:
-        raise SynthError(_("split must be 'train' or 'test', not {split}", split=typed(split)))
+        raise SynthError(_("split must be 'train', 'test' or 'unseen', not {split}", split=typed(split)))
+    if split == "unseen" and unseen_missing():
+        raise SynthError(_("the unseen split's decks need typefaces this machine does not have: {files} "
+                           "(apt-get install fonts-noto-cjk fonts-urw-base35)", files=", ".join(unseen_missing())))
+
+
+def unseen_missing() -> list[str]:
+    """The typeface files the ``unseen`` decks need that this machine does not have (none: it can
+    render them)."""
+    import os
+
+    from dealer_assist.vision.synth.draw import glyph_font_path
+
+    files = [f for f in UNSEEN_FONT_FILES if not os.path.isfile(f)]
+    stems = {s.pips[6:] for s in UNSEEN_LIST if s.pips.startswith("glyph-")}
+    return files + sorted(f"{stem}.otf" for stem in stems if glyph_font_path(stem) is None)
 
 
 def styles_for(split: str, table: dict) -> list:
