@@ -52,7 +52,8 @@ def encode(img, side: int) -> bytes | None:
 def main(out: Path) -> int:
     shutil.rmtree(out, ignore_errors=True)
     (out / "fonts" / "dejavu").mkdir(parents=True)
-    for f in dejavu_files():
+    dejavu = dejavu_files()
+    for f in dejavu:
         shutil.copyfile(Path("/usr/share/fonts/truetype/dejavu") / f, out / "fonts" / "dejavu" / f)
     for d in EXTRA:
         dst = out / "fonts" / "extra" / Path(d).name
@@ -81,7 +82,7 @@ def main(out: Path) -> int:
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     dst.write_bytes(data)
                     kept += 1
-    print(f"{out}: {len(dejavu_files())} DejaVu files, the extra typefaces, {kept} of {seen} photographs")
+    print(f"{out}: {len(dejavu)} DejaVu files, the extra typefaces, {kept} of {seen} photographs")
     return 0
 
 

@@ -190,6 +190,20 @@ def far_draws(reps: int, far_p: float, rng: np.random.Generator) -> list[bool]:
     return [False] * reps + ([True] if far_p and rng.random() < far_p else [])
 
 
+def in_parts(fn, workers: int, *args, **kw) -> list:
+    """``fn(*args, part=(k, workers), **kw)`` for k = 0 .. ``workers`` - 1, each in a process of its
+    own, their results in that order (:func:`build_crops`, ``train_look.cut_patches``: part k cuts
+    frames k, k + n, ... with a generator of its own). The processes are spawned, not forked: one
+    forked from a process whose threads hold locks (torch's, OpenCV's, a test runner's) can wait
+    on them for ever."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futs = [pool.submit(fn, *args, part=(k, workers), **kw) for k in range(workers)]
+        return [f.result() for f in futs]
+
+
 def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None = None,
                 negatives: int = 2, jitter: dict | None = None, workers: int = 1,
                 part: tuple[int, int] | None = None, far_p: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -205,12 +219,7 @@ def build_crops(data: Path, split: str, reps: int, seed: int, limit: int | None 
     from dealer_assist.vision.geometry import training_corner_crops
 
     if workers > 1 and part is None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers) as pool:
-            futs = [pool.submit(build_crops, data, split, reps, seed, limit, negatives, jitter, 1, (k, workers),
-                                far_p) for k in range(workers)]
-            done = [f.result() for f in futs]
+        done = in_parts(build_crops, workers, data, split, reps, seed, limit, negatives, jitter, 1, far_p=far_p)
         if not any(len(d[1]) for d in done):
             raise SystemExit(f"no labelled frames under {data / 'meta' / split}")
         return np.concatenate([d[0] for d in done]), np.concatenate([d[1] for d in done])

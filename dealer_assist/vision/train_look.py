@@ -36,7 +36,7 @@ import numpy as np
 from dealer_assist.vision.look import (BACK, BACK_OUT, FACE, JOKER, JOKER_OUT, LOOK_CLASSES, LOOK_H, LOOK_W,
                                        NONE_OUT, NOTHING, kinds, suits)
 from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE
-from dealer_assist.vision.train import far_copy, far_draws, log
+from dealer_assist.vision.train import far_copy, far_draws, in_parts, log
 
 
 def look_label(card: dict) -> int | None:
@@ -143,9 +143,10 @@ def build_patches(data: Path, split: str, seed: int, frames: list[Path],
     return np.stack(xs), np.array(ys, np.int64), tags
 
 
-def _cut_part(args: tuple) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    data, split, seed, frames, kw = args
-    return build_patches(data, split, seed, frames, **kw)
+def _patches_part(data: Path, split: str, seed: int, frames: list[Path], kw: dict,
+                  part: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    k, n = part
+    return build_patches(data, split, [seed, k, n], frames[k::n], **kw)
 
 
 def cut_patches(data: Path, split: str, seed: int, frames: list[Path], workers: int = 1,
@@ -157,13 +158,7 @@ def cut_patches(data: Path, split: str, seed: int, frames: list[Path], workers: 
     n = min(workers, len(frames))
     if n <= 1:
         return build_patches(data, split, seed, frames, **kw)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # spawned, not forked: a process forked from one whose threads hold locks (torch's, a test
-    # runner's) can wait on them for ever
-    with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) as pool:
-        parts = list(pool.map(_cut_part, [(data, split, [seed, k, n], frames[k::n], kw) for k in range(n)]))
+    parts = in_parts(_patches_part, n, data, split, seed, frames, kw)
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
             [t for p in parts for t in p[2]])
 

@@ -463,9 +463,10 @@ def check_split(split: str) -> None:
     """
     if split not in SPLITS:
         raise SynthError(_("split must be 'train', 'test' or 'unseen', not {split}", split=typed(split)))
-    if split == "unseen" and unseen_missing():
+    missing = unseen_missing() if split == "unseen" else []
+    if missing:
         raise SynthError(_("the unseen split's decks need typefaces this machine does not have: {files} "
-                           "(apt-get install fonts-noto-cjk fonts-urw-base35)", files=", ".join(unseen_missing())))
+                           "(apt-get install fonts-noto-cjk fonts-urw-base35)", files=", ".join(missing)))
 
 
 def unseen_missing() -> list[str]:
