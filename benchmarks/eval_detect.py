@@ -381,6 +381,7 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         "intervals_95": bootstrap_intervals(np.array(per_frame, np.int64).reshape(-1, len(PER_FRAME))),
         "failures": confusions,
         "failures_by_kind": dict(Counter(failure_kind(f) for f in confusions).most_common()),
+        "counts": dict(tot),
     }
 
 

@@ -41,7 +41,7 @@ from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_ST
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 
 KEYS = ("recall", "precision", "joker_recall", "joker_recall_no_index", "joker_recall_with_index",
-        "frames_all_correct")
+        "frames_all_correct", "right_not_sure", "wrong_sure")
 
 
 def photos_of(folder: Path, card: str, table: dict) -> list[Path]:

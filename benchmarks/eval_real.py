@@ -305,7 +305,9 @@ def cards_from_corners(labels: list[dict], result: dict) -> list[dict]:
     holds them (of several, the one with a corner of its outline nearest, for its size), else
     each its own. Each labelled card may be paired with a card found whose outline holds one of
     its corners; the pairs are one to one, as many as can be (augmenting paths), each card
-    trying first the card found holding most of its corners, then the nearest. A paired card's
+    trying first the cards found that bear its name (a ghost box around its one corner in view
+    does not take a card named right), then the card found holding most of its corners, then
+    the nearest. A paired card's
     box is then the found card's axis-aligned box, so :func:`match` pairs them. Any other card's box
     spans its corners (a single corner's: the face-down card found around it, if any, else the
     corner itself, with ``"long"``, the long side for its size bucket, :data:`CORNER_TO_CARD`
@@ -342,8 +344,14 @@ def cards_from_corners(labels: list[dict], result: dict) -> list[dict]:
             key = ("alone", k)
         groups.setdefault(key, []).append(k)
     members = list(groups.values())
-    # each labelled card's candidates: the cards found holding its corners, most corners first,
+    # each labelled card's candidates: the cards found holding its corners, those naming it
+    # first (as COCO pairs within a class, and eval_detect.match by name), then most corners,
     # then the nearest; a maximum one-to-one matching, tried in that order (augmenting paths)
+    names = [d.get("card", UNKNOWN) for d in result["cards"]]
+
+    def names_it(lab: dict, i: int) -> bool:
+        return rank_of(names[i]) == lab["rank"] and (not lab.get("suit") or suit_of(names[i]) == lab["suit"])
+
     prefs, most = [], []
     for ks in members:
         count: Counter = Counter()
@@ -352,7 +360,8 @@ def cards_from_corners(labels: list[dict], result: dict) -> list[dict]:
             for i, d in held_by[k].items():
                 count[i] += 1
                 near[i] = min(near.get(i, d), d)
-        prefs.append(sorted(count, key=lambda i: (-count[i], near[i], i)))
+        lab = labels[ks[0]]
+        prefs.append(sorted(count, key=lambda i: (not names_it(lab, i), -count[i], near[i], i)))
         most.append(max(count.values(), default=0))
     owner_of: dict[int, int] = {}
 

@@ -919,6 +919,35 @@ def test_one_correction_teaches_the_reader_a_card_it_keeps_misreading():
 
 
 @needs_models
+def test_what_a_deck_teaches_names_a_card_but_never_makes_it_surer_than_the_reader_alone():
+    """The ``sure`` thresholds were measured on the reader without an enrolled deck; a deck's
+    corners (here one the dealer taught by a correction) sharpen the posterior by an amount no
+    validation set measured. So a name read with the deck is sure only as far as the same name
+    read without it: the corrected 2 of spades now reads 2s, and where the reader alone reads it
+    2c, the 2s is not shown as sure; where the two agree, the deck takes no sureness away."""
+    det, alone = CardDetector(MODELS), CardDetector(MODELS)
+    views = [(w, a) for w in (70, 80, 90) for a in (0, 30, 120)]
+    image, polygon = _blurred_view("2s", 70, 0)
+    assert det.learn(image, polygon, "2s") == 2
+    doubted = 0
+    for w, a in views:
+        img = _blurred_view("2s", w, a)[0]
+        got, before = det.detect(img, sureness=True)["cards"][0], alone.detect(img, sureness=True)["cards"][0]
+        assert got["card"] == "2s"
+        if before["card"] != "2s":
+            doubted += 1
+            assert not got["sure"], (w, a, got, before)
+        else:
+            assert got["sureness"] <= before["sureness"] + 1e-9 and got["sure"] == before["sure"], (w, a, got, before)
+    assert doubted >= 2
+    # the 2 of clubs, which the reader alone names surely, keeps its sure flag
+    for w, a in views[:3]:
+        img = _blurred_view("2c", w, a)[0]
+        got, before = det.detect(img, sureness=True)["cards"][0], alone.detect(img, sureness=True)["cards"][0]
+        assert got["card"] == before["card"] == "2c" and got["sure"] == before["sure"]
+
+
+@needs_models
 def test_the_rescue_of_fanned_cards_only_adds_cards_the_frame_shows(detector):
     """In a fanned hand the lower cards show one corner each; the rescue reads the boxes the
     detector set aside and keeps one whose corner surely shows a card no other box names

@@ -733,3 +733,22 @@ def test_labels_marked_difficult_are_set_aside_with_what_was_found_on_them(tmp_p
     assert marked["labelled_cards"] == 2 and marked["scored_names"] == plain["scored_names"] - 1
     assert marked["labels"]["difficult"] == {"labels": 1, "detections": 1}
     assert "1 labels marked difficult set aside, with the 1 detections on them" in marked["stdout"]
+
+
+def test_a_corner_in_view_goes_to_the_card_found_that_names_it_not_to_a_ghost_around_it():
+    """A covered card shows one index corner; a ghost box (here ``??``, shifted so that one of its
+    corners lies nearer the label) holds that corner too. The labelled card is the named card's,
+    so its right, sure name is not scored as a sure wrong name on nothing."""
+    named = card("Kc", 0.95, 0, 100, sure=True)
+    ghost = card("??", 0.05, 10, 110, y0=15, y1=155)
+    found = {"cards": [ghost, named], "backs": []}
+    corner = [{"rank": "K", "suit": "c", "box": [4, 4, 22, 36]}]
+    cards = E.cards_from_corners(corner, found)
+    assert [(c["rank"], c["box"]) for c in cards] == [("K", [0.0, 0.0, 100.0, 140.0])]
+    scored = E.score_photo(found, cards)
+    assert scored["right_sure"] == [True] and scored["wrong"] == []
+    # a rank-only label (no suit) is paired by its rank the same way; with no card named it, the
+    # nearest holder keeps it, as before
+    assert E.cards_from_corners([{"rank": "K", "box": [4, 4, 22, 36]}], found)[0]["box"] == [0.0, 0.0, 100.0, 140.0]
+    other = {"cards": [ghost, card("Qc", 0.95, 0, 100)], "backs": []}
+    assert E.cards_from_corners(corner, other)[0]["box"] == [10.0, 15.0, 110.0, 155.0]

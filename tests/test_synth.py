@@ -361,6 +361,19 @@ def test_write_dataset_layout_and_resume(tmp_path):
     assert np.abs(mem.astype(int) - disk.astype(int)).mean() < 1.0
 
 
+def test_write_dataset_in_processes_draws_the_frames_one_process_draws(tmp_path):
+    """``synth --workers N`` (and ``train``, the benchmarks) draw in N spawned processes; the
+    dataset is the one a single process writes, file for file."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert write_dataset(str(one), 3, "train", seed0=41, workers=1, recipe="world") == 3
+    assert write_dataset(str(two), 3, "train", seed0=41, workers=2, recipe="world") == 3
+    files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file() and p.name != "data.yaml")
+    assert len(files) == 9
+    assert files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file() and p.name != "data.yaml")
+    for f in files:
+        assert (one / f).read_bytes() == (two / f).read_bytes(), f
+
+
 def test_synth_command(tmp_path, capsys):
     out = str(tmp_path / "d")
     assert main(["synth", out, "--n", "1", "--split", "test", "--seed", "3", "--quiet", "--lang", "en"]) == 0
@@ -809,3 +822,52 @@ def test_the_looks_training_takes_a_device_a_time_budget_and_its_patch_processes
     asked.clear()
     assert look_main(["--data", str(look_frames), "--runs", str(tmp_path / "plain"), "--epochs", "3"]) == 0
     assert asked == [{"epochs": 3, "device": "cpu", "budget_s": None}]   # the defaults: as before
+
+
+def _image_deck(folder, colours=None, joker=True, back=True):
+    """A deck someone else drew, as image files: each card a flat colour of its own (BGR), with a
+    dark mark where an index would be, its back blue."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [r + s for r in "23456789TJQKA" for s in "cdhs"] + (["JK"] if joker else []) + (["BACK"] if back else [])
+    for k, name in enumerate(names):
+        colour = (colours or {}).get(name, (40 + k * 3 % 200, 220, 250 - k))
+        img = np.zeros((178, 128, 4), np.uint8)
+        img[..., :3] = colour if name != "BACK" else (200, 60, 20)
+        img[..., 3] = 255
+        img[8:40, 6:24, :3] = 0 if name != "BACK" else 255
+        cv2.imwrite(str(folder / f"{name}.png"), img)
+    return folder
+
+
+def test_a_deck_drawn_by_someone_else_lies_where_the_seeds_own_deck_would(tmp_path):
+    """``render_scene(..., deck_images=FOLDER)``: the same table, camera and cards, each drawn from
+    the folder's images (the decks of ``benchmarks/eval_decks.py``), its frame saying which deck."""
+    deck = _image_deck(tmp_path / "deck", colours={"Ks": (255, 0, 255)})
+    seed = next(s for s in range(3_000_000, 3_000_200) if any(c["card"] == "Ks" for c in render_scene(s, "test")[1]["cards"]))
+    own, own_label = render_scene(seed, "test", jpeg=False)
+    img, label = render_scene(seed, "test", jpeg=False, deck_images=str(deck))
+    assert [(c["card"], c["polygon"]) for c in label["cards"]] == [(c["card"], c["polygon"]) for c in own_label["cards"]]
+    assert label["meta"]["deck_style"] == "file:" + str(deck) and label["meta"]["tilt_deg"] == own_label["meta"]["tilt_deg"]
+    ks = next(c for c in label["cards"] if c["card"] == "Ks" and c["visible_fraction"] > 0.5)
+    inside = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [np.round(np.array(ks["polygon"])).astype(np.int32)], 1)
+    magenta = (img[..., 0] > 150) & (img[..., 1] < 90) & (img[..., 2] > 150)
+    assert magenta[inside > 0].mean() > 0.3 and magenta[inside == 0].mean() < 0.01
+    assert not np.array_equal(img, own)
+    # the world recipe too
+    _, world = render_scene(seed, "test", jpeg=False, world=True, deck_images=str(deck))
+    assert world["meta"]["back_style"] == "file:" + str(deck)
+
+
+def test_an_image_deck_card_is_its_image_on_card_stock_and_a_missing_one_is_named(tmp_path):
+    from dealer_assist.vision.synth.faces import CANON_H, CANON_W, IMAGE_DECK_INFO, image_deck_canvas
+
+    deck = _image_deck(tmp_path / "deck", colours={"7c": (10, 200, 30)}, joker=False)
+    img, box = image_deck_canvas("7c", deck)
+    assert img.shape == (CANON_H, CANON_W, 4) and tuple(img[CANON_H // 2, CANON_W // 2, :3]) == (10, 200, 30)
+    assert img[0, 0, 3] == 0 and box == (0.04, 0.03, 0.2, 0.25)        # rounded corner; the default index box
+    assert image_deck_canvas("BACK", deck)[1] is None
+    with pytest.raises(ValueError, match="JK.png"):
+        image_deck_canvas("JK", deck)
+    (deck / IMAGE_DECK_INFO).write_text(json.dumps({"index_box": [0.05, 0.05, 0.25, 0.3], "joker_index": True}))
+    assert image_deck_canvas("7c", deck)[1] == (0.05, 0.05, 0.25, 0.3)

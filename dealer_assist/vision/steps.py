@@ -117,11 +117,19 @@ class Candidates:
         return self.data[key]
 
     def posterior(self, k: int) -> float:
-        """The posterior of row ``k``'s name (0 for ``??`` and for a name that rests on none)."""
+        """The posterior of row ``k``'s name (0 for ``??`` and for a name that rests on none).
+        Where an enrolled deck (or the dealer's corrections) weighed into the reading, the lower
+        of that and the posterior of the same name read without the deck (``post0``,
+        :func:`name_row`): the ``sure`` thresholds were measured on the reading without one, and
+        a deck's corners sharpen a posterior by an amount no validation set measured (a blurred
+        fanned 3s of a deck never drawn here, read as the deck's Js at 0.994 against 0.859
+        without it; models/MODEL_CARD.md, "Forty-fifth session")."""
         post = self.data["post"][k] if "post" in self.data else None
         if self.name[k] == HIDDEN or post is None:
             return 0.0
-        return float(post[0][class_of(self.name[k])])
+        p = float(post[0][class_of(self.name[k])])
+        generic = self.data["post0"][k] if "post0" in self.data else None
+        return p if generic is None else min(p, float(generic[0][class_of(self.name[k])]))
 
 
 #: a step: (the reader, the BGR frame, the candidates) -> the candidates
@@ -197,6 +205,9 @@ def name_row(reader: "CardDetector", image: np.ndarray, c: Candidates, k: int,
     pk, ek = c.data["corners"][k], c.data["embedding"][k]
     face_s, joker_s = float(c.scores[k][FACE]), float(c.scores[k][JOKER_CLS])
     if reader.deck is not None:
+        # the reading without the deck too: what the sure thresholds were measured on
+        generic, gvis = card_posterior(pk, face_s, joker_s, suit_llr, st.joker_prior_max)
+        c.column("post0")[k] = (generic, gvis, face_s, joker_s)
         pk, joker_s = reader.deck.adjust(image, c.outlines[k], pk, ek, joker_s)
     post, vis = card_posterior(pk, face_s, joker_s, suit_llr, st.joker_prior_max)
     c.column("post")[k] = (post, vis, face_s, joker_s)
@@ -299,8 +310,13 @@ def look_suit(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candi
         return c
     sure = look_sure(w)
     faces = c.of(FACE_ROLE)
-    ask = [int(k) for k, ok in zip(faces, _readable(c, faces))
-           if ok and c.name[k] not in (HIDDEN, "JK") and float(c.data["post"][k][0].max()) < sure]
+    generic = c.data.get("post0")       # with a deck: the reading without it is asked alike
+
+    def unsure(k: int) -> bool:
+        return float(c.data["post"][k][0].max()) < sure or (
+            generic is not None and generic[k] is not None and float(generic[k][0].max()) < sure)
+
+    ask = [int(k) for k, ok in zip(faces, _readable(c, faces)) if ok and c.name[k] not in (HIDDEN, "JK") and unsure(int(k))]
     if not ask:
         return c
     p = _look(reader, image, c, ask)
@@ -372,6 +388,8 @@ def rescue(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidat
         i = spare[k]
         pk, face_s, joker_s = probs[k], float(c.scores[i][FACE]), float(c.scores[i][JOKER_CLS])
         if reader.deck is not None:
+            generic, gvis = card_posterior(pk, face_s, joker_s, joker_prior_max=st.joker_prior_max)
+            c.column("post0")[i] = (generic, gvis, face_s, joker_s)
             pk, joker_s = reader.deck.adjust(image, polys[k], pk, emb[k], joker_s)
         post, vis = card_posterior(pk, face_s, joker_s, joker_prior_max=st.joker_prior_max)
         # the name rests on the corner, not on the box's weak score: its confidence is the
@@ -431,6 +449,8 @@ def jokers_among_backs(reader: "CardDetector", image: np.ndarray, c: Candidates)
     for i, conf in out.items():
         c.role[i], c.source[i], c.name[i], c.confidence[i] = FACE_ROLE, "back-joker", "JK", conf
         c.column("post")[i] = None
+        if "post0" in c.data:
+            c.data["post0"][i] = None
     return c
 
 
@@ -465,6 +485,8 @@ def merge_same_card(reader: "CardDetector", image: np.ndarray, c: Candidates) ->
                 else:
                     i = faces[b]
                     c.name[i], c.confidence[i], c.column("post")[i] = other
+                    if "post0" in c.data:        # read from its own corners, without the deck
+                        c.data["post0"][i] = other[2]
                     c.column("look")[i] = None     # asked about the name it had
     keep = np.ones(len(c), bool)
     keep[[faces[b] for b in dropped]] = False

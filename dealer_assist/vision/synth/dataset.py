@@ -10,6 +10,7 @@ each file is written under a temporary name and renamed, the JSON last.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -185,7 +186,10 @@ def write_dataset(out_dir: str, n: int, split: str, seed0: int = 0, workers: int
                   progress=None, recipe: str = "base") -> int:
     """Render frames with seeds ``seed0 .. seed0 + n - 1`` of ``split`` into ``out_dir``;
     returns how many were newly written (existing frames are skipped). ``progress(done, n)`` is
-    called as chunks finish."""
+    called as chunks finish. With ``workers`` > 1 the frames are drawn in that many spawned
+    processes, not forked ones (a process forked from one whose threads hold locks, torch's, ONNX
+    Runtime's or OpenCV's, can wait on them for ever: ``train`` and the benchmarks render after
+    those have started); a frame is the same whichever process draws it."""
     check_split(split)
     if n < 0 or workers < 1:
         raise SynthError(_("n must be >= 0 and workers >= 1"))
@@ -204,7 +208,8 @@ def write_dataset(out_dir: str, n: int, split: str, seed0: int = 0, workers: int
         chunk = 20
         jobs = [(out_dir, split, seeds[i:i + chunk], recipe) for i in range(0, len(seeds), chunk)]
         done = 0
-        with ProcessPoolExecutor(workers, initializer=_one_thread) as ex:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_one_thread) as ex:
             for k, cnt in zip(jobs, ex.map(_write_many, jobs)):
                 written += cnt
                 done += len(k[2])

@@ -11,7 +11,9 @@ jokers and back patterns. Everything is drawn at a canonical size (:data:`CANON_
 from __future__ import annotations
 
 import functools
+import json
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -29,6 +31,15 @@ CORNER_R = 0.055       # corner radius, fraction of the width
 #: Default index box (x0, y0, x1, y1, fractions of the card) used for cards whose corner holds
 #: no index (jokers without one): the region where an index would be.
 DEFAULT_INDEX_BOX = (0.04, 0.03, 0.2, 0.25)
+
+#: A style name ``IMAGE_DECK + FOLDER`` is a deck someone else drew, one image a card in FOLDER
+#: (``Ah.png``, ``JK.png``, ``BACK.png``; :func:`image_deck_canvas`): never trained on, it measures
+#: reading decks the project has not drawn (``benchmarks/eval_decks.py``).
+IMAGE_DECK = "file:"
+#: The file beside an image deck's cards saying where its indices lie: ``{"index_box": [x0, y0,
+#: x1, y1], "joker_index": true|false}`` (card fractions); without it :data:`DEFAULT_INDEX_BOX`,
+#: and a joker without an index.
+IMAGE_DECK_INFO = "deck.json"
 
 _RANK_TEXT = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"}
 
@@ -756,12 +767,44 @@ def _draw_proc_back(inner: np.ndarray, bs: BackStyle, seed: int) -> None:
             circle(inner, w / 2, h / 2, min(rx, ry) * 0.5, fg)
 
 
+def image_deck_canvas(card_name: str, folder: str | Path) -> tuple[np.ndarray, tuple | None]:
+    """A card of an image deck (:data:`IMAGE_DECK`) at the canonical size, as :func:`card_canvas`
+    gives it: ``FOLDER/<card_name>.png`` laid on white card stock (its own transparency shows the
+    stock) and stretched to the poker card's proportions, in the rounded outline of every card
+    drawn here; the index box from :data:`IMAGE_DECK_INFO` (None for the back, and for a joker
+    the file does not say has an index). A missing or unreadable image is a ValueError naming it."""
+    path = Path(folder) / f"{card_name}.png"
+    art = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if art is None or art.ndim not in (2, 3) or art.shape[0] < 8 or art.shape[1] < 8:
+        raise ValueError(f"image deck: no readable card image {path}")
+    if art.ndim == 2:
+        art = cv2.cvtColor(art, cv2.COLOR_GRAY2BGRA)
+    elif art.shape[2] == 3:
+        art = cv2.cvtColor(art, cv2.COLOR_BGR2BGRA)
+    art = cv2.resize(art, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    a = art[..., 3:4].astype(np.float32) / 255.0
+    img = np.empty((CANON_H, CANON_W, 4), np.uint8)
+    img[..., :3] = np.clip(art[..., :3] * a + 255.0 * (1.0 - a), 0, 255).astype(np.uint8)
+    img[..., 3] = _outline()
+    info_path = Path(folder) / IMAGE_DECK_INFO
+    info = json.loads(info_path.read_text(encoding="utf-8")) if info_path.is_file() else {}
+    box = tuple(float(v) for v in info.get("index_box", DEFAULT_INDEX_BOX))
+    if card_name == "BACK" or (card_name == "JK" and not info.get("joker_index", False)):
+        box = None
+    return img, box
+
+
 @functools.lru_cache(maxsize=600)
 def card_canvas(card_name: str, style_name: str) -> tuple[np.ndarray, tuple | None]:
     """The card at canonical size (BGRA, read-only) and its index box (x0, y0, x1, y1 in card
     fractions; ``None`` for a joker without a corner index). ``card_name`` is a card (``Ah``,
     ``JK``) or ``BACK``; ``style_name`` a deck style, or for ``JK`` / ``BACK`` a joker / back
-    style (a deck style gives its first joker / back of the same split)."""
+    style (a deck style gives its first joker / back of the same split); an image deck's name
+    (:data:`IMAGE_DECK`) gives all three from its folder (:func:`image_deck_canvas`)."""
+    if style_name.startswith(IMAGE_DECK):
+        img, box = image_deck_canvas(card_name, style_name[len(IMAGE_DECK):])
+        img.setflags(write=False)
+        return img, box
     if card_name == "BACK":
         bs = BACK_STYLES.get(style_name) or _first(BACK_STYLES, style_name)
         img = _blank(bs.paper)

@@ -26,7 +26,7 @@ import numpy as np
 
 from dealer_assist.cards import DECK_52
 from dealer_assist.vision.synth.draw import HERSHEY, circle, poly
-from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, card_canvas
+from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, IMAGE_DECK, card_canvas
 from dealer_assist.i18n import _
 from dealer_assist.vision.synth.styles import BACK_STYLES, DECK_STYLES, JOKER_STYLES, PIPS_SEP, SynthError, \
     check_split, deck_style, styles_for
@@ -476,6 +476,28 @@ def deal_pool(rng: np.random.Generator, joker_p: float, joker2_p: float, order=N
     return pool
 
 
+def dealt_styles(deck: str, joker_style: str, back_style: str, deck_images: str | None) -> tuple[str, str, str]:
+    """The styles a frame's cards, jokers and backs are drawn in: the ones its seed chose, or all
+    three an image deck's folder (:data:`faces.IMAGE_DECK`).
+
+    >>> dealt_styles("bicycle-like", "jk-a", "back-a", None)
+    ('bicycle-like', 'jk-a', 'back-a')
+    >>> dealt_styles("bicycle-like", "jk-a", "back-a", "/decks/paris")[0]
+    'file:/decks/paris'
+    """
+    if deck_images is None:
+        return deck, joker_style, back_style
+    return (IMAGE_DECK + str(deck_images),) * 3
+
+
+def image_deck_meta(label: dict, deck_images: str | None) -> None:
+    """Name the image deck in a frame's ``meta`` where its cards came from one (no typeface of
+    the project's drew its indices)."""
+    if deck_images is not None:
+        name = IMAGE_DECK + str(deck_images)
+        label["meta"].update(deck_style=name, font="", joker_style=name, back_style=name)
+
+
 def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_style: str):
     """``add_cards(mats, face_up=True)``: one card object per placement matrix onto ``objs``, face
     up from the top of ``pool`` (a back when face down or when the pool is empty)."""
@@ -492,7 +514,7 @@ def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_s
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  world: bool = False, fresh_fonts: bool | str = False, edge_p: float = 0.0, edge_up: float = 0.9,
-                 decoy_p: float = 0.0, ace_p: float = 0.0) -> tuple[np.ndarray, dict]:
+                 decoy_p: float = 0.0, ace_p: float = 0.0, deck_images: str | None = None) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -512,11 +534,13 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     face up with the chance ``edge_up``; ``decoy_p`` (``world`` only): the chance of card-sized
     pictures that are not cards; ``ace_p`` (``world`` only): the chance of a fancy ace of spades
     (:func:`world.render_world`).
+    ``deck_images``: a folder of a deck someone else drew, one image a card (:data:`faces.IMAGE_DECK`):
+    the frame's cards, jokers and backs are drawn from it, and all else is the seed's frame.
     """
     if world:
         from dealer_assist.vision.synth.world import render_world
         return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p, edge_up=edge_up,
-                            decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts)
+                            decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts, deck_images=deck_images)
     check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]
@@ -535,7 +559,8 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     card_w = float(rng.uniform(66, 185))
     lay = _Layout(rng, h, card_w)
     objs: list[Obj] = []
-    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p), deck.name, js.name, bs.name)
+    styles = dealt_styles(deck.name, js.name, bs.name, deck_images)
+    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p), *styles)
 
     layout = []
     if rng.random() < 0.75:
@@ -617,6 +642,7 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         "joker_style": js.name, "back_style": bs.name, "tilt_deg": round(tilt, 1), "yaw_deg": round(yaw, 1),
         "focal_px": round(f, 1), "background": bg_name, "card_width_world": round(card_w, 1),
     })
+    image_deck_meta(label, deck_images)
     if jpeg:
         q = label["meta"]["jpeg_quality"]
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, q])

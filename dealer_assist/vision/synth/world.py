@@ -49,8 +49,8 @@ from dealer_assist.vision.synth.draw import HERSHEY, circle, ellipse, poly
 from dealer_assist.vision.synth.faces import CANON_H, CANON_W, card_canvas
 from dealer_assist.vision.synth.scene import FELTS, FRAME_H, FRAME_W, MIN_ASPECT, SPLIT_CODE, Obj, _Layout, \
     _button_sprite, _chip_sprite, _draw_hand, _labels, _noise_bank, _place_groups, _pose, _smooth_noise, _warp_sprite, \
-    apply_h, camera_homography, card_dealer, deal_pool, fresh_font_name, fresh_pips_name, joker_and_back, \
-    sprite_corners
+    apply_h, camera_homography, card_dealer, deal_pool, dealt_styles, fresh_font_name, fresh_pips_name, image_deck_meta, \
+    joker_and_back, sprite_corners
 from dealer_assist.vision.synth.styles import DECK_STYLES, PIPS_SEP, check_split, deck_style, styles_for
 
 #: Folders searched for photographs and texture scans (JPEG, PNG, WebP) and GIMP patterns
@@ -712,7 +712,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  rich_p: float = 0.7, edge_p: float = 0.0, edge_up: float = 0.9,
                  decoy_p: float = 0.0, ace_p: float = 0.0,
-                 fresh_fonts: bool | str = False) -> tuple[np.ndarray, dict]:
+                 fresh_fonts: bool | str = False, deck_images: str | None = None) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
     gets seeded rich court art. ``edge_p``: the chance of cards cut by the frame's edge, face up
@@ -723,7 +723,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     drawn without it are unchanged. ``fresh_fonts``: the (training) deck's indices are drawn in an
     extra typeface chosen by the seed alone (:func:`scene.fresh_font_name`; the ``world-fonts``
     recipe), and bent by a seeded warp where it is ``"warp"`` (``world-warp``), half as far and never
-    bolder where it is ``"bend"`` (``world-bend``). Its ``meta.world`` says the layout, clutter and court art."""
+    bolder where it is ``"bend"`` (``world-bend``). ``deck_images``: the cards, jokers and backs are
+    drawn from that image deck's folder (:func:`scene.dealt_styles`), all else is the seed's frame.
+    Its ``meta.world`` says the layout, clutter and court art."""
     check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
     decks = styles_for(split, DECK_STYLES)
@@ -765,7 +767,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         return pool
 
     objs: list[Obj] = []
-    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p, courts_first), deck.name, js.name, bs.name)
+    add_cards = card_dealer(objs, deal_pool(rng, joker_p, joker2_p, courts_first),
+                            *dealt_styles(deck.name, js.name, bs.name, deck_images))
 
     # clutter under everything (drawn straight into the surface)
     n_under = int(rng.integers(0, 4)) + (int(rng.integers(2, 6)) if mode == "empty" else 0)
@@ -869,6 +872,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
                   **({"edge_cards": edge} if edge_p > 0 else {}),
                   **({"decoys": decoys} if decoy_p > 0 else {})},
     })
+    image_deck_meta(label, deck_images)
     if jpeg:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
