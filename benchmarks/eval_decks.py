@@ -144,17 +144,18 @@ def blank_face(bgra: np.ndarray) -> bool:
 
 
 class SvgDeck:
-    """One deck file read by Qt's SVG renderer (an offscreen Qt application is started once)."""
+    """One deck file read by Qt's SVG renderer (an offscreen Qt application is started once,
+    where none runs yet)."""
 
     _app = None
 
     def __init__(self, path: Path):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtGui import QGuiApplication
         from PySide6.QtSvg import QSvgRenderer
+        from PySide6.QtWidgets import QApplication
 
-        if SvgDeck._app is None and QGuiApplication.instance() is None:
-            SvgDeck._app = QGuiApplication([])
+        if SvgDeck._app is None and QApplication.instance() is None:
+            SvgDeck._app = QApplication([])      # a widgets one: the desk may come later in one process
         data = path.read_bytes()
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
@@ -386,8 +387,13 @@ def main(argv: list[str] | None = None) -> int:
             summary = enroll_deck(name, photos, args.models, root=root / "decks")
             reader = CardDetector(args.models, deck=name, decks_root=root / "decks")
             enrolled[name] = ED.evaluate(reader, data, "test", n=args.n, far=args.far, told=args.told)
-            enrolled[name]["enrollment"] = {"cards": len(summary["views"]), "skipped": len(summary["skipped"])}
-            show(f"  enrolled ({len(summary['views'])} cards)", enrolled[name])
+            check = summary["check"]
+            enrolled[name]["enrollment"] = {"cards": len(summary["views"]), "skipped": len(summary["skipped"]),
+                                            "photos_read_right": check["right"], "photos_cards": check["cards"],
+                                            "photos_wrong": check["wrong"]}
+            sure_wrong = sum(w["sure"] for w in check["wrong"])
+            show(f"  enrolled; photos {check['right']}/{check['cards']}" + (f", {sure_wrong} sure wrong" if sure_wrong else ""),
+                 enrolled[name])
     groups = {}
     for reading, table in (("", rows), ("enrolled: ", enrolled)):
         groups[reading + "K Q J A indices"] = totals({n: r for n, r in table.items() if n not in OTHER_INDICES})

@@ -111,7 +111,8 @@ def test_enroll_deck_skips_a_thin_photo_and_enrolls_the_others(tmp_path, capsys)
                           "--root", str(root)], capsys)
     assert code == 2
     assert len(err) == 3 and all("too small (or too thin) to hold a card" in e for e in err), err
-    assert json.loads(out.splitlines()[-1]) == {"views": {"JK": 1}, "skipped": 3}
+    assert json.loads(out.splitlines()[-1]) == {"views": {"JK": 1}, "skipped": 3, "read_right": 1, "read_cards": 1,
+                                                "read_wrong_sure": 0}
     assert (root / "house" / "deck.json").is_file()
 
 

@@ -887,6 +887,33 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     assert right["enrolled"] >= right["generic"] and wrong["enrolled"] <= wrong["generic"], (right, wrong)
 
 
+@needs_models
+def test_enrolling_says_how_the_reader_alone_reads_the_photos_and_warns_of_a_sure_wrong_name(tmp_path, capsys):
+    """The floor learns, before the first hand, whether the reader reads tonight's deck: the
+    enrollment photos are read without the deck too, and each card read as another is named,
+    with a warning where the reader was sure of it (a deck it misreads, or a photo named after
+    the wrong card, as here: the king of hearts photographed as "Qh")."""
+    from dealer_assist.vision.synth.scene import render_cards
+
+    style = "heldout-triplex"
+    photos = _suit_row_photos(tmp_path, style)[:2]          # spades and hearts
+    img, _ = render_cards([{"card": "Kh", "style": style, "center": (0, 0), "angle": 0, "width": 150}])
+    wrong = tmp_path / "Qh.png"
+    cv2.imwrite(str(wrong), img)
+    root = tmp_path / "decks"
+    assert main(["enroll-deck", "--lang", "en", "house", *map(str, photos), str(wrong), "--root", str(root)]) == 0
+    out, err = capsys.readouterr()
+    check = json.loads((root / "house" / "deck.json").read_text())["check"]
+    assert check["cards"] == 27 and check["right"] >= 24
+    assert {"card": "Qh", "read": "Kh", "sure": True} in check["wrong"]
+    assert f"{check['right']} of 27 cards right" in out and "Qh as Kh (sure)" in out
+    assert "warning: in these close photos the reader alone is sure of 1 name that is not" in err and "check that photo's name" in err
+    assert json.loads(out.strip().splitlines()[-1])["read_wrong_sure"] >= 1
+    assert main(["enroll-deck", "house", str(wrong), "--root", str(root)]) == 0
+    out, err = capsys.readouterr()
+    assert "QhをKhと読み違え（確定）" in out and "警告" in err
+
+
 def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):
     """One card of a held-out deck on felt, 20 degrees from overhead, blurred and JPEG'd as a
     table camera would see a small card."""

@@ -11,7 +11,7 @@ import json
 import sys
 
 from dealer_assist.commands import add_lang, h
-from dealer_assist.i18n import Said, _, join, typed
+from dealer_assist.i18n import Said, _, _n, join, typed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,5 +55,27 @@ def run(args: argparse.Namespace) -> int:
     views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")
     print(_("enrolled deck {name} in {folder}: {views}", name=typed(summary["name"]), folder=summary["folder"],
             views=views).render(args.lang))
-    print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"])}))
+    check = summary["check"]
+    if check["cards"]:
+        print(_("read without the deck in these photos: {right} of {cards} cards right, {sure} of them sure",
+                right=check["right"], cards=check["cards"], sure=check["right_sure"]).render(args.lang))
+    if check["wrong"]:
+        wrong = join([_("{card} as {read} (sure)", card=w["card"], read=w["read"]) if w["sure"]
+                      else _("{card} as {read}", card=w["card"], read=w["read"]) for w in check["wrong"]], ", ")
+        print(_("read wrong: {cards}", cards=wrong).render(args.lang))
+    if check["missed"]:
+        print(_("not found: {cards}", cards=", ".join(check["missed"])).render(args.lang))
+    risky = sum(w["sure"] for w in check["wrong"])
+    if risky:
+        print("dealer-assist enroll-deck: " + _n(
+            "warning: in these close photos the reader alone is sure of {n} name that is not the card the photo "
+            "is named after; check that photo's name. If it is right, the reader misreads this deck: "
+            "enrolled, it is no surer of that card, and a deck it reads well is safer at the table",
+            "warning: in these close photos the reader alone is sure of {n} names that are not the cards the photos "
+            "are named after; check those photos' names. If they are right, the reader misreads this deck: "
+            "enrolled, it is no surer of those cards, and a deck it reads well is safer at the table",
+            risky, n=risky).render(args.lang),
+            file=sys.stderr)
+    print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"]), "read_right": check["right"],
+                      "read_cards": check["cards"], "read_wrong_sure": risky}))
     return 2 if summary["skipped"] else 0

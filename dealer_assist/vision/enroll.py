@@ -180,11 +180,48 @@ def _check_writable(folder: Path, name: str) -> None:
                               why=os_reason(exc))) from None
 
 
+def read_alone(reader: CardDetector, image: np.ndarray, cards: list[tuple[np.ndarray, Card]]) -> list[dict[str, Any]]:
+    """How the reader without the deck reads the photo's known cards (``(outline, card)``): per
+    card ``{"card", "read", "sure"}``, ``read`` the name of the card found most over its outline
+    (IoU at least 0.5), None where none is."""
+    found = reader.detect(image)["cards"]
+    out = []
+    for outline, card in cards:
+        best, iou = None, 0.5
+        for d in found:
+            v = geometry.polygon_iou(d["polygon"], outline)
+            if v >= iou:
+                best, iou = d, v
+        out.append({"card": str(card), "read": None if best is None else best["card"],
+                    "sure": bool(best is not None and best.get("sure"))})
+    return out
+
+
+def check_summary(check: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the enrollment photos say of how the reader alone reads this deck: ``cards`` (views
+    of known cards), ``right``, ``right_sure``, ``wrong`` (each ``{"card", "read", "sure"}``: a
+    name that is not the card's, ``??`` included) and ``missed`` (cards no box was found on). The
+    photos are close and sharp, so this is the best the reader will do with the deck at the table:
+    a deck it misreads here, above all one it is sure of a wrong name on, will be read worse.
+
+    >>> s = check_summary([{"card": "Qd", "read": "Qd", "sure": True}, {"card": "Kd", "read": "Td", "sure": True},
+    ...                    {"card": "7c", "read": None, "sure": False}])
+    >>> s["cards"], s["right"], s["right_sure"], s["wrong"], s["missed"]
+    (3, 1, 1, [{'card': 'Kd', 'read': 'Td', 'sure': True}], ['7c'])
+    """
+    right = [c for c in check if c["read"] == c["card"]]
+    return {"cards": len(check), "right": len(right), "right_sure": sum(c["sure"] for c in right),
+            "wrong": [c for c in check if c["read"] is not None and c["read"] != c["card"]],
+            "missed": [c["card"] for c in check if c["read"] is None]}
+
+
 def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root: str | Path | None = None,
                 card: str | None = None, append: bool = False) -> dict[str, Any]:
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
     Photos in which nothing usable is found are listed under ``"skipped"`` with the reason in
-    both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it."""
+    both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it. ``"check"`` says how
+    the reader without the deck read the photos' cards (:func:`check_summary`): whether this
+    deck is one the reader reads well."""
     folder = deck_dir(name, root)
     _check_writable(folder, name)
     fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
@@ -202,6 +239,8 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         en, ja = both(reason)
         skipped.append({"image": str(p), "reason": en, "reason_ja": ja})
     views: dict[str, int] = {}
+    reader: CardDetector | None = None      # the reader without the deck, for the check
+    check: list[dict[str, Any]] = []
     for path in images:
         p = Path(path)
         try:
@@ -220,6 +259,9 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         if not targets:
             skip(p, _("no card found in the photo"))
             continue
+        if any(c != BACK for _j, c, _f in targets):
+            reader = reader or CardDetector(model_dir)
+            check += read_alone(reader, image, [(polys[j], c) for j, c, _f in targets if c != BACK])
         for j, c, full in targets:
             if c == BACK:       # the deck's back: its whole-card look only
                 tmpl_l.append(card_template(image, polys[j])[0])
@@ -255,7 +297,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
-            "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped}
+            "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped, "check": check_summary(check)}
     try:
         save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
                   np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
