@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         wrong = join([_("{card} as {read} (sure)", card=w["card"], read=w["read"]) if w["sure"]
                       else _("{card} as {read}", card=w["card"], read=w["read"]) for w in check["wrong"]], ", ")
         print(_("read wrong: {cards}", cards=wrong).render(args.lang))
+    if check["unreadable"]:
+        print(_("unreadable: {cards}", cards=", ".join(check["unreadable"])).render(args.lang))
     if check["missed"]:
         print(_("not found: {cards}", cards=", ".join(check["missed"])).render(args.lang))
     risky = sum(w["sure"] for w in check["wrong"])

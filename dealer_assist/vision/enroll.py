@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from dealer_assist.cards import Card, CardError
+from dealer_assist.cards import HIDDEN, Card, CardError
 from dealer_assist.errors import UserError, Worded
 from dealer_assist.i18n import Said, _, both, join, message_of, os_reason, typed
 from dealer_assist.vision import geometry
@@ -199,19 +199,20 @@ def read_alone(reader: CardDetector, image: np.ndarray, cards: list[tuple[np.nda
 
 def check_summary(check: list[dict[str, Any]]) -> dict[str, Any]:
     """What the enrollment photos say of how the reader alone reads this deck: ``cards`` (views
-    of known cards), ``right``, ``right_sure``, ``wrong`` (each ``{"card", "read", "sure"}``: a
-    name that is not the card's, ``??`` included) and ``missed`` (cards no box was found on). The
-    photos are close and sharp, so this is the best the reader will do with the deck at the table:
-    a deck it misreads here, above all one it is sure of a wrong name on, will be read worse.
+    of known cards), ``right``, ``right_sure``, ``wrong`` (each ``{"card", "read", "sure"}``: the
+    name of another card), ``unreadable`` (cards read ``??``) and ``missed`` (cards no box was
+    found on). The photos are close and sharp, so the table will not be read better: a deck
+    misread here, above all one read surely wrong, is read worse at the table.
 
     >>> s = check_summary([{"card": "Qd", "read": "Qd", "sure": True}, {"card": "Kd", "read": "Td", "sure": True},
-    ...                    {"card": "7c", "read": None, "sure": False}])
-    >>> s["cards"], s["right"], s["right_sure"], s["wrong"], s["missed"]
-    (3, 1, 1, [{'card': 'Kd', 'read': 'Td', 'sure': True}], ['7c'])
+    ...                    {"card": "7c", "read": None, "sure": False}, {"card": "JK", "read": "??", "sure": False}])
+    >>> s["cards"], s["right"], s["right_sure"], s["wrong"], s["unreadable"], s["missed"]
+    (4, 1, 1, [{'card': 'Kd', 'read': 'Td', 'sure': True}], ['JK'], ['7c'])
     """
     right = [c for c in check if c["read"] == c["card"]]
     return {"cards": len(check), "right": len(right), "right_sure": sum(c["sure"] for c in right),
-            "wrong": [c for c in check if c["read"] is not None and c["read"] != c["card"]],
+            "wrong": [c for c in check if c["read"] not in (None, HIDDEN) and c["read"] != c["card"]],
+            "unreadable": [c["card"] for c in check if c["read"] == HIDDEN],
             "missed": [c["card"] for c in check if c["read"] is None]}
 
 
