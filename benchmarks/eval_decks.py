@@ -32,6 +32,7 @@ import gzip
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -190,8 +191,9 @@ class SvgDeck:
 
 
 def rasterise(path: Path, out: Path) -> tuple[Path | None, str]:
-    """``path``'s cards as ``out/<deck>/<card>.png`` (and ``JK.png``, ``BACK.png`` where it has
-    them) with :data:`faces.IMAGE_DECK_INFO`; (folder, "") or (None, why it is left out). Kept
+    """``path``'s cards as ``out/<deck>/<card>.png``, ``BACK.png`` (a deck without a back is left
+    out: the tables' face-down cards are drawn from it) and ``JK.png`` where it has one, with
+    :data:`faces.IMAGE_DECK_INFO`; (folder, "") or (None, why it is left out). Kept
     from an earlier run where ``deck.json`` is there."""
     name = deck_name(path)
     folder = out / name
@@ -210,13 +212,15 @@ def rasterise(path: Path, out: Path) -> tuple[Path | None, str]:
     if missing:
         return None, f"no card-shaped {', '.join(missing[:4])}{'...' if len(missing) > 4 else ''}"
     joker, back = deck.find(JOKER_IDS), deck.find(BACK_IDS)
+    if back is None:         # the tables' face-down cards are drawn from it
+        return None, "no card-shaped back"
     images = {c: deck.image(e) for c, e in {**found, "JK": joker, "BACK": back}.items() if e is not None}
     blank = [c for c in cards if blank_face(images[c])]
     if blank:
         return None, f"Qt draws {', '.join(blank[:4])} as a blank face"
     folder.mkdir(parents=True, exist_ok=True)
     info = {"index_box": list(DEFAULT_INDEX_BOX), "joker_index": False, "source": str(path),
-            "joker": joker is not None, "back": back is not None}
+            "joker": joker is not None, "back": True}
     for c, img in images.items():
         if c == "JK":
             info["joker_index"] = has_ink(img)
@@ -226,27 +230,17 @@ def rasterise(path: Path, out: Path) -> tuple[Path | None, str]:
 
 
 def render_frames(folder: Path, data: Path, n: int, seed0: int, recipe: str) -> None:
-    """``n`` frames of the deck in ``folder`` (seeds ``seed0``...) into ``data`` as
-    ``eval_detect.py`` reads them (``images/test``, ``meta/test``); frames already there stay."""
-    from dealer_assist.vision.synth.scene import render_scene
+    """``n`` frames of the deck in ``folder`` (seeds ``seed0``...) of the recipe ``recipe`` into
+    ``data`` as ``synth`` writes a dataset and ``eval_detect.py`` reads it; frames already there
+    stay. A deck without a joker is dealt none."""
+    from dealer_assist.vision.synth.dataset import write_frame
 
     info = json.loads((folder / IMAGE_DECK_INFO).read_text(encoding="utf-8"))
-    (data / "images" / "test").mkdir(parents=True, exist_ok=True)
-    (data / "meta" / "test").mkdir(parents=True, exist_ok=True)
-    kw: dict = {"world": recipe == "world", "joker_p": (0.3 if recipe == "world" else 0.45) if info["joker"] else 0.0}
+    for sub in ("images", "labels", "meta"):
+        (data / sub / "test").mkdir(parents=True, exist_ok=True)
+    scene = {"deck_images": str(folder.resolve()), **({} if info["joker"] else {"joker_p": 0.0})}
     for seed in range(seed0, seed0 + n):
-        meta_p = data / "meta" / "test" / f"{seed:07d}.json"
-        if meta_p.is_file():
-            continue
-        img, label = render_scene(seed, "test", jpeg=False, deck_images=str(folder.resolve()), **kw)
-        if not info["back"]:       # a deck without a back: no face-down card can be drawn from it
-            label["backs"] = []
-        label["image"] = f"{seed:07d}.jpg"
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(label["meta"]["jpeg_quality"])])
-        if not ok:
-            raise OSError(f"could not encode frame {seed}")
-        (data / "images" / "test" / label["image"]).write_bytes(buf.tobytes())
-        meta_p.write_text(json.dumps(label, separators=(",", ":")), encoding="utf-8")
+        write_frame(str(data), "test", seed, recipe, **scene)
 
 
 def enrollment_photos(folder: Path, out: Path) -> list[Path]:
@@ -262,8 +256,8 @@ def enrollment_photos(folder: Path, out: Path) -> list[Path]:
     style = IMAGE_DECK + str(folder.resolve())
     info = json.loads((folder / IMAGE_DECK_INFO).read_text(encoding="utf-8"))
     paths = suit_photos(out, style)
-    for card, have in (("JK", info["joker"]), ("BACK", info["back"])):
-        for k, (angle, width, felt) in enumerate(((0, 150, (40, 110, 30)), (30, 120, (90, 40, 30))) if have else ()):
+    for card in ("JK", "BACK") if info["joker"] else ("BACK",):
+        for k, (angle, width, felt) in enumerate(((0, 150, (40, 110, 30)), (30, 120, (90, 40, 30)))):
             img, _ = render_cards([{"card": card, "style": style, "center": (0, 0), "angle": angle, "width": width}],
                                   background=felt)
             paths.append(out / f"{card}-{k}.png")
@@ -298,20 +292,13 @@ COLUMNS = ("cards_counted", "recall", "precision", "joker_recall", "frames_all_c
 
 
 def totals(rows: dict[str, dict]) -> dict:
-    """The figures over every deck's frames together (from each deck's counts)."""
-    tot: dict[str, int] = {}
+    """The figures over every deck's frames together: ``eval_detect.figures`` of the decks' counts added."""
+    import eval_detect as ED
+
+    tot: Counter = Counter()
     for r in rows.values():
-        for k, v in r["counts"].items():
-            tot[k] = tot.get(k, 0) + int(v)
-
-    def ratio(a: str, b: str) -> float | None:
-        return round(tot.get(a, 0) / tot[b], 4) if tot.get(b) else None
-
-    return {"decks": len(rows), "frames": tot.get("frames", 0), "cards_counted": tot.get("counted", 0),
-            "recall": ratio("counted_right", "counted"), "precision": ratio("named_right", "named_preds"),
-            "joker_recall": ratio("jokers_right", "jokers"), "frames_all_correct": ratio("frames_ok", "frames"),
-            "right_not_sure": ratio("right_not_sure", "named_right"), "wrong_sure": tot.get("wrong_sure", 0),
-            "unknown_predictions": tot.get("unknown_preds", 0)}
+        tot.update(r["counts"])
+    return {"decks": len(rows), **ED.figures(tot)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -270,6 +270,35 @@ def told_far(meta: dict, image_hw: tuple[int, int], shrink: float, frame_hw: tup
     return side, grown_place((ox, oy, w, h), side or 0.0, frame_hw)
 
 
+def figures(counts: dict[str, int]) -> dict:
+    """The headline figures of :func:`evaluate` from its counts (``"counts"``; the counts of several
+    runs added together give those of all their frames: ``eval_decks.py``). A ratio whose
+    denominator is 0 is None.
+
+    >>> f = figures({"frames": 2, "frames_ok": 1, "counted": 10, "counted_right": 9, "named_preds": 9, "named_right": 9})
+    >>> f["recall"], f["precision"], f["frames_all_correct"], f["joker_recall"], f["wrong_sure"]
+    (0.9, 1.0, 0.5, None, 0)
+    """
+    tot = defaultdict(int, counts)
+
+    def ratio(a: str, b: str) -> float | None:
+        return round(tot[a] / tot[b], 4) if tot[b] else None
+
+    return {
+        "frames": tot["frames"], "cards_counted": tot["counted"],
+        "recall": ratio("counted_right", "counted"), "precision": ratio("named_right", "named_preds"),
+        "joker_recall": ratio("jokers_right", "jokers"), "jokers": tot["jokers"],
+        "joker_recall_no_index": ratio("jokers_noindex_right", "jokers_noindex"),
+        "joker_recall_with_index": ratio("jokers_index_right", "jokers_index"),
+        "frames_all_correct": ratio("frames_ok", "frames"),
+        "back_recall": ratio("backs_found", "backs"), "back_precision": ratio("back_preds_right", "back_preds"), "backs_counted": tot["backs"],
+        "unknown_predictions": tot["unknown_preds"],
+        "right_not_sure": ratio("right_not_sure", "named_right"), "wrong_sure": tot["wrong_sure"],
+        "other_name": {"wrong_names_on_a_card": tot["wrong_on_card"], "with_or": tot["wrong_or"],
+                       "or_is_the_card": tot["wrong_or_true"], "right_not_sure_with_or": tot["right_not_sure_or"]},
+    }
+
+
 def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, failures: int = 100000,
              start: int = 0, detector_for=None, far: float | None = None, told: bool = False) -> dict:
     """Read frames ``start .. start + n - 1`` of a rendered split with ``det`` (or with
@@ -359,21 +388,8 @@ def evaluate(det: CardDetector, data: Path, split: str, n: int | None = None, fa
         tot["frames_ok"] += frame_ok
         per_frame.append(tuple(tot[k] - before[k] for k in PER_FRAME))
 
-    def ratio(a: str, b: str) -> float | None:
-        return round(tot[a] / tot[b], 4) if tot[b] else None
-
     return {
-        "split": split, "frames": tot["frames"], "cards_counted": tot["counted"],
-        "recall": ratio("counted_right", "counted"), "precision": ratio("named_right", "named_preds"),
-        "joker_recall": ratio("jokers_right", "jokers"), "jokers": tot["jokers"],
-        "joker_recall_no_index": ratio("jokers_noindex_right", "jokers_noindex"),
-        "joker_recall_with_index": ratio("jokers_index_right", "jokers_index"),
-        "frames_all_correct": ratio("frames_ok", "frames"),
-        "back_recall": ratio("backs_found", "backs"), "back_precision": ratio("back_preds_right", "back_preds"), "backs_counted": tot["backs"],
-        "unknown_predictions": tot["unknown_preds"],
-        "right_not_sure": ratio("right_not_sure", "named_right"), "wrong_sure": tot["wrong_sure"],
-        "other_name": {"wrong_names_on_a_card": tot["wrong_on_card"], "with_or": tot["wrong_or"],
-                       "or_is_the_card": tot["wrong_or_true"], "right_not_sure_with_or": tot["right_not_sure_or"]},
+        "split": split, **figures(tot),
         "median_ms": round(statistics.median(ms), 1) if ms else None,
         "by_rotation": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["rotation"].items())},
         "by_tilt": {k: {"cards": v[0], "recall": round(v[1] / v[0], 4)} for k, v in sorted(buckets["tilt"].items())},

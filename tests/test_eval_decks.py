@@ -62,12 +62,14 @@ def test_a_deck_file_becomes_one_image_a_card_and_what_is_no_deck_is_said(tmp_pa
     svg_deck(decks / "short.svg", leave_out="7h")
     svg_deck(decks / "empty.svg", blank="Qs")
     svg_deck(decks / "svg-xskat-german" / "german.svg")
+    svg_deck(decks / "backless.svg", leave_out="BACK")
     out = tmp_path / "out"
     got = {E.deck_name(f): E.rasterise(f, out) for f in E.deck_files([decks])}
     assert got["plain"] == (out / "plain", "") and got["kde-round"] == (out / "kde-round", "")
     assert got["short"][0] is None and "7h" in got["short"][1]
     assert got["empty"] == (None, "Qt draws Qs as a blank face")
     assert got["kde-xskat-german"] == (None, "not French suits")
+    assert got["backless"] == (None, "no card-shaped back")
     files = sorted(p.name for p in (out / "plain").iterdir())
     assert len(files) == 55 and "JK.png" in files and "BACK.png" in files and "deck.json" in files
     ace = cv2.imread(str(out / "kde-round" / "As.png"), cv2.IMREAD_UNCHANGED)

@@ -146,12 +146,13 @@ RECIPES: dict[str, dict] = {
 }
 
 
-def write_frame(out_dir: str, split: str, seed: int, recipe: str = "base") -> bool:
-    """Render and store one frame; False when it was already there."""
+def write_frame(out_dir: str, split: str, seed: int, recipe: str = "base", **scene) -> bool:
+    """Render and store one frame; False when it was already there. ``scene``: keyword arguments
+    of :func:`render_scene` over the recipe's (``benchmarks/eval_decks.py``: ``deck_images``)."""
     img_p, txt_p, json_p = _paths(out_dir, split, seed)
     if all(os.path.exists(p) for p in (img_p, txt_p, json_p)):
         return False
-    img, label = render_scene(seed, split, jpeg=False, **RECIPES[recipe])
+    img, label = render_scene(seed, split, jpeg=False, **{**RECIPES[recipe], **scene})
     label["meta"]["recipe"] = recipe
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, label["meta"]["jpeg_quality"]])
     if not ok:
