@@ -556,6 +556,56 @@ def test_rich_court_art_is_busy_seeded_and_keeps_the_index_corner_clear():
         card_canvas("Kh", "heldout-triplex~rich-100001")
 
 
+def test_open_and_cartoon_court_art_keeps_the_index_corners_and_holds_large_suit_signs(monkeypatch):
+    """``BASE~toon-N``: a cartoon bust or double-ended figure, or the busy figure with no frame,
+    beside large suit signs, as many real and Debian decks draw their courts (the layout check
+    took such queens for tens); the ``world-courts`` recipe gives it to 6 of 10 decks that get
+    seeded court art, and a ``world-aces`` frame is unchanged by it."""
+    from dealer_assist.vision.synth.courts import INDEX_CLEAR_H, INDEX_CLEAR_W, TOON_KINDS, toon_look
+    from dealer_assist.vision.synth.dataset import RECIPES
+    from dealer_assist.vision.synth.faces import CANON_H, CANON_W
+    from dealer_assist.vision.synth.styles import deck_style
+    assert deck_style("gen-03~toon-100001").court == "toon-100001"
+    seeds = {kind: next(n for n in range(100000, 100100) if toon_look(n)["kind"] == kind and toon_look(n)["signs"])
+             for kind in TOON_KINDS}
+    cw = int(CANON_W * INDEX_CLEAR_W)
+    for kind, n in seeds.items():
+        for card in ("Kh", "Qd", "Js"):
+            plain = render_card(card, "gen-03", CANON_W)[..., :3].astype(np.float32)
+            art = render_card(card, f"gen-03~toon-{n}", CANON_W)[..., :3].astype(np.float32)
+            assert np.abs(art - plain).mean() > 8, (kind, card)
+            # the index corners are the deck's own, untouched (the corner reader sees its index)
+            x0, y0, x1, y1 = card_canvas(card, "gen-03")[1]
+            assert card_canvas(card, f"gen-03~toon-{n}")[1] == (x0, y0, x1, y1)
+            assert x1 < INDEX_CLEAR_W and y1 < INDEX_CLEAR_H
+            ix = slice(int(x0 * CANON_W) - 2, int(x1 * CANON_W) + 3)
+            iy = slice(int(y0 * CANON_H) - 2, int(y1 * CANON_H) + 3)
+            assert np.array_equal(art[iy, ix], plain[iy, ix]) and np.array_equal(art[::-1, ::-1][iy, ix], plain[::-1, ::-1][iy, ix])
+            # a large sign in the suit's red just inside an index corner: many red pixels there
+            if card[1] in "hd":
+                red = (art[..., 2] > 150) & (art[..., 1] < 110) & (art[..., 0] < 110)
+                near = red[:int(CANON_H * 0.4), cw:int(CANON_W * 0.6)].sum() + red[-int(CANON_H * 0.4):, -int(CANON_W * 0.6):-cw].sum()
+                assert near > 300, (kind, card, int(near))
+    assert np.array_equal(render_card("7h", "gen-03~toon-100001", 110), render_card("7h", "gen-03", 110))
+    with pytest.raises(ValueError):
+        card_canvas("Kh", "heldout-triplex~toon-100001")
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    toon = 0
+    for seed in range(30, 42):
+        img, lab = render_scene(seed, **RECIPES["world-courts"])
+        assert lab["meta"]["world"]["toon_courts"] == ("~toon-" in lab["meta"]["deck_style"])
+        toon += lab["meta"]["world"]["toon_courts"]
+        img2, lab2 = render_scene(seed, **RECIPES["world-aces"])
+        if not lab["meta"]["world"]["toon_courts"]:     # the frame world-aces draws, to the pixel
+            assert np.array_equal(img, img2) and lab2["meta"]["deck_style"] == lab["meta"]["deck_style"]
+        else:                                           # the same frame, its courts drawn otherwise
+            assert lab2["meta"]["deck_style"] == lab["meta"]["deck_style"].replace("~toon-", "~rich-")
+            assert [c["polygon"] for c in lab["cards"]] == [c["polygon"] for c in lab2["cards"]]
+    assert toon >= 2
+    _, test_lab = render_scene(7, "test", **RECIPES["world-courts"])
+    assert "~toon-" not in test_lab["meta"]["deck_style"]
+
+
 def test_world_surfaces_come_from_installed_photos_and_gimp_patterns_when_present(tmp_path, monkeypatch):
     import struct
     from dealer_assist.vision.synth import world

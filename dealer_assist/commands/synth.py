@@ -16,7 +16,7 @@ from dealer_assist.i18n import _, os_reason
 #: the data recipes (``synth.dataset.RECIPES``; named here so that the command line needs no
 #: renderer to start: tests/test_synth.py checks the two agree)
 RECIPE_NAMES = ("base", "joker-rich", "fresh-pips", "fresh-pips-val", "world", "world-edge", "world-decoy",
-                "world-aces", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp", "fresh-bend", "world-bend")
+                "world-aces", "world-courts", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp", "fresh-bend", "world-bend")
 #: the recipes that redraw training decks (``fresh_pips`` / ``fresh_fonts`` in ``RECIPES``): train split only
 TRAIN_ONLY_RECIPES = ("fresh-pips", "fresh-pips-val", "fresh-fonts", "world-fonts", "fresh-warp", "world-warp",
                       "fresh-bend", "world-bend")
@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "same from drawings fresh-pips never uses (validation), these two: train split; "
                             "world: the cards among photographic surfaces, clutter and close-ups; world-edge: "
                             "the same with cards cut by the frame's edge; world-decoy: with card-sized pictures "
-                            "that are not cards; world-aces: with fancy aces of spades; fresh-fonts, world-fonts: "
+                            "that are not cards; world-aces: with fancy aces of spades; world-courts: with open and "
+                            "cartoon court art too; fresh-fonts, world-fonts: "
                             "indices in many typefaces, on tables or among photographs (docs/synth.md)")))
     p.add_argument("--quiet", action="store_true", help=h(_("no progress lines")))
     p.add_argument("--clip", metavar="SCENARIO",

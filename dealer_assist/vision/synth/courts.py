@@ -123,6 +123,18 @@ class _Painter:
         self.t[:] = (self.t * (1 - a) + tex * a).astype(np.uint8)
 
 
+def _crown(cx: float, cw: float, peak: float, dip: float, base: float, n: int) -> list[tuple[float, float]]:
+    """The outline of a crown ``2 cw`` wide about ``cx``: ``n`` points reaching up to ``peak``
+    between dips at ``dip``, on a band whose lower edge is at ``base``."""
+    pts = [(cx - cw, base)]
+    for i in range(n):
+        x0 = cx - cw + 2 * cw * i / n
+        pts += [(x0 + cw / n, peak), (x0 + 2 * cw / n, dip)]
+    pts[-1] = (cx + cw, dip)
+    pts.append((cx + cw, base))
+    return pts
+
+
 def _figure(tile: np.ndarray, card: Card, st, rng: np.random.Generator, deck: dict) -> None:
     """The upper figure of a double-ended court card, drawn over the whole tile (the lower part
     is cut away by the divider later)."""
@@ -238,12 +250,7 @@ def _figure(tile: np.ndarray, card: Card, st, rng: np.random.Generator, deck: di
         n = int(rng.integers(3, 6))
         cw = hr * (1.15 if card.rank == Rank.KING else 0.95)
         ch = hr * (1.0 if card.rank == Rank.KING else 0.7)
-        pts = [(hx - cw, top + hr * 0.15)]
-        for i in range(n):
-            x0 = hx - cw + 2 * cw * i / n
-            pts += [(x0 + cw / n, top - ch), (x0 + 2 * cw / n, top - ch * 0.35)]
-        pts[-1] = (hx + cw, top - ch * 0.35)
-        pts.append((hx + cw, top + hr * 0.15))
+        pts = _crown(hx, cw, top - ch, top - ch * 0.35, top + hr * 0.15, n)
         poly(tile, pts, GOLD)
         poly(tile, pts, BLACK, max(1, deck["line"]))
         for i in range(n):
@@ -262,6 +269,8 @@ def _figure(tile: np.ndarray, card: Card, st, rng: np.random.Generator, deck: di
         ellipse(tile, hx + fs * hr * 0.9, top - hr * 0.9, hr * 0.25, hr * 0.9, fs * 35, BLACK, 1)
     # the suit sign beside the head, in its colour: small, or as large as a number card's pips
     # in some decks (``deck["sign"]``; the real deck's courts hold one a sixth of the card high)
+    if deck["sign"] <= 0:   # toon-N's open art: its signs are drawn beside the figure instead
+        return
     col = st.colors[card.suit]
     size = int(h * rng.uniform(0.07, 0.1) * deck["sign"])
     m = pip_mask(int(card.suit), st.pips, size)
@@ -337,3 +346,150 @@ def draw_rich_court(img: np.ndarray, card: Card, st, seed: int) -> None:
     if deck["double_frame"]:
         d = 3   # inside the first: the index corner stays clear
         poly(img, [(fx0 + d, fy0 + d), (fx1 - d, fy0 + d), (fx1 - d, fy1 - d), (fx0 + d, fy1 - d)], fc + (255,), 1)
+
+
+# --- open and cartoon court art (``toon-N``) -------------------------------------------------------
+
+#: The share of the card's width and height, from each corner, that ``toon-N`` art leaves as paper
+#: where an index lies (every deck's index is inside x 0.03-0.22, y 0.02-0.27: :mod:`styles`).
+INDEX_CLEAR_W, INDEX_CLEAR_H = 0.235, 0.285
+TOON_KINDS = ("bust", "double", "open")
+
+
+def toon_look(seed: int) -> dict:
+    """The deck-wide choices of ``toon-N``: the kind of art (a single-ended cartoon bust, a
+    double-ended cartoon figure, or the ``rich-N`` figure with no frame, wrapped round the index
+    corners), where the large suit signs are (top left and bottom right, one of them, or none),
+    their size (0.16-0.3 of the card's width: as large as or larger than a number card's pips),
+    an outline or none, and the inks.
+
+    >>> looks = [toon_look(n) for n in range(200000, 200300)]
+    >>> sorted({x["kind"] for x in looks}) == sorted(TOON_KINDS), all(0.16 <= x["sign"] <= 0.3 for x in looks)
+    (True, True)
+    >>> 0.5 < sum(x["signs"] == ("tl", "br") for x in looks) / len(looks) < 0.7
+    True
+    """
+    rng = np.random.default_rng([int(seed), 73])
+    kind = str(rng.choice(TOON_KINDS, p=[0.4, 0.25, 0.35]))
+    u = rng.random()
+    signs = ("tl", "br") if u < 0.6 else ("br",) if u < 0.82 else ("tl",) if u < 0.92 else ()
+    rich = deck_look(seed)
+    inks = tuple(tuple(int(v) for v in rng.integers(20, 240, 3)) for _ in range(int(rng.integers(3, 6))))
+    return {"kind": kind, "signs": signs, "sign": float(rng.uniform(0.16, 0.3)),
+            "frame": bool(rng.random() < 0.35), "outline": int(rng.choice([1, 2, 2, 3])),
+            "inks": inks if rng.random() < 0.6 else rich["inks"], "rich": rich,
+            "head": float(rng.uniform(0.11, 0.17)), "body": float(rng.uniform(0.5, 0.75))}
+
+
+def _cartoon(tile: np.ndarray, card: Card, rng: np.random.Generator, look: dict, cx: float, hy: float,
+             bottom: float) -> None:
+    """A cartoon figure into ``tile`` (BGR): a big round head at (cx, hy), a crown (king, queen) or
+    a cap (jack), hair, a face, and a body in one flat ink or a pattern down to ``bottom``."""
+    h, w = tile.shape[:2]
+    ln = look["outline"]
+    inks = look["inks"]
+    hr = w * look["head"] * rng.uniform(0.9, 1.1)
+    bw = w * look["body"] * rng.uniform(0.85, 1.05) / 2
+    sh = hy + hr * 1.05
+    body = [(cx - bw, bottom), (cx - bw * 0.95, sh + hr * 0.5), (cx - bw * 0.55, sh), (cx + bw * 0.55, sh),
+            (cx + bw * 0.95, sh + hr * 0.5), (cx + bw, bottom)]
+    if rng.random() < 0.5:
+        p = _Painter(tile, rng, inks + (BLACK,), ln, ("stripes", "checks", "dots", "plain", "bands"), 7.0)
+        p.fill(body)
+    else:
+        poly(tile, body, inks[int(rng.integers(len(inks)))])
+        poly(tile, body, BLACK, ln)
+    # a collar, or a band down the chest
+    c2 = inks[int(rng.integers(len(inks)))]
+    if rng.random() < 0.5:
+        poly(tile, [(cx - bw * 0.5, sh), (cx, sh + hr * 0.9), (cx + bw * 0.5, sh)], c2)
+    else:
+        poly(tile, [(cx - hr * 0.18, sh), (cx + hr * 0.18, sh), (cx + hr * 0.18, bottom), (cx - hr * 0.18, bottom)], c2)
+    hair = HAIR[int(rng.integers(len(HAIR)))]
+    if card.rank == Rank.QUEEN or rng.random() < 0.3:
+        ellipse(tile, cx, hy + hr * 0.5, hr * 1.25, hr * 1.35, 0, hair)
+    skin = SKIN[int(rng.integers(len(SKIN)))]
+    circle(tile, cx, hy, hr, skin)
+    circle(tile, cx, hy, hr, BLACK, ln)
+    for sx in (-1, 1):
+        circle(tile, cx + sx * hr * 0.38, hy - hr * 0.05, max(1.2, hr * 0.12), BLACK)
+    ellipse(tile, cx, hy + hr * 0.45, hr * 0.3, hr * 0.12, 0, (60, 60, 190))
+    if card.rank == Rank.KING and rng.random() < 0.8:
+        poly(tile, [(cx - hr * 0.8, hy + hr * 0.3), (cx + hr * 0.8, hy + hr * 0.3), (cx, hy + hr * 1.4)], hair)
+    top = hy - hr * 0.8
+    if card.rank in (Rank.KING, Rank.QUEEN):
+        n = int(rng.integers(3, 6))
+        cw, ch = hr * (1.0 if card.rank == Rank.KING else 0.8), hr * (0.9 if card.rank == Rank.KING else 0.6)
+        pts = _crown(cx, cw, top - ch, top - ch * 0.3, top + hr * 0.2, n)
+        poly(tile, pts, GOLD)
+        poly(tile, pts, BLACK, ln)
+    else:
+        cap = [(cx - hr * 1.05, top + hr * 0.35), (cx - hr * 0.8, top - hr * 0.45), (cx + hr * 0.7, top - hr * 0.55),
+               (cx + hr * 1.1, top + hr * 0.3)]
+        poly(tile, cap, inks[int(rng.integers(len(inks)))])
+        poly(tile, cap, BLACK, ln)
+
+
+def draw_toon_court(img: np.ndarray, card: Card, st, seed: int) -> None:
+    """Draw the ``toon-N`` court art of ``card`` into the canonical card ``img`` (BGRA): a
+    cartoon bust or double-ended figure on the paper, or the ``rich-N`` figure with no frame
+    wrapped round the index corners, and the suit's large sign beside it (:func:`toon_look`).
+    The corners where an index lies stay paper.
+
+    >>> from dealer_assist.vision.synth.faces import render_card
+    >>> a = render_card("Qd", "gen-03~toon-200001", 110); a.shape
+    (154, 110, 4)
+    >>> bool((a[:, :, :3] != render_card("Qd", "gen-03~toon-200002", 110)[:, :, :3]).any())
+    True
+    """
+    from dealer_assist.vision.synth.faces import CANON_H, CANON_W
+
+    look = toon_look(seed)
+    rng = np.random.default_rng([int(seed), int(card.rank), int(card.suit), 74])
+    W, H = CANON_W, CANON_H
+    tile = img[:, :, :3].copy()
+    paper = np.asarray(st.paper, np.uint8)
+    kind = look["kind"]
+    if kind == "bust":
+        _cartoon(tile, card, rng, look, W * rng.uniform(0.42, 0.58), H * rng.uniform(0.33, 0.42), H * rng.uniform(0.68, 0.8))
+    elif kind == "double":
+        half = tile.copy()
+        _cartoon(half, card, rng, look, W * rng.uniform(0.45, 0.55), H * rng.uniform(0.2, 0.26), H * 0.62)
+        yy = np.arange(H, dtype=np.float32)[:, None]
+        upper = np.broadcast_to(yy < H / 2, (H, W))
+        tile = np.where(upper[..., None], half, half[::-1, ::-1]).copy()
+        if rng.random() < 0.5:
+            cv2.line(tile, (int(W * 0.2), H // 2), (int(W * 0.8), H // 2), BLACK, 1, cv2.LINE_AA)
+    else:  # open: the rich figure with no frame, across the card
+        rich = dict(look["rich"])
+        x0, y0 = int(W * 0.1), int(H * 0.04)
+        fw, fh = W - 2 * x0, H - 2 * y0
+        part = np.empty((fh, fw, 3), np.uint8)
+        part[:] = paper
+        _figure(part, card, st, rng, {**rich, "sign": 0.0})
+        yy, xx = np.mgrid[0:fh, 0:fw].astype(np.float32)
+        slope = rich["slope"] if rich["diagonal"] else 0.0
+        upper = (yy - fh / 2) < slope * (xx - fw / 2)
+        tile[y0:y0 + fh, x0:x0 + fw] = np.where(upper[..., None], part, part[::-1, ::-1])
+    # the corners where an index lies stay paper (the art wraps round them)
+    cw, ch = int(round(W * INDEX_CLEAR_W)), int(round(H * INDEX_CLEAR_H))
+    corners = [(slice(0, ch), slice(0, cw)), (slice(H - ch, H), slice(W - cw, W))]
+    if st.four_index:
+        corners += [(slice(0, ch), slice(W - cw, W)), (slice(H - ch, H), slice(0, cw))]
+    base = img[:, :, :3]
+    for ys, xs in corners:
+        tile[ys, xs] = base[ys, xs]
+    # the suit's large signs beside the figure, just inside the index corners
+    col = st.colors[card.suit]
+    m = pip_mask(int(card.suit), st.pips, int(W * look["sign"] * 1.15))
+    for where in look["signs"]:
+        sx = W * INDEX_CLEAR_W + m.shape[1] / 2 + 2
+        sy = H * rng.uniform(0.1, 0.2)
+        if where == "br":
+            paste_center(tile, m, W - sx, H - sy, col, rotate180=True)
+        else:
+            paste_center(tile, m, sx, sy, col)
+    if look["frame"]:
+        fx0, fy0 = W * INDEX_CLEAR_W, H * 0.05
+        poly(tile, [(fx0, fy0), (W - fx0, fy0), (W - fx0, H - fy0), (fx0, H - fy0)], BLACK, 1)
+    img[:, :, :3] = tile

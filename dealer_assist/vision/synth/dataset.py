@@ -114,6 +114,10 @@ def _paths(out_dir: str, split: str, seed: int) -> tuple[str, str, str]:
 #: ``world-aces`` is ``world`` whose deck has, in half of the frames, a seeded fancy ace of spades
 #: (a large spade filled with white ornament, a maker's name, small print), dealt first: the real
 #: deck's ace of spades was the number card most often not sure.
+#: ``world-courts`` is ``world-aces`` whose seeded court art is, in 6 decks of 10, ``toon-N``
+#: (:func:`courts.draw_toon_court`): a cartoon bust or double-ended figure, or the busy figure with
+#: no frame wrapped round the index corners, with large suit signs beside it, as many real and
+#: Debian decks draw their courts (the layout check took such queens for tens).
 #: ``fresh-fonts`` draws each frame's indices in one of the extra typefaces of Debian's font
 #: packages (:func:`styles.extra_fonts`: Liberation, URW base35, Quicksand, Noto Mono), with a
 #: pip drawing of its own as ``fresh-pips``: what makes a 9 a 9, not DejaVu's 9.
@@ -138,6 +142,7 @@ RECIPES: dict[str, dict] = {
     "fresh-fonts": {"fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
     "world-decoy": {"world": True, "joker_p": 0.3, "decoy_p": 0.7, "edge_p": 0.25, "edge_up": 1.0},
     "world-aces": {"world": True, "joker_p": 0.3, "ace_p": 0.5},
+    "world-courts": {"world": True, "joker_p": 0.3, "ace_p": 0.5, "toon_p": 0.6},
     "world-fonts": {"world": True, "joker_p": 0.3, "fresh_fonts": True, "fresh_pips": (100_000, 200_000)},
     "fresh-warp": {"fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},
     "world-warp": {"world": True, "joker_p": 0.3, "fresh_fonts": "warp", "fresh_pips": (100_000, 200_000)},

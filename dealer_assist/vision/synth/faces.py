@@ -265,6 +265,10 @@ def _draw_court(img: np.ndarray, card: Card, st: DeckStyle) -> None:
         from dealer_assist.vision.synth.courts import draw_rich_court
         draw_rich_court(img, card, st, int(st.court[5:]))
         return
+    if st.court.startswith("toon-"):  # open and cartoon seeded art (courts.py; training decks only)
+        from dealer_assist.vision.synth.courts import draw_toon_court
+        draw_toon_court(img, card, st, int(st.court[5:]))
+        return
     col = st.colors[card.suit]
     fx0, fy0 = 0.22 * CANON_W, 0.1 * CANON_H
     fx1, fy1 = CANON_W - fx0, CANON_H - fy0

@@ -514,7 +514,8 @@ def card_dealer(objs: list, pool: list[str], deck: str, joker_style: str, back_s
 def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: float = 0.45,
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  world: bool = False, fresh_fonts: bool | str = False, edge_p: float = 0.0, edge_up: float = 0.9,
-                 decoy_p: float = 0.0, ace_p: float = 0.0, deck_images: str | None = None) -> tuple[np.ndarray, dict]:
+                 decoy_p: float = 0.0, ace_p: float = 0.0, deck_images: str | None = None,
+                 toon_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One 1280x720 BGR frame of a table and its label (the vision contract's JSON schema),
     deterministic by (seed, split, joker_p, joker2_p). ``split='test'`` uses only held-out styles.
     With ``jpeg`` the frame goes through the JPEG round trip its label's ``meta.jpeg_quality``
@@ -532,15 +533,17 @@ def render_scene(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     and procedural surfaces, clutter, close-ups, empty frames, rich court art); frames without it
     are unchanged. ``edge_p`` (``world`` only): the chance a frame gets cards cut by its edge,
     face up with the chance ``edge_up``; ``decoy_p`` (``world`` only): the chance of card-sized
-    pictures that are not cards; ``ace_p`` (``world`` only): the chance of a fancy ace of spades
-    (:func:`world.render_world`).
+    pictures that are not cards; ``ace_p`` (``world`` only): the chance of a fancy ace of spades;
+    ``toon_p`` (``world`` only): the chance that a deck given seeded court art gets the open or
+    cartoon ``toon-N`` instead of ``rich-N`` (:func:`world.render_world`).
     ``deck_images``: a folder of a deck someone else drew, one image a card (:data:`faces.IMAGE_DECK`):
     the frame's cards, jokers and backs are drawn from it, and all else is the seed's frame.
     """
     if world:
         from dealer_assist.vision.synth.world import render_world
         return render_world(seed, split, jpeg, joker_p, joker2_p, fresh_pips, edge_p=edge_p, edge_up=edge_up,
-                            decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts, deck_images=deck_images)
+                            decoy_p=decoy_p, ace_p=ace_p, fresh_fonts=fresh_fonts, deck_images=deck_images,
+                            toon_p=toon_p)
     check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split]])
     deck = styles_for(split, DECK_STYLES)[rng.integers(len(styles_for(split, DECK_STYLES)))]

@@ -44,7 +44,7 @@ class DeckStyle:
     split: str
     font: FontSpec
     pips: str                      # classic | fat | slim | glyph | angular | var-N (seeded)
-    court: str                     # classic | flat | letter | bust | geo | line | rich-N (seeded)
+    court: str                     # classic | flat | letter | bust | geo | line | rich-N | toon-N (seeded)
     rank_h: float = 0.12
     suit_h: float = 0.075
     rank_w: float = 0.15           # max rank width, fraction of card width
@@ -393,7 +393,8 @@ def deck_style(name: str) -> DeckStyle:
     the seeded drawing ``var-N`` (:func:`dealer_assist.vision.synth.draw.pip_mask`): the
     ``fresh-pips`` data recipes give every frame a pip drawing of its own this way.
     ``BASE~rich-N`` (also after a ``~var-N``) gives it the busy seeded court art ``rich-N``
-    (:mod:`dealer_assist.vision.synth.courts`; the ``world`` recipe). ``BASE~font-STEM`` draws its
+    (:mod:`dealer_assist.vision.synth.courts`; the ``world`` recipe), ``BASE~toon-N`` its open or
+    cartoon court art (the ``world-courts`` recipe). ``BASE~font-STEM`` draws its
     indices in the extra typeface ``STEM`` (:func:`extra_fonts`; the ``fresh-fonts`` recipe).
 
     >>> deck_style("gen-03~var-123456").pips, deck_style("gen-03~var-123456").font == deck_style("gen-03").font
@@ -421,7 +422,7 @@ def deck_style(name: str) -> DeckStyle:
         raise ValueError(f"only training decks take fresh pips, not {base!r}")
     changes: dict = {"name": name}
     for part in parts:
-        if part.startswith("rich-") and part[5:].isdigit() and "court" not in changes:
+        if part[:5] in ("rich-", "toon-") and part[5:].isdigit() and "court" not in changes:
             changes["court"] = part
         elif part.startswith("ace-") and part[4:].isdigit() and "ace" not in changes:
             changes["ace"] = "fancy-" + part[4:]

@@ -712,7 +712,8 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
                  joker2_p: float = 0.08, fresh_pips: tuple[int, int] | None = None,
                  rich_p: float = 0.7, edge_p: float = 0.0, edge_up: float = 0.9,
                  decoy_p: float = 0.0, ace_p: float = 0.0,
-                 fresh_fonts: bool | str = False, deck_images: str | None = None) -> tuple[np.ndarray, dict]:
+                 fresh_fonts: bool | str = False, deck_images: str | None = None,
+                 toon_p: float = 0.0) -> tuple[np.ndarray, dict]:
     """One ``world`` frame and its label (the schema of :func:`scene.render_scene`), deterministic
     by (seed, split) and the photos installed. ``rich_p``: the chance the frame's (training) deck
     gets seeded rich court art. ``edge_p``: the chance of cards cut by the frame's edge, face up
@@ -725,6 +726,9 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     recipe), and bent by a seeded warp where it is ``"warp"`` (``world-warp``), half as far and never
     bolder where it is ``"bend"`` (``world-bend``). ``deck_images``: the cards, jokers and backs are
     drawn from that image deck's folder (:func:`scene.dealt_styles`), all else is the seed's frame.
+    ``toon_p``: the chance that a deck given seeded court art gets the open or cartoon ``toon-N``
+    (:func:`courts.draw_toon_court`: no frame, large suit signs beside the figure) instead of
+    ``rich-N``; frames drawn without it are unchanged (the ``world-courts`` recipe).
     Its ``meta.world`` says the layout, clutter and court art."""
     check_split(split)
     rng = np.random.default_rng([int(seed), SPLIT_CODE[split], 2029])
@@ -732,9 +736,13 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
     deck = decks[rng.integers(len(decks))]
     name = deck.name if fresh_pips is None else fresh_pips_name(deck.name, seed, split, fresh_pips)
     rich = split == "train" and rng.random() < rich_p
+    art = None
     if rich:
         lo, hi = RICH_RANGE
-        name += f"{PIPS_SEP}rich-{lo + (int(seed) * 2246822519 + 13) % (hi - lo)}"
+        # from a stream of its own: the frame is world-aces' (or world's) to the pixel but the courts
+        art = "toon" if toon_p > 0 and np.random.default_rng([int(seed), SPLIT_CODE[split], 2031]).random() < toon_p \
+            else "rich"
+        name += f"{PIPS_SEP}{art}-{lo + (int(seed) * 2246822519 + 13) % (hi - lo)}"
     fancy_ace = ace_p > 0 and split == "train" and rng.random() < ace_p    # no draw without ace_p
     if fancy_ace:
         name += f"{PIPS_SEP}ace-{ACE_RANGE[0] + (int(seed) * 2654435761 + 29) % (ACE_RANGE[1] - ACE_RANGE[0])}"
@@ -869,6 +877,7 @@ def render_world(seed: int, split: str = "train", jpeg: bool = True, joker_p: fl
         "focal_px": round(f, 1), "background": bg_name, "card_width_world": round(card_w, 1),
         "world": {"mode": mode, "under": under, "over": over, "rich_courts": rich,
                   **({"fancy_ace": fancy_ace} if ace_p > 0 else {}),
+                  **({"toon_courts": art == "toon"} if toon_p > 0 else {}),
                   **({"edge_cards": edge} if edge_p > 0 else {}),
                   **({"decoys": decoys} if decoy_p > 0 else {})},
     })
