@@ -135,6 +135,15 @@ def _crown(cx: float, cw: float, peak: float, dip: float, base: float, n: int) -
     return pts
 
 
+def _double_ended(tile: np.ndarray, slope: float) -> np.ndarray:
+    """A double-ended picture from the upper figure drawn over the whole ``tile``: the divider
+    runs through the centre with ``slope`` (0: level), and below it the tile turned 180 degrees."""
+    h, w = tile.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    upper = (yy - h / 2) < slope * (xx - w / 2)
+    return np.where(upper[..., None], tile, tile[::-1, ::-1])
+
+
 def _figure(tile: np.ndarray, card: Card, st, rng: np.random.Generator, deck: dict) -> None:
     """The upper figure of a double-ended court card, drawn over the whole tile (the lower part
     is cut away by the divider later)."""
@@ -333,12 +342,8 @@ def draw_rich_court(img: np.ndarray, card: Card, st, seed: int) -> None:
     else:
         tile[:] = paper.astype(np.uint8)
     _figure(tile, card, st, rng, deck)
-    yy, xx = np.mgrid[0:fh, 0:fw].astype(np.float32)
     slope = deck["slope"] if deck["diagonal"] else 0.0
-    # the divider runs through the centre, so the upper part turned 180 degrees fills the lower
-    upper = (yy - fh / 2) < slope * (xx - fw / 2)
-    full = np.where(upper[..., None], tile, tile[::-1, ::-1])
-    img[y0:y1, x0:x1, :3] = full
+    img[y0:y1, x0:x1, :3] = _double_ended(tile, slope)
     fc = deck["frame"]
     cv2.line(img, (x0, int(round(fh / 2 - slope * fw / 2)) + y0), (x1 - 1, int(round(fh / 2 + slope * fw / 2)) + y0),
              fc + (255,), deck["line"], cv2.LINE_AA)
@@ -455,22 +460,17 @@ def draw_toon_court(img: np.ndarray, card: Card, st, seed: int) -> None:
     elif kind == "double":
         half = tile.copy()
         _cartoon(half, card, rng, look, W * rng.uniform(0.45, 0.55), H * rng.uniform(0.2, 0.26), H * 0.62)
-        yy = np.arange(H, dtype=np.float32)[:, None]
-        upper = np.broadcast_to(yy < H / 2, (H, W))
-        tile = np.where(upper[..., None], half, half[::-1, ::-1]).copy()
+        tile = _double_ended(half, 0.0)
         if rng.random() < 0.5:
             cv2.line(tile, (int(W * 0.2), H // 2), (int(W * 0.8), H // 2), BLACK, 1, cv2.LINE_AA)
     else:  # open: the rich figure with no frame, across the card
-        rich = dict(look["rich"])
+        rich = look["rich"]
         x0, y0 = int(W * 0.1), int(H * 0.04)
         fw, fh = W - 2 * x0, H - 2 * y0
         part = np.empty((fh, fw, 3), np.uint8)
         part[:] = paper
         _figure(part, card, st, rng, {**rich, "sign": 0.0})
-        yy, xx = np.mgrid[0:fh, 0:fw].astype(np.float32)
-        slope = rich["slope"] if rich["diagonal"] else 0.0
-        upper = (yy - fh / 2) < slope * (xx - fw / 2)
-        tile[y0:y0 + fh, x0:x0 + fw] = np.where(upper[..., None], part, part[::-1, ::-1])
+        tile[y0:y0 + fh, x0:x0 + fw] = _double_ended(part, rich["slope"] if rich["diagonal"] else 0.0)
     # the corners where an index lies stay paper (the art wraps round them)
     cw, ch = int(round(W * INDEX_CLEAR_W)), int(round(H * INDEX_CLEAR_H))
     corners = [(slice(0, ch), slice(0, cw)), (slice(H - ch, H), slice(W - cw, W))]
