@@ -74,6 +74,50 @@ def test_a_box_taken_for_a_back_that_shows_an_index_is_a_face_card(reader):
     assert named(with_rule) == [("face", "Qs"), ("face", "JK"), ("back", "")]
 
 
+def test_a_court_the_detector_takes_for_a_back_is_a_face_card_where_the_look_sees_one(reader):
+    """Court art whose figure fills the card edge to edge, with no frame, passes for a back design
+    with the detector (Debian's Anglo Modern kings and queens, face up on a photograph, were
+    reported as face-down cards). The look takes them for suited cards: they are face boxes, read
+    and named by their corners. Real back designs, which the look takes for backs, stay backs."""
+    from dealer_assist.vision.synth.courts import TOON_KINDS, toon_look
+
+    for kind in TOON_KINDS:
+        n = next(n for n in range(900_000, 900_100) if toon_look(n)["kind"] == kind)
+        frame, outlines = table(("Kd", f"gen-03~toon-{n}"), ("BACK", "rosette-purple"), ("Qs", f"gen-05~toon-{n}"),
+                                ("BACK", "hex-teal"))
+        cands = boxes(outlines, [AS_BACK] * 4)
+        assert named(reader.read(frame, cands[np.arange(4)], steps=())) == [("back", "")] * 4
+        assert named(reader.read(frame, cands[np.arange(4)], steps=("faces_by_look",))) == \
+            [("face", "Kd"), ("back", ""), ("face", "Qs"), ("back", "")], kind
+    # the look's step is off where the reader reads without the look
+    assert "faces_by_look" not in [s.name for s in CardDetector(MODELS, settings=DetectorSettings(look=False)).steps]
+
+
+def test_a_back_the_look_takes_for_a_face_is_asked_about_unless_the_deck_knows_its_back(reader):
+    """A back design the look takes for a face is read by its corners, which show no index: a
+    ``??`` the dealer is asked about, never a name. A deck enrolled with its back (``BACK.jpg``)
+    keeps it a back; a court beside it is still turned face up."""
+    from dealer_assist.vision.decks import BACK_LABEL, Deck, card_template
+    from dealer_assist.vision.look import LOOK_CLASSES
+
+    frame, outlines = table(("BACK", "rosette-purple"), ("Kd", "gen-03~toon-900006"))
+    misread = np.zeros(len(LOOK_CLASSES))
+    misread[LOOK_CLASSES.index("diamond")] = 0.9          # the look's mistake on the back
+    misread[LOOK_CLASSES.index("back")] = 0.1
+
+    def read(with_reader):
+        cands = boxes(outlines, [AS_BACK] * 2)
+        cands.column("look")[0] = misread
+        return named(with_reader.read(frame, cands, steps=("faces_by_look",)))
+
+    assert read(reader) == [("face", "??"), ("face", "Kd")]
+    enrolled = CardDetector(MODELS)
+    enrolled.deck = Deck.session("tonight")
+    enrolled.deck.card_tmpl = card_template(frame, np.asarray(outlines[0], np.float64))[:1]
+    enrolled.deck.card_label = np.array([BACK_LABEL])
+    assert read(enrolled) == [("back", ""), ("face", "Kd")]
+
+
 def test_a_court_card_whose_art_scores_as_a_joker_is_named_by_its_index(reader):
     """The detector takes some court-card art for a joker's; a corner that surely reads the card
     outweighs the art while the joker prior is capped (``joker_prior_max``)."""

@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "models/MODEL_CARD.md)")))
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
                    help=h(_("ask the whole-card look model about cards whose corners read no index "
-                            "(a joker without one) and about their suit (on by default; models/MODEL_CARD.md)")))
+                            "(a joker without one), about their suit, and about boxes the detector takes "
+                            "for a back (a court card face up) (on by default; models/MODEL_CARD.md)")))
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
                    help=h(_("read the boxes the detector set aside too, for the lower cards of a fanned "
                             "hand (on by default; docs/vision.md)")))

@@ -106,7 +106,7 @@ def add_live_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--search", action=argparse.BooleanOptionalAction, default=True,
                    help=h(_("search around cards whose corners read no index (on by default)")))
     p.add_argument("--look", action=argparse.BooleanOptionalAction, default=True,
-                   help=h(_("ask the whole-card look model about unreadable cards and suits (on by default)")))
+                   help=h(_("ask the whole-card look model about unreadable cards, suits and backs (on by default)")))
     p.add_argument("--rescue", action=argparse.BooleanOptionalAction, default=True,
                    help=h(_("read the boxes the detector set aside too, for the lower cards of a fanned "
                              "hand (on by default)")))

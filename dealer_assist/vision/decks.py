@@ -217,6 +217,14 @@ class Deck:
         joker = best[JK]
         return joker if joker >= CARD_MATCH and joker >= best[BACK_LABEL] + BACK_MARGIN else 0.0
 
+    def is_its_back(self, image: np.ndarray, ordered: np.ndarray) -> bool:
+        """Whether the outline's whole card is this deck's enrolled back: it correlates with the
+        back at least :data:`CARD_MATCH`, and more than with any enrolled card (False where the
+        back is not enrolled)."""
+        best = self.best_matches(image, ordered, tuple(range(NUM_CLASSES)))
+        back = best.pop(BACK_LABEL, -1.0)
+        return back >= CARD_MATCH and back > max(best.values(), default=-1.0)
+
     def best_matches(self, image: np.ndarray, ordered: np.ndarray, labels) -> dict[int, float]:
         """{label: best correlation of the outline's whole card with that label's enrolled
         views} for the enrolled ones of ``labels`` (the query templates are made once)."""

@@ -170,6 +170,30 @@ def faces_among_backs(reader: "CardDetector", image: np.ndarray, c: Candidates) 
     return c
 
 
+def faces_by_look(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
+    """A back box that the whole-card look takes for a suited card (a face is its likeliest kind,
+    over a back, a joker and no card) is a face box, read and named like any other: its box score
+    moves to the face class. The detector's back class takes court art it never trained on for a
+    back where the figure fills the card edge to edge with no frame: a face-up king reported as a
+    face-down card, which nobody is asked about. A back design the look takes for a face is read
+    by its corners, which find no index there: ``??``, a card the dealer is asked about; a deck
+    enrolled with its back keeps such backs (:meth:`Deck.is_its_back
+    <dealer_assist.vision.decks.Deck.is_its_back>`; models/MODEL_CARD.md, "Forty-seventh
+    session")."""
+    idx = c.of(BACK_ROLE)
+    if reader.look is None or not len(idx):
+        return c
+    kind = look_kinds(_look(reader, image, c, idx))
+    deck = reader.deck
+    for k, i in enumerate(idx):
+        if int(kind[k].argmax()) == LOOK_FACE and not (deck is not None and deck.is_its_back(image, c.outlines[i])):
+            top = c.scores[i].max()
+            c.scores[i] = 0.0
+            c.scores[i, FACE] = top
+            c.role[i] = FACE_ROLE
+    return c
+
+
 def read_corners(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
     """Both index corners of every face box read from its outline (the corner classifier)."""
     idx = c.of(FACE_ROLE)
@@ -439,7 +463,7 @@ def jokers_among_backs(reader: "CardDetector", image: np.ndarray, c: Candidates)
     odd = len(idx) >= 2 and not (deck is not None and deck.tells_jokers_from_backs)
     floor = min(st.look_back_joker, st.odd_back_joker if odd else 2.0)
     if reader.look is not None and floor <= 1.0 and idx:
-        kind = look_kinds(reader.look(np.stack([look_patch(image, c.outlines[i]) for i in idx])))
+        kind = look_kinds(_look(reader, image, c, idx))
         for k, i in enumerate(idx):
             pj = float(kind[k, LOOK_JOKER])
             if i in out or pj < floor:
@@ -578,6 +602,7 @@ def report_order(c: Candidates) -> np.ndarray:
 #: others are rules that ``benchmarks/eval_rules.py`` measures one by one.
 STEPS: tuple[Step, ...] = (
     Step("faces_among_backs", faces_among_backs),
+    Step("faces_by_look", faces_by_look),
     Step("read_corners", read_corners, optional=False),
     Step("search", search),
     Step("name", name, optional=False),
@@ -595,7 +620,7 @@ STEP_NAMES = tuple(s.name for s in STEPS)
 DEFAULT_STEPS = tuple(s.name for s in STEPS if s.default)
 OPTIONAL_STEPS = tuple(s.name for s in STEPS if s.optional and s.default)
 #: the steps that ask the whole-card look (off with ``--no-look`` or without ``card-look.onnx``)
-LOOK_STEPS = ("look_jokers", "look_suit", "jokers_among_backs")
+LOOK_STEPS = ("faces_by_look", "look_jokers", "look_suit", "jokers_among_backs")
 
 
 class StepError(Worded, ValueError):
@@ -614,7 +639,7 @@ def pipeline(names: Sequence[str]) -> tuple[Step, ...]:
     >>> pipeline(["resque"])
     Traceback (most recent call last):
     ...
-    dealer_assist.vision.steps.StepError: no reader step 'resque'; the steps are faces_among_backs, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named
+    dealer_assist.vision.steps.StepError: no reader step 'resque'; the steps are faces_among_backs, faces_by_look, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named
     """
     wanted = set(names)
     unknown = sorted(wanted - set(STEP_NAMES))
