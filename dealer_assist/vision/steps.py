@@ -162,12 +162,17 @@ def faces_among_backs(reader: "CardDetector", image: np.ndarray, c: Candidates) 
     for k, i in enumerate(idx):
         best = int(sure[k].argmax())
         if sure[k, best] >= reader.settings.back_index:
-            to = JOKER_CLS if int(p[k, best, :NONE].argmax()) == JK else FACE
-            top = c.scores[i].max()
-            c.scores[i] = 0.0
-            c.scores[i, to] = top
-            c.role[i] = FACE_ROLE
+            _face_up(c, i, JOKER_CLS if int(p[k, best, :NONE].argmax()) == JK else FACE)
     return c
+
+
+def _face_up(c: Candidates, i: int, to: int) -> None:
+    """Back box ``i`` is a face box: its best detector score moves to class ``to`` (face or joker),
+    the others to 0."""
+    top = c.scores[i].max()
+    c.scores[i] = 0.0
+    c.scores[i, to] = top
+    c.role[i] = FACE_ROLE
 
 
 def faces_by_look(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
@@ -187,10 +192,7 @@ def faces_by_look(reader: "CardDetector", image: np.ndarray, c: Candidates) -> C
     deck = reader.deck
     for k, i in enumerate(idx):
         if int(kind[k].argmax()) == LOOK_FACE and not (deck is not None and deck.is_its_back(image, c.outlines[i])):
-            top = c.scores[i].max()
-            c.scores[i] = 0.0
-            c.scores[i, FACE] = top
-            c.role[i] = FACE_ROLE
+            _face_up(c, i, FACE)
     return c
 
 
