@@ -377,10 +377,11 @@ def main(argv: list[str] | None = None) -> int:
             check = summary["check"]
             enrolled[name]["enrollment"] = {"cards": len(summary["views"]), "skipped": len(summary["skipped"]),
                                             "photos_read_right": check["right"], "photos_cards": check["cards"],
-                                            "photos_wrong": check["wrong"]}
+                                            "photos_wrong": check["wrong"], "photos_unreadable": check["unreadable"],
+                                            "never_sure": sorted(reader.deck.doubts)}
             sure_wrong = sum(w["sure"] for w in check["wrong"])
-            show(f"  enrolled; photos {check['right']}/{check['cards']}" + (f", {sure_wrong} sure wrong" if sure_wrong else ""),
-                 enrolled[name])
+            show(f"  enrolled; photos {check['right']}/{check['cards']}" + (f", {sure_wrong} sure wrong" if sure_wrong else "")
+                 + (f", {len(reader.deck.doubts)} never sure" if reader.deck.doubts else ""), enrolled[name])
     groups = {}
     for reading, table in (("", rows), ("enrolled: ", enrolled)):
         groups[reading + "K Q J A indices"] = totals({n: r for n, r in table.items() if n not in OTHER_INDICES})

@@ -112,7 +112,7 @@ def test_enroll_deck_skips_a_thin_photo_and_enrolls_the_others(tmp_path, capsys)
     assert code == 2
     assert len(err) == 3 and all("too small (or too thin) to hold a card" in e for e in err), err
     assert json.loads(out.splitlines()[-1]) == {"views": {"JK": 1}, "skipped": 3, "read_right": 1, "read_cards": 1,
-                                                "read_wrong_sure": 0}
+                                                "read_wrong_sure": 0, "never_sure": 0}
     assert (root / "house" / "deck.json").is_file()
 
 
@@ -126,6 +126,27 @@ def test_enroll_deck_names_a_photo_it_cannot_read_once(tmp_path, capsys):
     assert code == 2 and len(err) == 2, err
     assert err[0].endswith(f"{bad}: not a readable image") and err[0].count(str(bad)) == 1, err
     assert err[1].count(str(gone)) == 1 and "cannot read it" in err[1], err
+
+
+@needs_models
+@pytest.mark.parametrize("check", [
+    {"wrong": "Kh as Qh", "unreadable": []},
+    {"wrong": [{"card": "Kh", "read": "Zz", "sure": True}], "unreadable": []},
+    {"wrong": [], "unreadable": [7]},
+    "read well",
+])
+def test_a_deck_file_whose_check_was_tampered_with_is_named_damaged(tmp_path, capsys, check):
+    """The enrollment's check in deck.json says which names are never sure with the deck; one
+    that does not read as cards stops ``detect --deck`` in one line, naming the deck, so that no
+    doubt it held is silently lost."""
+    root = tmp_path / "decks"
+    assert cli(["enroll-deck", "house", joker_photo(tmp_path / "JK.png"), "--root", str(root)], capsys)[0] == 0
+    info = json.loads((root / "house" / "deck.json").read_text(encoding="utf-8"))
+    (root / "house" / "deck.json").write_text(json.dumps({**info, "check": check}), encoding="utf-8")
+    frame = write(tmp_path / "table.png", (300, 400))
+    line = one_line_refusal(*cli(["detect", "--lang", "en", frame, "--deck", str(root / "house")], capsys)[::2],
+                            "detect")
+    assert f"deck '{root / 'house'}'" in line and "is damaged" in line and "enroll it again" in line, line
 
 
 # ------------------------------------------------------------------------------ 2. bad models.json

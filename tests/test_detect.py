@@ -914,6 +914,54 @@ def test_enrolling_says_how_the_reader_alone_reads_the_photos_and_warns_of_a_sur
     assert "QhをKhと読み違え（確定）" in out and "警告" in err
 
 
+@needs_models
+def test_what_the_enrollment_saw_misread_is_never_sure_with_the_deck(tmp_path, capsys):
+    """Where the enrollment photos show the reader misreading the deck (here the king of hearts,
+    filed as "Qh", read "Kh"), the name it gave is never shown sure at the table with that deck,
+    and the dealer is told the card it may be; the same rank in the other suits too, since the
+    index's glyph is the deck's in every suit, and every court, whose rank rests on its index
+    alone. Other cards read as surely as without the deck.
+    Photos added later (--append) keep the doubt."""
+    from dealer_assist.vision.synth.scene import render_cards
+
+    style = "heldout-triplex"
+
+    def photo(card: str, path: Path, angle: float = 0.0) -> Path:
+        img, _ = render_cards([{"card": card, "style": style, "center": (0, 0), "angle": angle, "width": 150}])
+        cv2.imwrite(str(path), img)
+        return path
+
+    wrong = photo("Kh", tmp_path / "Qh.png")
+    root = tmp_path / "decks"
+    assert main(["enroll-deck", "--lang", "en", "house", str(wrong), "--root", str(root)]) == 0
+    out, _err = capsys.readouterr()
+    # a king read on a queen: the kings are in doubt, and every court, whose rank rests on its index alone
+    assert "with this deck the reader never shows these 12 names as sure" in out, out
+    assert "Jc, Jd, Jh, Js, Qc, Qd, Qh, Qs, Kc, Kd, Kh, Ks" in out, out
+    assert json.loads(out.strip().splitlines()[-1])["never_sure"] == 12
+    # the same photos and two more cards at the table, read without the deck and with it
+    (tmp_path / "table").mkdir()
+    views = {"Kh": wrong, "Ks": photo("Ks", tmp_path / "table" / "Ks.png", 7.0),
+             "7d": photo("7d", tmp_path / "table" / "7d.png", -5.0)}
+    alone, deck = CardDetector(MODELS), CardDetector(MODELS, deck="house", decks_root=root)
+    for card, path in views.items():
+        image = read_image(path)
+        a, d = alone.detect(image)["cards"], deck.detect(image)["cards"]
+        assert [c["card"] for c in a] == [card] == [c["card"] for c in d], (card, a, d)
+        if card[0] == "K":
+            assert a[0]["sure"], a                   # the reader alone is sure of it: wrongly, it believes
+            assert not d[0]["sure"] and d[0]["or"] == "Q" + card[1], d
+        else:
+            assert d[0]["sure"] == a[0]["sure"] and d[0].get("or") == a[0].get("or"), (a, d)
+    # a photo of a card it reads right, added to the deck: the doubt stays
+    assert main(["enroll-deck", "house", str(views["7d"]), "--append", "--root", str(root)]) == 0
+    capsys.readouterr()
+    again = CardDetector(MODELS, deck="house", decks_root=root).detect(read_image(wrong))["cards"]
+    assert not again[0]["sure"] and again[0]["or"] == "Qh", again
+    check = json.loads((root / "house" / "deck.json").read_text())["check"]
+    assert check["cards"] == 2 and check["wrong"] == [{"card": "Qh", "read": "Kh", "sure": True}], check
+
+
 def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):
     """One card of a held-out deck on felt, 20 degrees from overhead, blurred and JPEG'd as a
     table camera would see a small card."""

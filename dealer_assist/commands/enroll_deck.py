@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.commands.detect import model_dir
     from dealer_assist.live.sources import quiet_native_logs
+    from dealer_assist.cards import Card
+    from dealer_assist.vision.decks import check_doubts
     from dealer_assist.vision.enroll import enroll_deck
 
     quiet_native_logs()
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     views = join([_("{card} x{n}", card=k, n=v) for k, v in summary["views"].items()], ", ")
     print(_("enrolled deck {name} in {folder}: {views}", name=typed(summary["name"]), folder=summary["folder"],
             views=views).render(args.lang))
-    check = summary["check"]
+    check = summary["photos_check"]
     if check["cards"]:
         print(_("read without the deck in these photos: {right} of {cards} cards right, {sure} of them sure",
                 right=check["right"], cards=check["cards"], sure=check["right_sure"]).render(args.lang))
@@ -67,17 +69,26 @@ def run(args: argparse.Namespace) -> int:
         print(_("unreadable: {cards}", cards=", ".join(check["unreadable"])).render(args.lang))
     if check["missed"]:
         print(_("not found: {cards}", cards=", ".join(check["missed"])).render(args.lang))
+    doubts = check_doubts(summary["check"])
+    if doubts:
+        names = sorted(doubts, key=lambda c: Card.parse(c).index)
+        shown = _("every card") if len(names) >= 52 else ", ".join(names)
+        print(_n("with this deck the reader never shows this name as sure (in these photos it misread or could "
+                 "not read a card like it); the dealer confirms it: {cards}",
+                 "with this deck the reader never shows these {n} names as sure (in these photos it misread or "
+                 "could not read cards like them); the dealer confirms them: {cards}", len(names), n=len(names),
+                 cards=shown).render(args.lang))
     risky = sum(w["sure"] for w in check["wrong"])
     if risky:
         print("dealer-assist enroll-deck: " + _n(
             "warning: in these close photos the reader alone is sure of {n} name that is not the card the photo "
             "is named after; check that photo's name. If it is right, the reader misreads this deck: "
-            "enrolled, it is no surer of that card, and a deck it reads well is safer at the table",
+            "enrolled, it never shows that name as sure, and a deck it reads well is safer at the table",
             "warning: in these close photos the reader alone is sure of {n} names that are not the cards the photos "
             "are named after; check those photos' names. If they are right, the reader misreads this deck: "
-            "enrolled, it is no surer of those cards, and a deck it reads well is safer at the table",
+            "enrolled, it never shows those names as sure, and a deck it reads well is safer at the table",
             risky, n=risky).render(args.lang),
             file=sys.stderr)
     print(json.dumps({"views": summary["views"], "skipped": len(summary["skipped"]), "read_right": check["right"],
-                      "read_cards": check["cards"], "read_wrong_sure": risky}))
+                      "read_cards": check["cards"], "read_wrong_sure": risky, "never_sure": len(doubts)}))
     return 2 if summary["skipped"] else 0

@@ -24,6 +24,12 @@ At detection time (:meth:`Deck.adjust`):
 
 Anything that matches nothing is left to the generic classifier, so enrolling only the jokers
 is enough and harmless for the other 52 cards.
+
+* **doubts** - what the enrollment photos showed the reader alone misread (``deck.json``'s
+  ``"check"``) is never reported sure with the deck (:func:`check_doubts`, :attr:`Deck.doubts`):
+  the name it gave another card, that rank in every suit or that suit on every rank, every court
+  name where a court's index was misread or unreadable. The dealer confirms those cards; a deck
+  the reader reads right in its photos keeps every card as sure as the reader alone makes it.
 """
 
 from __future__ import annotations
@@ -177,6 +183,9 @@ class Deck:
     card_tmpl: np.ndarray             # (M, D2) unit vectors (one way up; queries try both)
     card_label: np.ndarray            # (M,)
     info: dict = field(default_factory=dict)
+    #: names never reported sure with this deck, each with the card it may be instead (None: no
+    #: particular one): what its enrollment check saw the reader get wrong (:func:`check_doubts`)
+    doubts: dict = field(default_factory=dict)
 
     @classmethod
     def session(cls, name: str = "session") -> "Deck":
@@ -304,6 +313,91 @@ def corner_evidence(probs: np.ndarray, best_sim: np.ndarray, weight: float = COR
     return out
 
 
+#: The ranks whose name rests on the index alone: the layout check (:mod:`layout`) counts a
+#: number card's pips and sees an ace's one sign, but a jack, a queen and a king are one picture to
+#: it, so nothing but the index tells them apart.
+COURT_RANKS = "JQK"
+_SUIT_LETTERS = "cdhs"
+_RANK_LETTERS = "23456789TJQKA"
+
+
+def check_doubts(check: dict | None) -> dict[str, str | None]:
+    """The names a reader cannot be sure of with this deck, from its enrollment check
+    (:func:`dealer_assist.vision.enroll.check_summary`: how the reader without the deck read the
+    close, sharp enrollment photos), each with the name the card may be instead (None where no
+    particular one). The table is read from farther and worse, so what the reader got wrong there
+    it can get wrong at the table, in the other suits too:
+
+    * a name it gave another card (the 8s read on the Js) may be that card;
+    * a rank misread (J as 8) is the index's glyph, the same in every suit: every name of the rank
+      read (8) may be the card of the rank shown (the J of its suit);
+    * a suit misread (a club as a spade) is the suit sign, the same on every rank: every name of
+      the suit read may be the same rank of the suit shown;
+    * a court card's index it misread as another rank or could not read (``??``) is a glyph the
+      reader does not know, and a court's rank rests on its index alone (:data:`COURT_RANKS`):
+      every court name is in doubt; a number card's or an ace's unread index puts its own rank in
+      doubt.
+
+    A joker read as a card puts that name in doubt (or ``JK``); a card read as a joker, the joker.
+    A malformed entry is a :class:`ValueError` (the deck file is damaged).
+
+    >>> d = check_doubts({"wrong": [{"card": "Js", "read": "8s", "sure": True}], "unreadable": []})
+    >>> d["8s"], d["8h"], d["8c"], d["Js"], d["Kd"], "9s" in d
+    ('Js', 'Jh', 'Jc', None, None, False)
+    >>> d = check_doubts({"wrong": [{"card": "3d", "read": "3c", "sure": False}], "unreadable": ["Qs"]})
+    >>> d["3c"], d["Kc"], d["Qd"], d["Jh"], "3d" in d, "Th" in d
+    ('3d', 'Kd', None, None, False, False)
+    >>> check_doubts({"wrong": [{"card": "JK", "read": "Qh", "sure": False}], "unreadable": ["7c"]})
+    {'Qh': 'JK', '7c': None, '7d': None, '7h': None, '7s': None}
+    >>> check_doubts(None), check_doubts({"wrong": [], "unreadable": []})
+    ({}, {})
+    """
+    out: dict[str, str | None] = {}
+    if not check:
+        return out
+    if not isinstance(check, dict):
+        raise ValueError("the enrollment check is not an object")
+
+    def name(text: object) -> str:
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a card name")
+        return "JK" if Card.parse(text).is_joker else str(Card.parse(text))
+
+    def put(card: str, other: str | None) -> None:
+        if card not in out or (out[card] is None and other is not None):
+            out[card] = other
+
+    wrong = check.get("wrong") or []
+    unreadable = check.get("unreadable") or []
+    if not isinstance(wrong, list) or not isinstance(unreadable, list):
+        raise ValueError("the enrollment check's lists are not lists")
+    pairs = []
+    for w in wrong:
+        if not isinstance(w, dict):
+            raise ValueError(f"{w!r} is not a misreading")
+        pairs.append((name(w.get("card")), name(w.get("read"))))
+    for shown, read in pairs:              # the very names first: their "or" is the card itself
+        put(read, shown)
+    for shown, read in pairs:
+        if "JK" in (shown, read):
+            continue
+        if shown[0] != read[0]:
+            for s in _SUIT_LETTERS:
+                put(read[0] + s, shown[0] + s)
+        if shown[1] != read[1]:
+            for r in _RANK_LETTERS:
+                put(r + read[1], r + shown[1])
+    unknown = [card for card in map(name, unreadable) if card != "JK"]
+    unknown += [shown for shown, read in pairs
+                if "JK" not in (shown, read) and shown[0] in COURT_RANKS and read[0] != shown[0]]
+    for card in unknown:
+        ranks = COURT_RANKS if card[0] in COURT_RANKS else card[0]
+        for r in ranks:
+            for s in _SUIT_LETTERS:
+                put(r + s, None)
+    return out
+
+
 def save_deck(folder: Path, info: dict, corner_emb: np.ndarray, corner_label: np.ndarray,
               corner_readable: np.ndarray, card_tmpl: np.ndarray, card_label: np.ndarray) -> None:
     folder.mkdir(parents=True, exist_ok=True)
@@ -329,7 +423,8 @@ def load_deck(name: str, root: str | Path | None = None) -> Deck:
                     corner_label=z["corner_label"].astype(np.int64),
                     corner_readable=z["corner_readable"].astype(bool),
                     card_tmpl=z["card_tmpl"].astype(np.float32),
-                    card_label=z["card_label"].astype(np.int64), info=info)
-    except (OSError, ValueError, KeyError) as exc:
+                    card_label=z["card_label"].astype(np.int64), info=info,
+                    doubts=check_doubts(info.get("check")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UserError(_("deck {name} in {folder} is damaged ({why}); enroll it again", name=typed(name),
                           folder=folder, why=file_reason(exc))) from None

@@ -253,7 +253,8 @@ class DetectorSettings:
     #: names reported NOT sure whatever their sureness, each with the other name the card is
     #: offered as (``"or"``): ``(("Ks", "Kc"), ...)``. A doubt put on a known source by hand, for a
     #: dealer to rehearse a provisional showdown and to test what the dealer sees (``run`` and
-    #: ``desk --doubt CARD=OTHER``); empty: none
+    #: ``desk --doubt CARD=OTHER``); empty: none. An enrolled deck adds its own
+    #: (:attr:`decks.Deck.doubts`: what its enrollment saw the reader misread)
     doubt: tuple[tuple[str, str], ...] = ()
     #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
     #: detector's input, shows its cards smaller than the detector finds them: where the boxes
@@ -830,7 +831,10 @@ class CardDetector:
         """``{"cards": [...], "backs": [...]}`` for one BGR frame, as ``detect --json`` prints:
         each card ``{"card", "confidence", "sure", "center", "polygon"}``, and a named card that
         is not sure its likeliest other name, ``"or"``, where the evidence has one
-        (:func:`likeliest_other`: what the dealer should check it against). With ``sureness``
+        (:func:`likeliest_other`: what the dealer should check it against). A name the enrolled
+        deck's enrollment saw the reader misread (:attr:`decks.Deck.doubts`) or one doubted by hand
+        (:attr:`DetectorSettings.doubt`) is never sure, offered as the card it may be where that is
+        known. With ``sureness``
         each card also carries the number its ``sure`` flag compares (``"sureness"``), for
         choosing the threshold. A card under :data:`SURE_MIN_SIDE` pixels is compared with the
         threshold measured for such cards (:attr:`small_sure_threshold`), a larger court card or
@@ -839,14 +843,17 @@ class CardDetector:
         (``"sure_kind"``, :func:`sure_kind`)."""
         found = self._detect(image)
         parts = self.sureness_parts(image, found["cards"])
-        doubt = dict(self.settings.doubt)
+        # the enrolled deck's doubts (what its enrollment saw the reader misread), then the
+        # dealer's own by hand
+        doubt = {**(self.deck.doubts if self.deck is not None else {}), **dict(self.settings.doubt)}
         out = []
         for c, part in zip(found["cards"], parts):
             score = None if part is None else part["sureness"]
             kind = sure_kind(c["card"], _one_corner(c.get("_vis")))
             threshold = self.threshold_for(c["_outline"], c["card"], kind)
             card = {"card": c["card"], "confidence": c["confidence"],
-                    "sure": bool(threshold is not None and score is not None and score >= threshold),
+                    "sure": bool(threshold is not None and score is not None and score >= threshold
+                                 and c["card"] not in doubt),
                     "center": c["center"], "polygon": c["polygon"]}
             if not card["sure"] and part is not None and part.get("_evidence") is not None:
                 # one deck holds each card once: not a name another card of the frame bears
@@ -854,8 +861,8 @@ class CardDetector:
                 other = likeliest_other(c["card"], part["_evidence"], taken)
                 if other is not None:
                     card["or"] = other
-            if c["card"] in doubt:
-                card.update(sure=False, **{"or": doubt[c["card"]]})
+            if doubt.get(c["card"]) is not None:
+                card["or"] = doubt[c["card"]]
             if sureness:
                 card["sureness"] = None if score is None else round(score, 6)
                 card["sure_kind"] = kind

@@ -197,6 +197,32 @@ def read_alone(reader: CardDetector, image: np.ndarray, cards: list[tuple[np.nda
     return out
 
 
+def merged_checks(earlier: Any, new: dict[str, Any]) -> dict[str, Any]:
+    """A deck's check after photos were added to it (``enroll-deck --append``): the earlier
+    photos' findings and the new ones' together, so that a misreading seen before stays a doubt
+    (:func:`dealer_assist.vision.decks.check_doubts`); ``new`` alone where there is no earlier
+    check or it is not one.
+
+    >>> a = {"cards": 2, "right": 1, "right_sure": 1, "wrong": [{"card": "Kd", "read": "Td", "sure": True}],
+    ...      "unreadable": [], "missed": []}
+    >>> b = {"cards": 1, "right": 0, "right_sure": 0, "wrong": [], "unreadable": ["JK"], "missed": []}
+    >>> m = merged_checks(a, b); m["cards"], m["right"], m["wrong"][0]["read"], m["unreadable"]
+    (3, 1, 'Td', ['JK'])
+    >>> merged_checks(["not", "a", "check"], b) == b
+    True
+    """
+    if not isinstance(earlier, dict) or not all(isinstance(earlier.get(k) or [], list)
+                                                for k in ("wrong", "unreadable", "missed")):
+        return new
+    try:
+        return {"cards": int(earlier.get("cards", 0)) + new["cards"],
+                "right": int(earlier.get("right", 0)) + new["right"],
+                "right_sure": int(earlier.get("right_sure", 0)) + new["right_sure"],
+                **{k: list(earlier.get(k) or []) + new[k] for k in ("wrong", "unreadable", "missed")}}
+    except (TypeError, ValueError):
+        return new
+
+
 def check_summary(check: list[dict[str, Any]]) -> dict[str, Any]:
     """What the enrollment photos say of how the reader alone reads this deck: ``cards`` (views
     of known cards), ``right``, ``right_sure``, ``wrong`` (each ``{"card", "read", "sure"}``: the
@@ -220,9 +246,11 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
                 card: str | None = None, append: bool = False) -> dict[str, Any]:
     """Enroll deck ``name`` from ``images``; returns a summary (also written as deck.json).
     Photos in which nothing usable is found are listed under ``"skipped"`` with the reason in
-    both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it. ``"check"`` says how
-    the reader without the deck read the photos' cards (:func:`check_summary`): whether this
-    deck is one the reader reads well."""
+    both languages (``"reason"``, ``"reason_ja"``), as deck.json keeps it. ``"photos_check"``
+    says how the reader without the deck read these photos' cards (:func:`check_summary`):
+    whether this deck is one the reader reads well; ``"check"``, kept in deck.json, is that with
+    an earlier enrollment's where ``append`` adds to one (:func:`merged_checks`). What it saw the
+    reader misread is never reported sure with the deck (:func:`decks.check_doubts`)."""
     folder = deck_dir(name, root)
     _check_writable(folder, name)
     fixed: Card | str | None = (BACK if card.strip().upper() == BACK else Card.parse(card)) if card else None
@@ -240,6 +268,7 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         en, ja = both(reason)
         skipped.append({"image": str(p), "reason": en, "reason_ja": ja})
     views: dict[str, int] = {}
+    appended_to: Any = None             # the deck's earlier check, when photos are added to it
     reader: CardDetector | None = None      # the reader without the deck, for the check
     check: list[dict[str, Any]] = []
     for path in images:
@@ -286,8 +315,10 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         tmpl_l = list(old["card_tmpl"]) + tmpl_l
         tlab_l = list(old["card_label"]) + tlab_l
         try:
-            prev = json.loads((folder / "deck.json").read_text(encoding="utf-8")).get("views", {})
-        except (OSError, ValueError):
+            prev_info = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
+            prev = prev_info.get("views", {})
+            appended_to = prev_info.get("check")
+        except (OSError, ValueError, AttributeError):
             prev = {}
         for k, v in prev.items():
             views[k] = views.get(k, 0) + int(v)
@@ -298,7 +329,8 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
-            "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped, "check": check_summary(check)}
+            "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped,
+            "check": merged_checks(appended_to, check_summary(check))}
     try:
         save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
                   np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
@@ -306,4 +338,4 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     except OSError as exc:
         raise UserError(_("cannot write deck {name} to {folder}: {why}", name=typed(name), folder=folder,
                           why=os_reason(exc))) from None
-    return {**info, "folder": str(folder)}
+    return {**info, "folder": str(folder), "photos_check": check_summary(check)}
