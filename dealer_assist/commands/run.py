@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dealer_assist.commands import add_lang, given_paths, h, refuse_overwrite
 from dealer_assist.errors import UserError
-from dealer_assist.i18n import _, message_of, os_reason, typed
+from dealer_assist.i18n import _, _n, message_of, os_reason, typed
 
 
 def repo_root() -> Path:
@@ -253,6 +253,33 @@ def look_warning(detector, lang: str = "en") -> str | None:
     return missing_model_warning(detector, lang)
 
 
+def deck_note(detector, lang: str = "en") -> str | None:
+    """What the dealer should know of the enrolled deck in use (``--deck``): the names its
+    enrollment photos showed the reader misreading, which always come with their "?" for the
+    dealer to confirm (:attr:`dealer_assist.vision.decks.Deck.doubts`); None without such names.
+
+    >>> from types import SimpleNamespace as NS
+    >>> deck = NS(name="house", doubts={"8s": "Js", "8c": "Jc", "8h": "Jh", "8d": "Jd"})
+    >>> print(deck_note(NS(deck=deck)))
+    deck 'house': these 4 names are always left to the dealer to confirm, since its enrollment photos showed the reader misreading cards like them: 8c, 8d, 8h, 8s
+    >>> deck_note(NS(deck=None)) is None, deck_note(NS(deck=NS(name="x", doubts={}))) is None
+    (True, True)
+    """
+    from dealer_assist.cards import Card
+
+    deck = getattr(detector, "deck", None)
+    doubts = getattr(deck, "doubts", None)
+    if not doubts:
+        return None
+    names = sorted(doubts, key=lambda c: Card.parse(c).index)
+    shown = _("every card") if len(names) >= 52 else ", ".join(names)
+    return _n("deck {name}: this name is always left to the dealer to confirm, since its enrollment photos "
+              "showed the reader misreading a card like it: {cards}",
+              "deck {name}: these {n} names are always left to the dealer to confirm, since its enrollment "
+              "photos showed the reader misreading cards like them: {cards}", len(names), name=typed(deck.name),
+              n=len(names), cards=shown).render(lang)
+
+
 def resolve_inputs(args) -> tuple[str, str, str | None]:
     """(source, calibration, actions) with the sample clip's defaults filled in."""
     from dealer_assist.games import find_game
@@ -322,6 +349,9 @@ class LiveParts:
         self.look_warning = look_warning(detector, getattr(args, "lang", "en"))
         if self.look_warning:
             print(self.look_warning, file=sys.stderr, flush=True)
+        note = deck_note(detector, getattr(args, "lang", "en"))
+        if note:
+            print("dealer-assist: " + note, file=sys.stderr, flush=True)
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         self.forwarder = None
