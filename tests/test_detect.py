@@ -960,6 +960,14 @@ def test_what_the_enrollment_saw_misread_is_never_sure_with_the_deck(tmp_path, c
     assert not again[0]["sure"] and again[0]["or"] == "Qh", again
     check = json.loads((root / "house" / "deck.json").read_text())["check"]
     assert check["cards"] == 2 and check["wrong"] == [{"card": "Qh", "read": "Kh", "sure": True}], check
+    # the live table with the deck says so once at the start, in the dealer's language
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    shutil.copy(SAMPLES / "test_000000.jpg", frames / "000.jpg")
+    assert main(["run", "--source", str(frames), "--calibration", str(SAMPLES / "clip" / "table.yaml"), "--no-db",
+                 "--deck", str(root / "house")]) == 0
+    _out, err = capsys.readouterr()
+    assert "デッキ「house」: 次の12個のカード名は" in err and "Kh, Ks" in err, err
 
 
 def _blurred_view(card: str, width: float, angle: float, style: str = "heldout-stroke-square"):
