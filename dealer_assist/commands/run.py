@@ -351,7 +351,7 @@ class LiveParts:
             print(self.look_warning, file=sys.stderr, flush=True)
         note = deck_note(detector, getattr(args, "lang", "en"))
         if note:
-            print("dealer-assist: " + note, file=sys.stderr, flush=True)
+            print(note, file=sys.stderr, flush=True)
         table = LiveTable(seats=self.calibration.seats, game=args.game)
         self.log = None
         self.forwarder = None
