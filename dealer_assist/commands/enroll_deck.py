@@ -42,8 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from dealer_assist.commands.detect import model_dir
     from dealer_assist.live.sources import quiet_native_logs
-    from dealer_assist.cards import Card
-    from dealer_assist.vision.decks import check_doubts
+    from dealer_assist.vision.decks import check_doubts, doubts_listed
     from dealer_assist.vision.enroll import enroll_deck
 
     quiet_native_logs()
@@ -71,13 +70,11 @@ def run(args: argparse.Namespace) -> int:
         print(_("not found: {cards}", cards=", ".join(check["missed"])).render(args.lang))
     doubts = check_doubts(summary["check"])
     if doubts:
-        names = sorted(doubts, key=lambda c: Card.parse(c).index)
-        shown = _("every card") if len(names) >= 52 else ", ".join(names)
         print(_n("with this deck the reader never shows this name as sure (in these photos it misread or could "
                  "not read a card like it); the dealer confirms it: {cards}",
                  "with this deck the reader never shows these {n} names as sure (in these photos it misread or "
-                 "could not read cards like them); the dealer confirms them: {cards}", len(names), n=len(names),
-                 cards=shown).render(args.lang))
+                 "could not read cards like them); the dealer confirms them: {cards}", len(doubts), n=len(doubts),
+                 cards=doubts_listed(doubts)).render(args.lang))
     risky = sum(w["sure"] for w in check["wrong"])
     if risky:
         print("dealer-assist enroll-deck: " + _n(

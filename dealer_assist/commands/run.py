@@ -265,19 +265,17 @@ def deck_note(detector, lang: str = "en") -> str | None:
     >>> deck_note(NS(deck=None)) is None, deck_note(NS(deck=NS(name="x", doubts={}))) is None
     (True, True)
     """
-    from dealer_assist.cards import Card
+    from dealer_assist.vision.decks import doubts_listed
 
     deck = getattr(detector, "deck", None)
     doubts = getattr(deck, "doubts", None)
     if not doubts:
         return None
-    names = sorted(doubts, key=lambda c: Card.parse(c).index)
-    shown = _("every card") if len(names) >= 52 else ", ".join(names)
     return _n("deck {name}: this name is always left to the dealer to confirm, since its enrollment photos "
               "showed the reader misreading a card like it: {cards}",
               "deck {name}: these {n} names are always left to the dealer to confirm, since its enrollment "
-              "photos showed the reader misreading cards like them: {cards}", len(names), name=typed(deck.name),
-              n=len(names), cards=shown).render(lang)
+              "photos showed the reader misreading cards like them: {cards}", len(doubts), name=typed(deck.name),
+              n=len(doubts), cards=doubts_listed(doubts)).render(lang)
 
 
 def resolve_inputs(args) -> tuple[str, str, str | None]:

@@ -361,7 +361,8 @@ def check_doubts(check: dict | None) -> dict[str, str | None]:
     def name(text: object) -> str:
         if not isinstance(text, str):
             raise ValueError(f"{text!r} is not a card name")
-        return "JK" if Card.parse(text).is_joker else str(Card.parse(text))
+        card = Card.parse(text)
+        return "JK" if card.is_joker else str(card)
 
     def put(card: str, other: str | None) -> None:
         if card not in out or (out[card] is None and other is not None):
@@ -378,9 +379,8 @@ def check_doubts(check: dict | None) -> dict[str, str | None]:
         pairs.append((name(w.get("card")), name(w.get("read"))))
     for shown, read in pairs:              # the very names first: their "or" is the card itself
         put(read, shown)
-    for shown, read in pairs:
-        if "JK" in (shown, read):
-            continue
+    suited = [(shown, read) for shown, read in pairs if "JK" not in (shown, read)]
+    for shown, read in suited:
         if shown[0] != read[0]:
             for s in _SUIT_LETTERS:
                 put(read[0] + s, shown[0] + s)
@@ -388,14 +388,24 @@ def check_doubts(check: dict | None) -> dict[str, str | None]:
             for r in _RANK_LETTERS:
                 put(r + read[1], r + shown[1])
     unknown = [card for card in map(name, unreadable) if card != "JK"]
-    unknown += [shown for shown, read in pairs
-                if "JK" not in (shown, read) and shown[0] in COURT_RANKS and read[0] != shown[0]]
+    unknown += [shown for shown, read in suited if shown[0] in COURT_RANKS and read[0] != shown[0]]
     for card in unknown:
         ranks = COURT_RANKS if card[0] in COURT_RANKS else card[0]
         for r in ranks:
             for s in _SUIT_LETTERS:
                 put(r + s, None)
     return out
+
+
+def doubts_listed(doubts: dict[str, str | None]) -> object:
+    """The doubted names (:attr:`Deck.doubts`) as the dealer reads them: in card order, joined
+    with commas, or "every card" where all 52 are.
+
+    >>> print(doubts_listed({"Kh": "Qh", "8s": "Js", "JK": None}))
+    8s, Kh, JK
+    """
+    names = sorted(doubts, key=lambda c: Card.parse(c).index)
+    return _("every card") if len(names) >= 52 else ", ".join(names)
 
 
 def save_deck(folder: Path, info: dict, corner_emb: np.ndarray, corner_label: np.ndarray,
