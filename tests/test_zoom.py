@@ -310,3 +310,30 @@ def test_the_tiles_of_a_part_hold_every_card_of_it_whole(h, w, card, cx, cy):
         return                                         # no such card lies whole in the part
     x0, y0 = cx * (w - side), cy * (h - side)
     assert any(x <= x0 and x0 + side <= x + tw and y <= y0 and y0 + side <= y + th for x, y, tw, th in tiles)
+
+
+@needs_models
+def test_a_large_box_that_is_no_card_does_not_keep_the_closer_look_away():
+    """A real photo seen as a 1920x1080 view of the same place (``eval_real.wide_view``): a king
+    beside a recipe book the detector boxes as a back many times a card's size, and three cards
+    overlapping that the whole frame boxes as one joker. The cards' size is judged from the face
+    boxes alone (``detector.sized_by``), so the reader looks closer and names the cards; judged
+    from every box, as before, it named none of them."""
+    from dealer_assist.vision.detector import DetectorSettings
+
+    folder = ROOT.parent / "shared" / "real" / "edje-train"
+    if not folder.is_dir():
+        pytest.skip("no real photos beside the project")
+    eval_real = _benchmark("eval_real")
+    reader = CardDetector(MODELS)
+    for stem, ranks in (("IMG_2507", ["K"]), ("IMG_2581", ["9", "J", "T"])):
+        img = folder / f"{stem}.JPG"
+        xml = img.with_suffix(".xml")
+        image = eval_real.photo_frames(img, xml)[0]
+        labels, backs = eval_real.read_annotations(xml, img)
+        wide, _ = eval_real.wide_view(image, labels + backs, (1080, 1920), 1.0)
+        res = reader.detect(wide)
+        assert sorted(c["card"][0] for c in res["cards"] if c["card"] not in ("??", "JK")) == ranks, stem
+        # the whole frame alone, as the reader did when every box said the cards' size
+        unzoomed = CardDetector(MODELS, settings=DetectorSettings(zoom_below=0.0)).detect(wide)
+        assert [c["card"] for c in unzoomed["cards"] if c["card"] not in ("??", "JK")] == [], stem

@@ -257,12 +257,12 @@ class DetectorSettings:
     #: (:attr:`decks.Deck.doubts`: what its enrollment saw the reader misread)
     doubt: tuple[tuple[str, str], ...] = ()
     #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
-    #: detector's input, shows its cards smaller than the detector finds them: where the boxes
-    #: found have a median short side below this many input pixels, or where none is found in a
-    #: frame at least ``zoom_empty`` times the input's size (0: never). On rendered tables shrunk
-    #: into a 1920x1080 frame the detector found 0 % of cards 8-12 input pixels wide, 14 % at
-    #: 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24; the real deck's cards, so
-    #: shrunk, need more: 54 % at 20-24, 76 % at 24-28, 85 % at 28-32, 94-96 % at 32-40
+    #: detector's input, shows its cards smaller than the detector finds them: where the face
+    #: boxes found (:func:`sized_by`) have a median short side below this many input pixels, or
+    #: where none is found in a frame at least ``zoom_empty`` times the input's size (0: never).
+    #: On rendered tables shrunk into a 1920x1080 frame the detector found 0 % of cards 8-12
+    #: input pixels wide, 14 % at 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24;
+    #: the real deck's cards, so shrunk, need more: 54 % at 20-24, 76 % at 24-28, 85 % at 28-32, 94-96 % at 32-40
     #: (models/MODEL_CARD.md, "Nineteenth session" and "Twentieth session")
     zoom_below: float = 32.0
     zoom_empty: float = 3.0
@@ -370,10 +370,10 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     """How many tiles a side the detector should look at again (0: none): where the cards' short
     side is below ``below`` input pixels, enough to bring it to :data:`ZOOM_TO`. That side is
     ``known`` (frame pixels: the camera's calibration says how big a card looks) or else the
-    median of the boxes the whole frame showed (``found_wh``, their sides in frame pixels); where
-    none was found, 3 when the frame is at least ``empty`` times the input's size. Never so many
-    that a tile would be smaller than the input (that adds no pixels), nor more than
-    :data:`ZOOM_MAX`.
+    median of the face boxes the whole frame showed (``found_wh``, their sides in frame pixels:
+    :func:`sized_by`); where none was found, 3 when the frame is at least ``empty`` times the
+    input's size. Never so many that a tile would be smaller than the input (that adds no
+    pixels), nor more than :data:`ZOOM_MAX`.
 
     >>> zoom_grid((1080, 1920), (288, 512), np.array([[53.0, 76.0]] * 4), 32, 3)  # 14 input px
     3
@@ -404,6 +404,20 @@ def zoom_grid(frame_hw: tuple[int, int], input_hw: tuple[int, int], found_wh: np
     if short >= below:
         return 0
     return int(min(most, max(2, math.ceil(ZOOM_TO / max(short, 1e-6)))))
+
+
+def sized_by(scores: np.ndarray, conf: float) -> np.ndarray:
+    """Which of the whole frame's boxes (their detector scores, N x 3) say how large its cards
+    look, for :func:`zoom_grid`: those the detector takes for face-up cards, scoring at least
+    ``conf``. A back box may be a book, a flyer or a patch of carpet, and a joker box a print or
+    two cards drawn as one; one large such box kept the closer look away from the small cards
+    beside it (models/MODEL_CARD.md, "Forty-ninth session").
+
+    >>> sized_by(np.array([[0.9, 0.0, 0.1], [0.0, 0.8, 0.0], [0.1, 0.0, 0.7], [0.2, 0.0, 0.0]]), 0.25).tolist()
+    [True, False, False, False]
+    """
+    scores = np.asarray(scores, np.float64).reshape(-1, len(CLASS_NAMES))
+    return (scores.argmax(axis=1) == FACE) & (scores.max(axis=1) >= conf)
 
 
 def seen_as_several(boxes: np.ndarray, parts: np.ndarray) -> np.ndarray:
@@ -708,7 +722,7 @@ class CardDetector:
         if region is None:
             boxes, scores = self._boxes(image, floor)
             if self.settings.card_px <= 0:      # not told the card size: judged from the boxes found
-                n = zoom_grid(image.shape[:2], self.input_shape, boxes[scores.max(axis=1) >= self.settings.conf, 2:4],
+                n = zoom_grid(image.shape[:2], self.input_shape, boxes[sized_by(scores, self.settings.conf), 2:4],
                               self.settings.zoom_below, self.settings.zoom_empty)
                 tiles = zoom_tiles(image.shape[:2], n) if n >= 2 else []
             return self._with_tiles(image, floor, boxes, scores, tiles)
