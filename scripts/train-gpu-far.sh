@@ -80,13 +80,15 @@ for f in "$INIT" "$LOOK_INIT"; do   # before any rendering: a lent GPU's minutes
     [ -f "$f" ] || { echo "[far] missing checkpoint $f (python -m dealer_assist.vision.recover)" >&2; exit 2; }
 done
 mkdir -p "$OUT" "$WORK"
-# shares: 36 % world-fonts, 23 % fresh-fonts, 11 % world, 7 % world-aces, 9 % fresh-pips,
+# shares: 36 % world-fonts, 23 % fresh-fonts, 11 % world, 7 % world-courts (world-aces whose
+# seeded court art is drawn 6 times in 10 as the open or cartoon courts of many real and Debian
+# decks: docs/synth.md), 9 % fresh-pips,
 # 7 % base, 7 % joker-rich (seeds from 9,600,000: no earlier run used them)
 n_wf=$((N * 36 / 100)); n_ff=$((N * 23 / 100)); n_w=$((N * 11 / 100)); n_wa=$((N * 7 / 100))
 n_fp=$((N * 9 / 100)); n_b=$((N * 7 / 100)); n_jk=$((N - n_wf - n_ff - n_w - n_wa - n_fp - n_b))
 DATA=$WORK/data
 COMMON=(--data "$DATA" --n-train "$n_wf" --train-seed0 9600000 --recipe world-fonts
-        --mix "fresh-fonts:$n_ff" --mix "world:$n_w" --mix "world-aces:$n_wa" --mix "fresh-pips:$n_fp"
+        --mix "fresh-fonts:$n_ff" --mix "world:$n_w" --mix "world-courts:$n_wa" --mix "fresh-pips:$n_fp"
         --mix "base:$n_b" --mix "joker-rich:$n_jk" --n-val 8 --n-cls-test 40 --seed 0 --skip-detector
         --workers "$WORKERS" --cls-far-p 0.5)
 LOOK_ARGS=(--data "$DATA" --runs "$WORK/look" --init "$LOOK_INIT" --lr 2e-4 --far-p 0.6 --seed 0
