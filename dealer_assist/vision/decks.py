@@ -41,7 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dealer_assist.cards import Card
+from dealer_assist.cards import Card, Rank, Suit
 from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, typed
 from dealer_assist.vision import geometry
@@ -316,9 +316,7 @@ def corner_evidence(probs: np.ndarray, best_sim: np.ndarray, weight: float = COR
 #: The ranks whose name rests on the index alone: the layout check (:mod:`layout`) counts a
 #: number card's pips and sees an ace's one sign, but a jack, a queen and a king are one picture to
 #: it, so nothing but the index tells them apart.
-COURT_RANKS = "JQK"
-_SUIT_LETTERS = "cdhs"
-_RANK_LETTERS = "23456789TJQKA"
+COURT_RANKS = "".join(r.symbol for r in (Rank.JACK, Rank.QUEEN, Rank.KING))
 
 
 def check_doubts(check: dict | None) -> dict[str, str | None]:
@@ -382,18 +380,18 @@ def check_doubts(check: dict | None) -> dict[str, str | None]:
     suited = [(shown, read) for shown, read in pairs if "JK" not in (shown, read)]
     for shown, read in suited:
         if shown[0] != read[0]:
-            for s in _SUIT_LETTERS:
-                put(read[0] + s, shown[0] + s)
+            for s in Suit:
+                put(read[0] + s.symbol, shown[0] + s.symbol)
         if shown[1] != read[1]:
-            for r in _RANK_LETTERS:
-                put(r + read[1], r + shown[1])
+            for r in Rank:
+                put(r.symbol + read[1], r.symbol + shown[1])
     unknown = [card for card in map(name, unreadable) if card != "JK"]
     unknown += [shown for shown, read in suited if shown[0] in COURT_RANKS and read[0] != shown[0]]
     for card in unknown:
         ranks = COURT_RANKS if card[0] in COURT_RANKS else card[0]
         for r in ranks:
-            for s in _SUIT_LETTERS:
-                put(r + s, None)
+            for s in Suit:
+                put(r + s.symbol, None)
     return out
 
 

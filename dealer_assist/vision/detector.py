@@ -262,8 +262,8 @@ class DetectorSettings:
     #: where none is found in a frame at least ``zoom_empty`` times the input's size (0: never).
     #: On rendered tables shrunk into a 1920x1080 frame the detector found 0 % of cards 8-12
     #: input pixels wide, 14 % at 12-16, 82 % at 16-20, 96 % at 20-24 and 98 % and more from 24;
-    #: the real deck's cards, so shrunk, need more: 54 % at 20-24, 76 % at 24-28, 85 % at 28-32, 94-96 % at 32-40
-    #: (models/MODEL_CARD.md, "Nineteenth session" and "Twentieth session")
+    #: the real deck's cards, so shrunk, need more: 54 % at 20-24, 76 % at 24-28, 85 % at 28-32,
+    #: 94-96 % at 32-40 (models/MODEL_CARD.md, "Nineteenth session" and "Twentieth session")
     zoom_below: float = 32.0
     zoom_empty: float = 3.0
     #: the short side of a card in the frame, in pixels, where the camera's calibration tells it

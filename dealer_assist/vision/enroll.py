@@ -326,11 +326,12 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
         reasons = join([join([s["image"], ": ", Said(s["reason"], s["reason_ja"])]) for s in skipped[:3]], "; ")
         raise UserError(_("nothing to enroll for deck {name}: {reasons}", name=typed(name), reasons=reasons))
     emb_dim = len(emb_l[0]) if emb_l else 0     # a back alone has no corners
+    photos_check = check_summary(check)
     info = {"name": name, "enrolled_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "views": dict(sorted(views.items(), key=lambda kv: label_of(kv[0]))),
             "corner_model": file_sha256(Path(model_dir) / CLS_FILE),
             "template": [TEMPLATE_W, TEMPLATE_H], "skipped": skipped,
-            "check": merged_checks(appended_to, check_summary(check))}
+            "check": merged_checks(appended_to, photos_check)}
     try:
         save_deck(folder, info, np.array(emb_l, np.float32).reshape(len(emb_l), emb_dim), np.array(lab_l, np.int64),
                   np.array(read_l, bool), np.array(tmpl_l, np.float32).reshape(len(tlab_l), TEMPLATE_W * TEMPLATE_H * 3),
@@ -338,4 +339,4 @@ def enroll_deck(name: str, images: list[str | Path], model_dir: str | Path, root
     except OSError as exc:
         raise UserError(_("cannot write deck {name} to {folder}: {why}", name=typed(name), folder=folder,
                           why=os_reason(exc))) from None
-    return {**info, "folder": str(folder), "photos_check": check_summary(check)}
+    return {**info, "folder": str(folder), "photos_check": photos_check}
