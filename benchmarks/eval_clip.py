@@ -1,7 +1,8 @@
 """Does the shipped card model read the sample clip? Decodes every frame of the video (as the
 pipeline will see it), runs ``CardDetector(models).detect`` and compares with ``labels.jsonl``.
 
-    .venv/bin/python benchmarks/eval_clip.py [--models models] [--video V --labels L [--calibration C]] [--json OUT]
+    .venv/bin/python benchmarks/eval_clip.py [--models models] [--video V --labels L [--calibration C]]
+        [--camera NAME[:AMOUNT] ...] [--json OUT]
 
 A face-up card counts (for recall) in a frame when one of its corner indices is visible (for
 the joker: when its corner index shows); a detection matches a true card or back when its centre
@@ -9,6 +10,9 @@ lies inside the true polygon. Prints per-frame recall/precision of named cards a
 many wrong names were shown sure and the share of right names not sure, and per card and zone the
 share of its frames read right. ``--calibration`` reads a clip as ``run`` reads it with that
 calibration (a far camera's clip: the card size and the zones' part of the frame told).
+``--camera`` reads every frame as a worse camera would give it (``camera_conditions``: dim or warm
+light, motion, defocus, noise, JPEG; the blurs in parts of the clip's median labelled card), as
+``eval_real.py --camera`` reads the real photos.
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ import cv2
 import numpy as np
 
 HERE = Path(__file__).resolve().parent.parent / "sample_frames" / "clip"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from camera_conditions import CONDITIONS, apply as under_camera, parse_condition  # noqa: E402
 
 
 def inside(poly, pt) -> bool:
@@ -36,8 +42,16 @@ def main(argv=None) -> int:
     ap.add_argument("--labels", default=str(HERE / "labels.jsonl"))
     ap.add_argument("--calibration", help="the clip's calibration (its table.yaml): read as run reads it, told "
                                           "the card size and the zones' part of the frame")
+    ap.add_argument("--camera", action="append", default=[], metavar="NAME[:AMOUNT]",
+                    help="read every frame as a worse camera gives it (repeat to combine): "
+                         + ", ".join(CONDITIONS))
     ap.add_argument("--json", help="write the figures here")
     a = ap.parse_args(argv)
+    try:
+        camera = [parse_condition(c) for c in a.camera]
+    except ValueError as e:
+        print(f"--camera: {e}", file=sys.stderr)
+        return 2
     from dealer_assist.vision.detector import CardDetector
 
     det = CardDetector(a.models)
@@ -47,6 +61,9 @@ def main(argv=None) -> int:
         cal = load_calibration(a.calibration)
         det.expect_card_side(*cal.card_view())
     labels = [json.loads(line) for line in Path(a.labels).read_text().splitlines() if line.strip()]
+    sides = [float(np.linalg.norm(np.asarray(c["polygon"], float) - np.roll(np.asarray(c["polygon"], float), -1, 0),
+                                  axis=1).max()) for lab in labels for c in lab["cards"] + lab["backs"]]
+    card_long = float(np.median(sides)) if sides else 100.0
     cap = cv2.VideoCapture(a.video)
     n_true = n_hit = n_named = n_named_ok = n_unknown = n_wrong_sure = n_right_unsure = 0
     b_true = b_hit = b_det = b_det_ok = 0
@@ -58,6 +75,8 @@ def main(argv=None) -> int:
         if not ok:
             print(f"video ended at frame {lab['frame']}", file=sys.stderr)
             return 2
+        if camera:
+            img = under_camera(img, camera, card_long, lab["frame"])
         t0 = time.perf_counter()
         out = det.detect(img)
         ms.append((time.perf_counter() - t0) * 1000)
@@ -90,6 +109,7 @@ def main(argv=None) -> int:
         frames_all_right += frame_ok
     res = {
         "frames": len(labels), "median_ms": round(float(np.median(ms)), 1),
+        "camera": [{"name": c.name, "amount": c.amount} for c in camera],
         "card_recall": round(n_hit / max(1, n_true), 4), "card_precision": round(n_named_ok / max(1, n_named), 4),
         "cards_counted": n_true, "unknown_reads": n_unknown, "wrong_named_sure": n_wrong_sure,
         "right_not_sure": round(n_right_unsure / max(1, n_named_ok), 4),

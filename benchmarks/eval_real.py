@@ -117,6 +117,7 @@ from labelled_photos import (  # noqa: E402  (the folders' labels: read there, s
     ALL_RANKS, JOKER, LABELLED, MISSED, SUIT_LETTERS, UNKNOWN, conventions, declared, parse_label,
     photo_frames, photos, read_annotations, read_labels, read_photo, read_suits, turned_frames,
     with_label_suits, with_suits)
+from camera_conditions import CONDITIONS, Condition, apply as under_camera, parse_condition, photo_seed  # noqa: E402
 
 #: Proxy of the ``sure`` flag until the detector gives one (issue 20, item 3): a name at least
 #: this confident counts as sure. :func:`is_sure` is the one place to change.
@@ -850,14 +851,16 @@ def suit_sheets(folder: Path, out: Path, suits: dict[str, str] | None = None, pe
 def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw_dir: Path | None = None,
              nested: float | None = NESTED, wide: tuple[int, int] | None = None, shrink: float = 1.0,
              suits: dict[str, str] | None = None, boxes: str = "auto", lowest: str | None = None,
-             told: bool = False) -> dict:
+             told: bool = False, camera: list[Condition] | None = None) -> dict:
     """Read and score every photo of ``folder``; ``suits`` (:func:`read_suits`) adds the whole
     name's figures; ``boxes`` says what the face-up labels box: ``"cards"``, ``"corners"`` (the
     index corners: :func:`cards_from_corners`) or ``"auto"`` (:func:`label_boxes` judges, from
     all photos, once read); ``lowest`` (a rank symbol) says the folder labels every card from that
     rank to the ace, whatever its labels show; ``told`` (with ``wide``) tells the reader, for
     each wide view, the card size and the part of the frame a calibration would give
-    (:func:`told_camera`). A photo the suits do not cover is a clear ``ValueError``."""
+    (:func:`told_camera`); ``camera`` lays a camera's conditions over every photo before it is read
+    (:mod:`camera_conditions`: dim or warm light, motion, defocus, noise, JPEG; the blurs in parts of
+    the photo's median labelled card). A photo the suits do not cover is a clear ``ValueError``."""
     folder = Path(folder)
     pairs = photos(folder)[:limit]
     others: Counter = Counter()
@@ -866,6 +869,13 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     if lowest is not None:
         conv["ranks"] = ALL_RANKS[ALL_RANKS.index(lowest):]
     label_suits = any("suit" in lab for cards, _ in read for lab in cards)
+    card_long = _card_sizes(pairs, read)
+
+    def seen_by_camera(image: np.ndarray, img_path: Path) -> np.ndarray:
+        """The photo as the camera conditions (``camera``) give it, the same on every run."""
+        if not camera:
+            return image
+        return under_camera(image, camera, card_long[img_path], photo_seed(img_path.name))
 
     known: dict[tuple[Path, int], tuple[dict, float]] = {}   # (photo, frame) -> what was found, ms
 
@@ -874,7 +884,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
         turned photo's frames are read to choose between them, and the chosen one is not read again."""
         if (img_path, k) not in known:
             t0 = time.perf_counter()
-            res = det.detect(image)
+            res = det.detect(seen_by_camera(image, img_path))
             known[(img_path, k)] = res, (time.perf_counter() - t0) * 1000.0
         return known[(img_path, k)][0]
 
@@ -924,7 +934,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
             ms.append(known[(img_path, turned)][1])
         else:
             place = photo_place(image.shape[:2], wide, shrink)
-            image, labels, back_labels = view(labels, back_labels, image, paint)
+            image, labels, back_labels = view(labels, back_labels, seen_by_camera(image, img_path), paint)
             if told:
                 det.expect_card_side(*told_camera(labels, place, image.shape[:2]))
             t0 = time.perf_counter()
@@ -982,7 +992,7 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
                           "unknown_on_no_label": c["unknown_on_no_label"],
                           "cards": [{k: d[k] for k in ("card", "confidence")} for d in res["cards"]]})
         if draw_dir is not None and not c["photos_all_right"]:
-            image = view(labels0, backs0, photo_frames(img_path, xml_path)[turned], paint)[0]
+            image = view(labels0, backs0, seen_by_camera(photo_frames(img_path, xml_path)[turned], img_path), paint)[0]
             draw(res, labels, image, draw_dir / "_".join(img_path.relative_to(folder).with_suffix(".jpg").parts))
     r = aggregate(scored)
     r["median_ms"] = round(statistics.median(ms), 1) if ms else None
@@ -1000,6 +1010,24 @@ def evaluate(det, folder: Path, limit: int | None = None, iou: float = 0.5, draw
     r["wrong_sure_where"] = [f"{w['name']} on {w['on']} ({p['photo']})"
                              for p in per_photo for key in ("wrong", "suit_wrong") for w in p[key] if w.get("sure")]
     return r
+
+
+def _card_sizes(pairs: list[tuple[Path, Path]], read: list[tuple[list[dict], list[dict]]]) -> dict[Path, float]:
+    """Each photo's card size for the camera's blurs: the median long side of its labelled cards
+    (face up or down) in its pixels, or, for a photo with no label, the folder's median.
+
+    >>> a = [{"box": [0, 0, 50, 70]}, {"box": [10, 10, 40, 100]}]
+    >>> _card_sizes([(Path("a.jpg"), Path("a.xml")), (Path("b.jpg"), Path("b.xml"))], [(a, []), ([], [])])
+    {PosixPath('a.jpg'): 80.0, PosixPath('b.jpg'): 80.0}
+    """
+    def long_side(lab: dict) -> float:
+        x0, y0, x1, y1 = lab["box"]
+        return float(max(x1 - x0, y1 - y0))
+
+    own = {img: float(np.median([long_side(lab) for lab in cards + backs]))
+           for (img, _), (cards, backs) in zip(pairs, read) if cards or backs}
+    folder = float(np.median(list(own.values()))) if own else 100.0
+    return {img: own.get(img, folder) for img, _ in pairs}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1029,6 +1057,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boxes", choices=("auto", "cards", "corners"), default="auto",
                     help="what the face-up labels box: whole cards, or the index corners (default: "
                          "judged from the labels beside the cards found)")
+    ap.add_argument("--camera", action="append", default=[], metavar="NAME[:AMOUNT]",
+                    help="lay a camera's condition over every photo before it is read (repeat to combine): "
+                         + "; ".join(f"{k} ({v[1]}; default {v[0]:g})" for k, v in CONDITIONS.items()).replace("%", "%%"))
     ap.add_argument("--suit-sheets", default=None, metavar="DIR",
                     help="only write numbered sheets of the labelled cards, with their suits if known, "
                          "to read or check the suits by eye")
@@ -1052,6 +1083,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if not 0.0 < args.shrink <= 1.0:
         print(f"--shrink wants a number above 0 and at most 1, not {args.shrink}", file=sys.stderr)
+        return 2
+    try:
+        camera = [parse_condition(c) for c in args.camera]
+    except ValueError as e:
+        print(f"--camera: {e}", file=sys.stderr)
         return 2
     folder = Path(args.dir)
     try:
@@ -1080,17 +1116,19 @@ def main(argv: list[str] | None = None) -> int:
     det = CardDetector(args.models, settings=switched(zoom=args.zoom))
     print(f"photos: {folder} (detector input {det.input_shape[0]}x{det.input_shape[1]}, letterboxed)"
           + (f", each in a {wide[1]}x{wide[0]} view, shrunk by {args.shrink}" if wide else "")
-          + (", told the card size and the part of the frame" if args.told and wide else ""))
+          + (", told the card size and the part of the frame" if args.told and wide else "")
+          + (", under the camera conditions " + ", ".join(f"{c.name}:{c.amount:g}" for c in camera) if camera else ""))
     try:
         r = evaluate(det, folder, args.limit, args.iou, Path(args.draw) if args.draw else None,
                      None if args.strict else NESTED, wide, args.shrink, suits, args.boxes, lowest,
-                     told=args.told and wide is not None)
+                     told=args.told and wide is not None, camera=camera)
     except ValueError as e:
         print(e, file=sys.stderr)
         return 2
     r["suits_file"] = str(suits_path) if suits is not None and r["labels"]["suits"] == "file" else None
     r["view"] = {"wide": list(wide) if wide else None, "shrink": args.shrink, "zoom": args.zoom,
-                 "told": bool(args.told and wide)}
+                 "told": bool(args.told and wide),
+                 "camera": [{"name": c.name, "amount": c.amount} for c in camera]}
     print(f"{'photo sizes':>24}: {r['photo_sizes']}")
     print(f"{'matching':>24}: {r['matching']}")
     lab = r["labels"]

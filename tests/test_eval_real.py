@@ -25,6 +25,7 @@ def load():
 
 E = load()
 import labelled_photos as L  # noqa: E402  (benchmarks/, where the yardstick reads the folders' labels)
+import camera_conditions as C  # noqa: E402  (benchmarks/, a camera's conditions over the photos)
 
 
 def run_eval(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -120,7 +121,7 @@ def test_voc_labels_are_read(tmp_path):
 
 
 def test_doctests_pass():
-    for module in (E, L):
+    for module in (E, L, C):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
@@ -167,7 +168,7 @@ def test_end_to_end_in_a_wide_view(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "1920x1080 view" in run.stdout
     r = json.loads(out.read_text())
-    assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True, "told": False}
+    assert r["view"] == {"wide": [1080, 1920], "shrink": 0.8, "zoom": True, "told": False, "camera": []}
     assert r["photo_sizes"] == {"1920x1080": 2}
     # every wrong name shown sure is named with its photo (here: none, or a list)
     assert "wrong names shown sure: " in run.stdout and isinstance(r["wrong_sure_where"], list)
@@ -183,6 +184,50 @@ def test_end_to_end_in_a_wide_view(tmp_path):
     assert bad.returncode == 2 and "WxH" in bad.stderr and "Traceback" not in bad.stderr
     bad = run_eval("--wide", "1920x1080", "--shrink", "0", timeout=120)
     assert bad.returncode == 2 and "--shrink" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_camera_condition_changes_the_photo_as_that_camera_would_and_the_same_on_every_run():
+    import numpy as np
+
+    photo = np.full((200, 150, 3), 220, np.uint8)
+    photo[60:140, 40:110] = 30                        # a dark print with sharp edges
+    sharp_step = np.abs(np.diff(photo[100, :, 0].astype(int))).max()
+    for name in ("motion", "defocus"):
+        out = C.apply(photo, [C.parse_condition(name + ":0.1")], card_long=100.0, seed=7)
+        assert out.shape == photo.shape and out.dtype == np.uint8
+        # a blur spreads the step over pixels: no neighbour jumps as far as before
+        assert np.abs(np.diff(out[100, :, 0].astype(int))).max() < sharp_step
+    dim = C.apply(photo, [C.parse_condition("dim:0.5")], 100.0, 7)
+    assert int(dim[0, 0, 0]) == 110
+    warm = C.apply(photo, [C.parse_condition("warm")], 100.0, 7)[0, 0]
+    assert warm[2] > warm[1] > warm[0]                # BGR: red up, blue down
+    noisy = [C.apply(photo, [C.parse_condition("noise")], 100.0, seed) for seed in (7, 7, 8)]
+    assert np.array_equal(noisy[0], noisy[1]) and not np.array_equal(noisy[0], noisy[2])
+    assert not np.array_equal(C.apply(photo, [C.parse_condition("jpeg:5")], 100.0, 7), photo)
+    # several at once, applied as a camera does: the lens before the light, the stream last
+    both = C.apply(photo, [C.parse_condition("jpeg:50"), C.parse_condition("dim:0.5")], 100.0, 7)
+    assert abs(int(both[0, 0, 0]) - 110) <= 3
+    for bad in ("fog", "dim:0", "dim:x", "jpeg:101", "motion:nan"):
+        with pytest.raises(ValueError):
+            C.parse_condition(bad)
+
+
+@pytest.mark.skipif(not E.DEFAULT_DIR.is_dir(), reason=f"no real photos at {E.DEFAULT_DIR}")
+def test_real_photos_read_under_a_camera_condition(tmp_path):
+    """--camera: the same real photos read as an out-of-focus camera would give them; the reader
+    loses cards there, and the figures say which conditions they were read under."""
+    plain, blurred = tmp_path / "plain.json", tmp_path / "defocus.json"
+    assert run_eval("--limit", "3", "--json", str(plain)).returncode == 0
+    run = run_eval("--limit", "3", "--camera", "defocus:0.05", "--json", str(blurred))
+    assert run.returncode == 0, run.stderr
+    assert "under the camera conditions defocus:0.05" in run.stdout
+    p, b = json.loads(plain.read_text()), json.loads(blurred.read_text())
+    assert b["view"]["camera"] == [{"name": "defocus", "amount": 0.05}] and p["view"]["camera"] == []
+    assert p["rank_recall"] > 0.5 and b["rank_recall"] < p["rank_recall"]
+    helped = run_eval("--help", timeout=120)
+    assert helped.returncode == 0 and "--camera" in helped.stdout and "defocus" in helped.stdout
+    bad = run_eval("--camera", "fog", timeout=120)
+    assert bad.returncode == 2 and "unknown camera condition 'fog'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_a_right_rank_of_the_wrong_suit_is_a_wrong_card_where_suits_are_labelled():
