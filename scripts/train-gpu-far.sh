@@ -5,8 +5,9 @@
 # the corner crops (`train --cls-far-p 0.5`: half of the cards also give their two corners as
 # seen far) and the look's patches (`train_look --far-p 0.6`), each in WORKERS processes, then
 # trains three networks side by side on the GPU until DEADLINE: A and B, the corner classifier
-# fine-tuned from its trainable checkpoint (INIT) at lr 5e-4 and 1e-3, and the look fine-tuned
-# from LOOK_INIT at lr 2e-4. models/MODEL_CARD.md ("Forty-third session") says why, "Forty-fourth session" how it was prepared. Export and
+# fine-tuned from its trainable checkpoint (INIT) at lr 5e-4, B with a camera's blur on a share of
+# its crops besides (`train --cls-blur 0.3 0.2`: models/MODEL_CARD.md, "Fiftieth session"; B was
+# lr 1e-3 before), and the look fine-tuned from LOOK_INIT at lr 2e-4. models/MODEL_CARD.md ("Forty-third session") says why, "Forty-fourth session" how it was prepared. Export and
 # the choice happen on the CPU machine:
 #
 #   DEADLINE=$(( $(date +%s) + 540 )) bash scripts/train-gpu-far.sh OUT   # a machine with a CUDA GPU
@@ -120,9 +121,9 @@ stop_at() {   # the hard stop's prefix, as "timeout -k 5 S", from DEADLINE; noth
     local left=$(( DEADLINE - $(date +%s) - 5 ))
     echo timeout -k 5 $(( left > 30 ? left : 30 ))
 }
-run() {   # NAME LR EPOCHS
+run() {   # NAME LR EPOCHS [more train arguments]
     $(stop_at) "$PY" -m dealer_assist.vision.train "${COMMON[@]}" --runs "$WORK/$1" --cls-device "$CLS_DEVICE" \
-        --cls-lr "$2" --cls-epochs "$3" --cls-minutes "$MINUTES" --init-cls "$INIT" >"$OUT/cls-$1.log" 2>&1
+        --cls-lr "$2" --cls-epochs "$3" --cls-minutes "$MINUTES" --init-cls "$INIT" "${@:4}" >"$OUT/cls-$1.log" 2>&1
     echo "[far] $1 ended with status $? after $(( $(date +%s) - t0 )) s"
     cp "$WORK/$1/cls/last.pt" "$OUT/cls-$1.pt"
 }
@@ -153,7 +154,7 @@ fi
 echo "[far] A and B start after $(( $(date +%s) - t0 )) s, for $MINUTES minutes$(
     [ -n "${DEADLINE:-}" ] && echo ", every trainer stopped $(( DEADLINE - $(date +%s) - 5 )) s from now at the latest")"
 run A 5e-4 12 &
-run B 1e-3 16 &
+run B 5e-4 12 --cls-blur 0.3 0.2 &
 wait
 grep -hs "epochs fit\|classifier epoch" "$OUT"/cls-*.log "$OUT/look.log" | cut -c1-330 | tail -40
 ls -la "$OUT"

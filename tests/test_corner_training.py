@@ -60,3 +60,25 @@ def test_a_time_boxed_run_trains_the_epochs_that_fit_and_resumes_that_schedule(f
     # zero epochs: crops only, nothing trained or written
     assert train_classifier(x, y, tmp_path / "none", 0, 0)["history"] == []
     assert not (tmp_path / "none" / "cls" / "last.pt").exists()
+
+
+def test_a_camera_blur_takes_the_index_edges_away_on_the_share_asked_and_leaves_the_rest(frames):
+    """train --cls-blur (needs torch): the corner crops a camera would blur (motion, defocus) lose
+    their sharp edges on the share asked; at 0 the crops are left exactly as they were."""
+    torch = pytest.importorskip("torch")
+    from dealer_assist.vision.train import build_crops, camera_blur
+
+    x, _ = build_crops(frames, "train", 1, 0, negatives=0)
+    crops = torch.tensor(x[:64], dtype=torch.float32).permute(0, 3, 1, 2)
+
+    def edges(t):
+        return (t[:, :, :, 1:] - t[:, :, :, :-1]).abs().mean(dim=(1, 2, 3))
+
+    gen = torch.Generator().manual_seed(5)
+    for p_motion, p_defocus in ((1.0, 0.0), (0.0, 1.0)):
+        blurred = camera_blur(crops.clone(), gen, p_motion, p_defocus)
+        assert (edges(blurred) < edges(crops)).all()
+    half = camera_blur(crops.clone(), gen, 0.5, 0.0)
+    changed = (half != crops).flatten(1).any(dim=1).float().mean()
+    assert 0.2 < float(changed) < 0.8
+    assert torch.equal(camera_blur(crops.clone(), gen, 0.0, 0.0), crops)

@@ -374,6 +374,50 @@ def augment(x, gen, channel_swap: bool = True):
     return x.clamp(0, 255)
 
 
+def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2):
+    """A camera's blur on a batch of raw-pixel crops (float tensor N,3,H,W), beside
+    :func:`augment`'s mild one: motion (a line 3 to 9 pixels long at any angle) on a share
+    ``p_motion`` of the crops, defocus (a Gaussian of sigma 0.8 to 2.2 pixels) on a share
+    ``p_defocus`` of the others; one length, angle and sigma a batch. At the corner crop's scale
+    (a card's long side about 160 crop pixels) 9 pixels is a motion of about 6 % of the card. The
+    labels stay: where the index cannot be told, the reader learns to spread its probabilities
+    instead of guessing surely (models/MODEL_CARD.md, "Fiftieth session"). Needs torch (the
+    training venv): ``tests/test_corner_training.py`` checks it there."""
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+
+    def rand(*shape):
+        return torch.rand(*shape, generator=gen, device=x.device)
+
+    def blur_with(sel, kernel):
+        k = kernel.to(device=x.device, dtype=x.dtype)[None, None].expand(3, 1, *kernel.shape)
+        pad = kernel.shape[0] // 2
+        x[sel] = F.conv2d(F.pad(x[sel], (pad, pad, pad, pad), mode="replicate"), k, groups=3)
+
+    motion = rand(n) < p_motion
+    if motion.any():
+        length = 3 + 2 * int(rand(1).item() * 4)                 # 3, 5, 7 or 9 pixels
+        angle = float(rand(1).item()) * math.pi
+        kernel = torch.zeros(length, length)
+        c = length // 2
+        for i in range(length * 4):
+            t = i / (length * 4 - 1) - 0.5
+            kernel[round(c + t * (length - 1) * math.sin(angle)), round(c + t * (length - 1) * math.cos(angle))] = 1
+        blur_with(motion, kernel / kernel.sum())
+    defocus = (rand(n) < p_defocus) & ~motion
+    if defocus.any():
+        sigma = 0.8 + 1.4 * float(rand(1).item())
+        r = int(math.ceil(2.5 * sigma))
+        g = torch.exp(-torch.arange(-r, r + 1, dtype=torch.float32) ** 2 / (2 * sigma * sigma))
+        kernel = g[:, None] * g[None, :]
+        blur_with(defocus, kernel / kernel.sum())
+    return x
+
+
 def train_classifier(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int,
                      x_test: np.ndarray | None = None, y_test: np.ndarray | None = None,
                      init: str | None = None, lr: float = 3e-3, device: str = "cpu", *,
@@ -618,6 +662,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-far-p", type=float, default=0.0,
                     help="the share of training cards whose corners are also cut as a farther camera sees "
                          "them (18 to 60 pixels wide: far_copy); 0: none")
+    ap.add_argument("--cls-blur", type=float, nargs=2, default=[0.0, 0.0], metavar=("MOTION", "DEFOCUS"),
+                    help="the shares of training crops also given a camera's motion blur and defocus "
+                         "(camera_blur; default 0 0: augment's mild blur alone)")
     ap.add_argument("--cls-minutes", type=float, default=None,
                     help="train as many of --cls-epochs as fit this many minutes (a fresh run)")
     args = ap.parse_args(argv)
@@ -647,8 +694,15 @@ def main(argv: list[str] | None = None) -> int:
                             workers=args.crop_workers, far_p=args.cls_far_p)
         xt, yt = ensure_crops(test_dir, runs, "test", 1, args.seed + 1, "crops-test", jitter=jit)
         t0 = time.time()
+        p_motion, p_defocus = args.cls_blur
+        blurred = None
+        if p_motion > 0 or p_defocus > 0:
+            def blurred(xb, gen):
+                return camera_blur(augment(xb, gen), gen, p_motion, p_defocus)
+            log(f"classifier: a camera's blur besides augment's, motion on {p_motion:g} and defocus on "
+                f"{p_defocus:g} of the crops (camera_blur)")
         cls_report = train_classifier(x, y, runs, args.cls_epochs, args.seed, xt, yt, init=args.init_cls,
-                                      lr=args.cls_lr, device=args.cls_device,
+                                      lr=args.cls_lr, device=args.cls_device, batch_augment=blurred,
                                       budget_s=None if args.cls_minutes is None else args.cls_minutes * 60)
         log(f"classifier trained ({time.time() - t0:.0f} s)")
         del x, y
@@ -665,7 +719,7 @@ def main(argv: list[str] | None = None) -> int:
     export_all(weights, cls_ckpt, out, imgsz=args.imgsz, extra={
         "recipe": {"n_train": args.n_train, "n_val": args.n_val, "epochs": args.epochs,
                    "cls_epochs": args.cls_epochs, "cls_reps": args.cls_reps,
-                   "crop_jitter": args.crop_jitter, "cls_far_p": args.cls_far_p, "cls_lr": args.cls_lr,
+                   "crop_jitter": args.crop_jitter, "cls_far_p": args.cls_far_p, "cls_blur": args.cls_blur, "cls_lr": args.cls_lr,
                    "imgsz": args.imgsz,
                    "batch": args.batch, "seed": args.seed, "width": args.width, "device": args.device,
                    "hours": args.hours, "lr0": args.lr0, "close_mosaic": args.close_mosaic, "train_seeds": [args.train_seed0, args.train_seed0 + args.n_train - 1],

@@ -65,43 +65,21 @@ def court_crops_of(folders: list[Path], reps: int, seed: int, limit: int | None 
 
 def hard_augment(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2, p_cover: float = 0.25):
     """What makes a court's end hard to read, on a batch of raw-pixel crops (float tensor N,3,H,W),
-    beside :func:`train.augment`'s mild blur: motion blur (a line 3 to 9 pixels long at any
-    angle), defocus (a Gaussian of sigma 0.8 to 2.2 pixels) and another card's edge over part of
-    the end (a band of 20 to 50 % of the crop from one side, cut from another crop of the batch at
-    the same place). The label stays: where the suit cannot be told, the reader learns to say so
-    (its probabilities spread) instead of guessing surely."""
-    import math
-
+    beside :func:`train.augment`'s mild blur: a camera's motion blur and defocus
+    (:func:`train.camera_blur`) and another card's edge over part of the end (a band of 20 to 50 %
+    of the crop from one side, cut from another crop of the batch at the same place). The label
+    stays: where the suit cannot be told, the reader learns to say so (its probabilities spread)
+    instead of guessing surely."""
     import torch
-    import torch.nn.functional as F
+
+    from dealer_assist.vision.train import camera_blur
 
     n = x.shape[0]
 
     def rand(*shape):
         return torch.rand(*shape, generator=gen, device=x.device)
 
-    def blur_with(sel, kernel):
-        k = kernel.to(x.dtype)[None, None].expand(3, 1, *kernel.shape)
-        pad = kernel.shape[0] // 2
-        x[sel] = F.conv2d(F.pad(x[sel], (pad, pad, pad, pad), mode="replicate"), k, groups=3)
-
-    motion = rand(n) < p_motion
-    if motion.any():
-        length = 3 + 2 * int(rand(1).item() * 4)                 # 3, 5, 7 or 9 pixels
-        angle = float(rand(1).item()) * math.pi
-        kernel = torch.zeros(length, length)
-        c = length // 2
-        for i in range(length * 4):
-            t = i / (length * 4 - 1) - 0.5
-            kernel[round(c + t * (length - 1) * math.sin(angle)), round(c + t * (length - 1) * math.cos(angle))] = 1
-        blur_with(motion, kernel / kernel.sum())
-    defocus = (rand(n) < p_defocus) & ~motion
-    if defocus.any():
-        sigma = 0.8 + 1.4 * float(rand(1).item())
-        r = int(math.ceil(2.5 * sigma))
-        g = torch.exp(-torch.arange(-r, r + 1, dtype=torch.float32) ** 2 / (2 * sigma * sigma))
-        kernel = g[:, None] * g[None, :]
-        blur_with(defocus, kernel / kernel.sum())
+    x = camera_blur(x, gen, p_motion, p_defocus)
     cover = rand(n) < p_cover
     if cover.any() and n > 1:
         other = x[torch.roll(torch.arange(n), 1)]
