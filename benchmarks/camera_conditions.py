@@ -28,15 +28,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-#: each condition's default amount and what the amount means
-CONDITIONS: dict[str, tuple[float, str]] = {
-    "dim": (0.3, "the light scaled by this (a dim room or an exposure too short)"),
+#: each condition's default amount, what the amount means, and its largest amount (above 0)
+CONDITIONS: dict[str, tuple[float, str, float]] = {
+    "dim": (0.3, "the light scaled by this (a dim room or an exposure too short)", 1.0),
     "warm": (1.0, "a tungsten lamp's white balance: blue down by 45 % and green by 15 %, red up by 10 %, "
-                  "at 1; in between at less"),
-    "motion": (0.05, "a straight blur this part of a card's long side long, in a direction of the photo's own"),
-    "defocus": (0.015, "a lens out of focus: a disc this part of a card's long side in radius"),
-    "noise": (12.0, "a sensor's noise: its standard deviation in 8-bit levels, brighter pixels noisier"),
-    "jpeg": (20.0, "saved as JPEG at this quality (1 to 100)"),
+                  "at 1; in between at less", 1.0),
+    "motion": (0.05, "a straight blur this part of a card's long side long, in a direction of the photo's own", 1.0),
+    "defocus": (0.015, "a lens out of focus: a disc this part of a card's long side in radius", 0.5),
+    "noise": (12.0, "a sensor's noise: its standard deviation in 8-bit levels, brighter pixels noisier", 100.0),
+    "jpeg": (20.0, "saved as JPEG at this quality (1 to 100)", 100.0),
 }
 #: the order a camera applies them in: the lens and the motion, the light, the sensor, the stream
 ORDER = ("defocus", "motion", "dim", "warm", "noise", "jpeg")
@@ -70,10 +70,9 @@ def parse_condition(text: str) -> Condition:
         value = float(amount) if amount.strip() else CONDITIONS[name][0]
     except ValueError:
         raise ValueError(f"{name} wants a number after the colon, not {amount!r}") from None
-    limits = {"dim": (0.0, 1.0), "warm": (0.0, 1.0), "motion": (0.0, 1.0), "defocus": (0.0, 0.5),
-              "noise": (0.0, 100.0), "jpeg": (0.0, 100.0)}[name]
-    if not (math.isfinite(value) and limits[0] < value <= limits[1]):
-        raise ValueError(f"{name} wants an amount above {limits[0]:g} and at most {limits[1]:g}, not {value}")
+    most = CONDITIONS[name][2]
+    if not (math.isfinite(value) and 0.0 < value <= most):
+        raise ValueError(f"{name} wants an amount above 0 and at most {most:g}, not {value}")
     return Condition(name, value)
 
 

@@ -53,6 +53,7 @@ def main(argv=None) -> int:
         print(f"--camera: {e}", file=sys.stderr)
         return 2
     from dealer_assist.vision.detector import CardDetector
+    from dealer_assist.vision.geometry import edge_lengths
 
     det = CardDetector(a.models)
     if a.calibration:
@@ -61,8 +62,7 @@ def main(argv=None) -> int:
         cal = load_calibration(a.calibration)
         det.expect_card_side(*cal.card_view())
     labels = [json.loads(line) for line in Path(a.labels).read_text().splitlines() if line.strip()]
-    sides = [float(np.linalg.norm(np.asarray(c["polygon"], float) - np.roll(np.asarray(c["polygon"], float), -1, 0),
-                                  axis=1).max()) for lab in labels for c in lab["cards"] + lab["backs"]]
+    sides = [float(edge_lengths(c["polygon"]).max()) for lab in labels for c in lab["cards"] + lab["backs"]]
     card_long = float(np.median(sides)) if sides else 100.0
     cap = cv2.VideoCapture(a.video)
     n_true = n_hit = n_named = n_named_ok = n_unknown = n_wrong_sure = n_right_unsure = 0
