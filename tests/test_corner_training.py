@@ -82,3 +82,27 @@ def test_a_camera_blur_takes_the_index_edges_away_on_the_share_asked_and_leaves_
     changed = (half != crops).flatten(1).any(dim=1).float().mean()
     assert 0.2 < float(changed) < 0.8
     assert torch.equal(camera_blur(crops.clone(), gen, 0.0, 0.0), crops)
+
+
+def test_a_camera_blur_sized_for_a_smaller_card_blurs_less_and_the_corner_scale_is_unchanged(frames):
+    """train_look --blur (needs torch): the whole-card look's patch holds the card in about half
+    the corner crop's pixels, so its camera blur is sized down with it (``scale``): the same draws
+    take less of the edges away; at scale 1 the blur is the corner classifier's, draw for draw."""
+    torch = pytest.importorskip("torch")
+    from dealer_assist.vision.train import build_crops, camera_blur
+    from dealer_assist.vision.train_look import BLUR_SCALE
+
+    x, _ = build_crops(frames, "train", 1, 0, negatives=0)
+    crops = torch.tensor(x[:64], dtype=torch.float32).permute(0, 3, 1, 2)
+
+    def edges(t):
+        return float((t[:, :, :, 1:] - t[:, :, :, :-1]).abs().mean())
+
+    def blurred(seed, p_motion, p_defocus, *scale):
+        return camera_blur(crops.clone(), torch.Generator().manual_seed(seed), p_motion, p_defocus, *scale)
+
+    for p_motion, p_defocus in ((1.0, 0.0), (0.0, 1.0)):
+        full = sum(edges(blurred(s, p_motion, p_defocus)) for s in range(8))
+        small = sum(edges(blurred(s, p_motion, p_defocus, BLUR_SCALE)) for s in range(8))
+        assert full < small < 8 * edges(crops)
+        assert torch.equal(blurred(3, p_motion, p_defocus, 1.0), blurred(3, p_motion, p_defocus))

@@ -874,6 +874,34 @@ def test_the_looks_training_takes_a_device_a_time_budget_and_its_patch_processes
     assert asked == [{"epochs": 3, "device": "cpu", "budget_s": None}]   # the defaults: as before
 
 
+def test_the_looks_training_blurs_the_share_of_patches_asked_as_a_camera_would(look_frames, tmp_path, monkeypatch):
+    """``train_look --blur MOTION DEFOCUS`` reaches the training loop: its batches are blurred
+    (``train.camera_blur`` at the look's scale) on top of the usual augmentation, and without it
+    they are not."""
+    torch = pytest.importorskip("torch")
+    import dealer_assist.vision.train as train_mod
+    from dealer_assist.vision.train_look import main as look_main
+
+    got = {}
+
+    def no_epochs(x, y, runs, epochs, seed, *args, **kw):
+        got[runs.name] = (kw["batch_augment"], x)
+        return real(x, y, runs, 0, seed, *args, **kw)
+
+    real = train_mod.train_classifier
+    monkeypatch.setattr(train_mod, "train_classifier", no_epochs)
+    for name, more in (("plain", []), ("blurred", ["--blur", "0", "1"])):
+        assert look_main(["--data", str(look_frames), "--runs", str(tmp_path / name), "--epochs", "1", *more]) == 0
+
+    def edges(name):
+        batch_augment, x = got[name]
+        xb = torch.tensor(x[:32], dtype=torch.float32).permute(0, 3, 1, 2).contiguous()
+        out = batch_augment(xb, torch.Generator().manual_seed(4))
+        return float((out[:, :, :, 1:] - out[:, :, :, :-1]).abs().mean())
+
+    assert edges("blurred") < edges("plain")
+
+
 def _image_deck(folder, colours=None, joker=True, back=True):
     """A deck someone else drew, as image files: each card a flat colour of its own (BGR), with a
     dark mark where an index would be, its back blue."""

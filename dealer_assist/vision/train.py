@@ -374,15 +374,18 @@ def augment(x, gen, channel_swap: bool = True):
     return x.clamp(0, 255)
 
 
-def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2):
+def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2, scale: float = 1.0):
     """A camera's blur on a batch of raw-pixel crops (float tensor N,3,H,W), beside
     :func:`augment`'s mild one: motion (a line 3 to 9 pixels long at any angle) on a share
     ``p_motion`` of the crops, defocus (a Gaussian of sigma 0.8 to 2.2 pixels) on a share
     ``p_defocus`` of the others; one length, angle and sigma a batch. At the corner crop's scale
-    (a card's long side about 160 crop pixels) 9 pixels is a motion of about 6 % of the card. The
-    labels stay: where the index cannot be told, the reader learns to spread its probabilities
-    instead of guessing surely (models/MODEL_CARD.md, "Fiftieth session"). Needs torch (the
-    training venv): ``tests/test_corner_training.py`` checks it there."""
+    (a card's long side about 160 crop pixels) 9 pixels is a motion of about 6 % of the card.
+    ``scale`` sizes both for crops whose card is smaller: the whole-card look's patch
+    (:data:`look.LOOK_H`, 78 pixels a card) blurs at about 0.49 (lines of 3 to 5 pixels, at
+    least 3, sigma 0.4 to 1.1). The labels stay: where the card cannot be told, the reader learns
+    to spread its probabilities instead of guessing surely (models/MODEL_CARD.md, "Fiftieth
+    session"). Needs torch (the training venv): ``tests/test_corner_training.py`` checks it
+    there."""
     import math
 
     import torch
@@ -400,7 +403,7 @@ def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2):
 
     motion = rand(n) < p_motion
     if motion.any():
-        length = 3 + 2 * int(rand(1).item() * 4)                 # 3, 5, 7 or 9 pixels
+        length = max(3, int(round((3 + 2 * int(rand(1).item() * 4)) * scale)) | 1)   # 3, 5, 7 or 9 at 1
         angle = float(rand(1).item()) * math.pi
         kernel = torch.zeros(length, length)
         c = length // 2
@@ -410,8 +413,8 @@ def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2):
         blur_with(motion, kernel / kernel.sum())
     defocus = (rand(n) < p_defocus) & ~motion
     if defocus.any():
-        sigma = 0.8 + 1.4 * float(rand(1).item())
-        r = int(math.ceil(2.5 * sigma))
+        sigma = (0.8 + 1.4 * float(rand(1).item())) * scale
+        r = max(1, int(math.ceil(2.5 * sigma)))
         g = torch.exp(-torch.arange(-r, r + 1, dtype=torch.float32) ** 2 / (2 * sigma * sigma))
         kernel = g[:, None] * g[None, :]
         blur_with(defocus, kernel / kernel.sum())

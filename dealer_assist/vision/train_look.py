@@ -199,6 +199,11 @@ def report(probs: np.ndarray, y: np.ndarray, thresholds=(0.5, 0.7, 0.8, 0.9)) ->
     return rec
 
 
+#: :func:`train.camera_blur`'s sizes are for the corner crop's scale (a card's long side about
+#: 160 crop pixels); a look patch holds the whole card in :data:`look.LOOK_H` pixels
+BLUR_SCALE = LOOK_H / 160
+
+
 def flip_augment(x, gen):
     """Mirror half of a batch left-right: a joker's art may face either way."""
     import torch
@@ -211,12 +216,20 @@ def flip_augment(x, gen):
 
 def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: float = 3e-3,
           x_val: np.ndarray | None = None, y_val: np.ndarray | None = None, init: str | None = None,
-          device: str = "cpu", budget_s: float | None = None):
+          device: str = "cpu", budget_s: float | None = None, blur: tuple[float, float] = (0.0, 0.0)):
     """Train (or resume from ``runs/last.pt``) with the corner classifier's loop
     (:func:`dealer_assist.vision.train.train_classifier`): the same CNN on whole-card patches,
     balanced classes, mirrored batches, on ``device`` ("cpu", "cuda"), as many of ``epochs`` as
-    fit ``budget_s`` seconds (None: all of them; a fresh run only). Returns (network, history)."""
-    from dealer_assist.vision.train import augment, train_classifier
+    fit ``budget_s`` seconds (None: all of them; a fresh run only). ``blur`` (motion, defocus)
+    blurs those shares of the patches as a camera would (:func:`train.camera_blur`, sized for
+    the patch's card: :data:`BLUR_SCALE`). Returns (network, history)."""
+    from dealer_assist.vision.train import augment, camera_blur, train_classifier
+
+    p_motion, p_defocus = blur
+
+    def batch_augment(xb, gen):
+        xb = flip_augment(augment(xb, gen), gen)
+        return camera_blur(xb, gen, p_motion, p_defocus, BLUR_SCALE) if p_motion or p_defocus else xb
 
     # balanced classes: each class weighs as much as the others in the loss
     counts = np.bincount(y, minlength=len(LOOK_CLASSES)).astype(np.float64)
@@ -225,11 +238,13 @@ def train(x: np.ndarray, y: np.ndarray, runs: Path, epochs: int, seed: int, lr: 
             return {"val": report(evaluate(net, x_val, y_val), y_val)}
     else:
         validate = None
-    log(f"look: training on {device}" + ("" if budget_s is None else f" for {budget_s:.0f} s at most"))
+    log(f"look: training on {device}" + ("" if budget_s is None else f" for {budget_s:.0f} s at most")
+        + (f", a camera's blur besides augment's, motion on {p_motion:g} and defocus on {p_defocus:g} of the "
+           f"patches (camera_blur at {BLUR_SCALE:.2f})" if p_motion or p_defocus else ""))
     result = train_classifier(
         x, y, runs, epochs, seed, init=init, lr=lr, device=device, num_classes=len(LOOK_CLASSES),
         crop_hw=(LOOK_H, LOOK_W), out_dir=".", class_weight=counts.sum() / (len(counts) * np.maximum(counts, 1)),
-        batch_augment=lambda xb, gen: flip_augment(augment(xb, gen), gen), validate=validate, budget_s=budget_s)
+        batch_augment=batch_augment, validate=validate, budget_s=budget_s)
     return result["net"], result["history"]
 
 
@@ -293,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-data", type=Path, action="append", default=[],
                     help="another rendered dataset whose frames all add training patches (e.g. a "
                          "fresh-pips recipe; repeatable); the validation frames stay --data's")
+    ap.add_argument("--blur", type=float, nargs=2, default=[0.0, 0.0], metavar=("MOTION", "DEFOCUS"),
+                    help="also blur these shares of the patches as a camera would, in motion and out of "
+                         "focus (train.camera_blur, sized for the whole card; default 0 0: augment's "
+                         "mild blur alone)")
     ap.add_argument("--device", default="cpu", help="the torch device to train on (cpu, cuda, cuda:0)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="train as many of --epochs as fit this many minutes (a fresh run)")
@@ -345,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"train {len(y)} patches ({np.bincount(y, minlength=len(LOOK_CLASSES)).tolist()} per class), "
         f"{int(hx.sum())} of held-out joker arts {sorted(held)}, {int(bx_t.sum())} of held-out backs {sorted(held_b)}")
     net, history = train(x, y, args.runs, args.epochs, args.seed, args.lr, xv, yv, init=args.init,
-                         device=args.device, budget_s=None if args.minutes is None else args.minutes * 60)
+                         device=args.device, budget_s=None if args.minutes is None else args.minutes * 60,
+                         blur=tuple(args.blur))
     summary = {"val_frames": report(evaluate(net, xv, yv), yv)}
     if len(jx):
         summary["heldout_joker_arts"] = report(evaluate(net, jx, np.full(len(jx), JOKER_OUT)),
@@ -363,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             "file": LOOK_FILE, "input": [LOOK_W, LOOK_H], "classes": list(LOOK_CLASSES),
             "data": str(args.data), "frames": len(frames), "epochs": args.epochs, "lr": args.lr,
             "init": args.init, "extra_data": [str(e) for e in args.extra_data],
-            "seed": args.seed, "far_p": args.far_p, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
+            "seed": args.seed, "far_p": args.far_p, "blur": args.blur, "heldout_jokers": sorted(held), "heldout_backs": sorted(held_b),
             "validation": summary})
         log(f"exported {args.out / LOOK_FILE}")
     return 0
