@@ -8,8 +8,8 @@
 # Why: a camera out of focus by 3 % of a card made the corner classifier and the look read the
 # sample clip's clubs as spades together, and sure (83 sure wrong names frame by frame,
 # benchmarks/eval_clip.py --camera defocus:0.03); a look trained so (LB) agreed less with those
-# spades and held 72 of the 83 back, but doubted more of the real photos' cards: measured, not
-# shipped.
+# spades and held 72 of the 83 back, but its own thresholds (eval_sure.py) rose to 0.925 and would
+# leave twice the real photos' right names not sure: measured, not shipped.
 #
 # A smoke run: N=40 WORK=/tmp/look-blur-smoke bash scripts/train-cpu-look-blur.sh (41 s here).
 # Needs the training venv (.venv-train: torch and onnx are enough) and Debian's wallpaper and
