@@ -882,13 +882,12 @@ def test_the_looks_training_blurs_the_share_of_patches_asked_as_a_camera_would(l
     import dealer_assist.vision.train as train_mod
     from dealer_assist.vision.train_look import main as look_main
 
-    got = {}
+    got, real = {}, train_mod.train_classifier
 
     def no_epochs(x, y, runs, epochs, seed, *args, **kw):
         got[runs.name] = (kw["batch_augment"], x)
         return real(x, y, runs, 0, seed, *args, **kw)
 
-    real = train_mod.train_classifier
     monkeypatch.setattr(train_mod, "train_classifier", no_epochs)
     for name, more in (("plain", []), ("blurred", ["--blur", "0", "1"])):
         assert look_main(["--data", str(look_frames), "--runs", str(tmp_path / name), "--epochs", "1", *more]) == 0

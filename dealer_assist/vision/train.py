@@ -374,12 +374,17 @@ def augment(x, gen, channel_swap: bool = True):
     return x.clamp(0, 255)
 
 
+#: the long side of a card, in corner-crop pixels, that :func:`camera_blur`'s sizes are made for
+BLUR_CARD_PX = 160
+
+
 def camera_blur(x, gen, p_motion: float = 0.3, p_defocus: float = 0.2, scale: float = 1.0):
     """A camera's blur on a batch of raw-pixel crops (float tensor N,3,H,W), beside
     :func:`augment`'s mild one: motion (a line 3 to 9 pixels long at any angle) on a share
     ``p_motion`` of the crops, defocus (a Gaussian of sigma 0.8 to 2.2 pixels) on a share
     ``p_defocus`` of the others; one length, angle and sigma a batch. At the corner crop's scale
-    (a card's long side about 160 crop pixels) 9 pixels is a motion of about 6 % of the card.
+    (a card's long side about :data:`BLUR_CARD_PX` crop pixels) 9 pixels is a motion of about 6 %
+    of the card.
     ``scale`` sizes both for crops whose card is smaller: the whole-card look's patch
     (:data:`look.LOOK_H`, 78 pixels a card) blurs at about 0.49 (lines of 3 to 5 pixels, at
     least 3, sigma 0.4 to 1.1). The labels stay: where the card cannot be told, the reader learns

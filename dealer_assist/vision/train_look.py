@@ -36,7 +36,7 @@ import numpy as np
 from dealer_assist.vision.look import (BACK, BACK_OUT, FACE, JOKER, JOKER_OUT, LOOK_CLASSES, LOOK_H, LOOK_W,
                                        NONE_OUT, NOTHING, kinds, suits)
 from dealer_assist.vision.synth.dataset import DETECT_MIN_VISIBLE
-from dealer_assist.vision.train import far_copy, far_draws, in_parts, log
+from dealer_assist.vision.train import BLUR_CARD_PX, far_copy, far_draws, in_parts, log
 
 
 def look_label(card: dict) -> int | None:
@@ -200,8 +200,8 @@ def report(probs: np.ndarray, y: np.ndarray, thresholds=(0.5, 0.7, 0.8, 0.9)) ->
 
 
 #: :func:`train.camera_blur`'s sizes are for the corner crop's scale (a card's long side about
-#: 160 crop pixels); a look patch holds the whole card in :data:`look.LOOK_H` pixels
-BLUR_SCALE = LOOK_H / 160
+#: ``train.BLUR_CARD_PX`` crop pixels); a look patch holds the whole card in :data:`look.LOOK_H` pixels
+BLUR_SCALE = LOOK_H / BLUR_CARD_PX
 
 
 def flip_augment(x, gen):
