@@ -6,6 +6,7 @@ classifier, fusion), ONNX Runtime (the shipped runtime) against PyTorch (ultraly
     .venv-train/bin/python benchmarks/bench_detect.py --torch    # both, in the training venv
     .venv/bin/python benchmarks/bench_detect.py --pool           # also with one ORT thread pool for all sessions
     .venv/bin/python benchmarks/bench_detect.py --spin           # also with the sessions' threads spinning
+    .venv/bin/python benchmarks/bench_detect.py --no-blur        # also without the measure of each card's blur
     .venv/bin/python benchmarks/bench_detect.py --openvino       # stage 1 in OpenVINO too (pip install openvino)
 
 Frames: the TEST split frames of runs/eval-test (rendered by eval_detect.py) or sample_frames/.
@@ -171,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-rescue", action="store_true",
                     help="also time the reading with and without the rescue of fanned cards "
                          "(DetectorSettings(rescue_conf=0)), frame by frame in turn")
+    ap.add_argument("--no-blur", action="store_true",
+                    help="also time the reading with and without the measure of each card's blur "
+                         "(DetectorSettings(blur_limit=None); dealer_assist.vision.focus), frame by frame in turn")
     ap.add_argument("--pool", action="store_true",
                     help="also time the reader with one ONNX Runtime thread pool shared by its sessions "
                          "(DEALER_ASSIST_ORT_POOL=shared) against a pool per session, the default (see "
@@ -202,18 +206,16 @@ def main(argv: list[str] | None = None) -> int:
         sdet = CardDetector(args.models, settings=DetectorSettings(search=False))
         out["onnxruntime_no_search"] = time_it(sdet.detect, frames, args.repeat)
         print(f"ONNX Runtime, no corner search: {json.dumps(out['onnxruntime_no_search'])}", flush=True)
-    if args.no_look:
-        ldet = CardDetector(args.models, settings=DetectorSettings(look=False))
-        with_look, no_look = time_pair(det.detect, ldet.detect, frames, args.repeat)
-        out["onnxruntime_look_vs_no_look"] = {"look": with_look, "no_look": no_look}
-        print(f"ONNX Runtime, timed in turn with and without the look: {json.dumps(with_look)} / "
-              f"{json.dumps(no_look)}", flush=True)
-    if args.no_rescue:
-        rdet = CardDetector(args.models, settings=DetectorSettings(rescue_conf=0.0))
-        with_rescue, no_rescue = time_pair(det.detect, rdet.detect, frames, args.repeat)
-        out["onnxruntime_rescue_vs_no_rescue"] = {"rescue": with_rescue, "no_rescue": no_rescue}
-        print(f"ONNX Runtime, timed in turn with and without the rescue: {json.dumps(with_rescue)} / "
-              f"{json.dumps(no_rescue)}", flush=True)
+    # a switch of the reader, timed frame by frame in turn with it and without
+    for on, settings, key, what in ((args.no_look, DetectorSettings(look=False), "look", "the look"),
+                                    (args.no_rescue, DetectorSettings(rescue_conf=0.0), "rescue", "the rescue"),
+                                    (args.no_blur, DetectorSettings(blur_limit=None), "blur", "the blur measure")):
+        if not on:
+            continue
+        with_it, without = time_pair(det.detect, CardDetector(args.models, settings=settings).detect, frames, args.repeat)
+        out[f"onnxruntime_{key}_vs_no_{key}"] = {key: with_it, f"no_{key}": without}
+        print(f"ONNX Runtime, timed in turn with and without {what}: {json.dumps(with_it)} / "
+              f"{json.dumps(without)}", flush=True)
     if args.pool:
         ways = {"shared": [], "session": []}
         for _ in range(3):

@@ -19,7 +19,10 @@ folder has that model,
 :meth:`CardDetector.sureness`), with whether the name is right: it sits on
 a labelled card of that name (``eval_detect.match``; a name on nothing, on a back or on another
 card is wrong, as its precision counts). The threshold is the smallest multiple of 0.001 above
-the surest wrong name of those sets: with it no wrong name there is sure. Court cards and jokers
+the surest wrong name of those sets: with it no wrong name there is sure. A card whose outline is
+blurred past the reader's limit (``"blurred"``: ``detector.DetectorSettings.blur_limit``, a lens out
+of focus or a camera in motion) is never sure whatever its sureness: it sets no threshold, and a
+right one counts as not sure. Court cards and jokers
 each have their own, chosen the same way on their own wrong names (``detector.SURE_KINDS``):
 their wrong names are far surer than those of 2 to 10 and aces. A court card showing one index
 corner (the other under another card or out of the frame: ``covered_court``) has its own too:
@@ -158,7 +161,8 @@ def rendered_rows(det, frame_set: str, limit: int | None, far: float | None = No
             side = card_width(c["polygon"])
             out.append({"frame": meta["image"], "card": c["card"], "on": on,
                         "sureness": c["sureness"], "right": on == c["card"],
-                        "side": round(side, 1), "small": side < SURE_MIN_SIDE, "kind": c["sure_kind"]})
+                        "side": round(side, 1), "small": side < SURE_MIN_SIDE, "kind": c["sure_kind"],
+                        "blur": c.get("blur"), "blurred": bool(c.get("blurred"))})
     det.expect_card_side(None)      # the next set is read as an uncalibrated camera's again
     return out
 
@@ -187,7 +191,7 @@ def real_rows(det, folder: Path, limit: int | None) -> list[dict]:
             side = card_width(c["polygon"])
             out.append({"frame": img.name, "card": c["card"], "on": on, "sureness": c["sureness"],
                         "right": right, "side": round(side, 1), "small": side < SURE_MIN_SIDE,
-                        "kind": c["sure_kind"]})
+                        "kind": c["sure_kind"], "blur": c.get("blur"), "blurred": bool(c.get("blurred"))})
     return out
 
 
@@ -235,16 +239,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled real photos in {real}: measured on the rendered sets only", file=sys.stderr)
     validation = RENDERED + MORE + UNSEEN
     chosen_on = list(validation) + far_sets
-    large = [r for s in validation for r in rows[s] if not r["right"] and not r["small"]]
+    # a card blurred past the reader's limit (detector.DetectorSettings.blur_limit) is never sure,
+    # whatever its sureness: its name sets no threshold
+    large = [r for s in validation for r in rows[s] if not r["right"] and not r["small"] and not r.get("blurred")]
     threshold = choose([r["sureness"] for r in large if r["kind"] is None])
     kinds = {k: choose([r["sureness"] for r in large if r["kind"] == k]) for k in SURE_KINDS}
-    small = choose([r["sureness"] for s in chosen_on for r in rows[s] if not r["right"] and r["small"]]) \
+    small = choose([r["sureness"] for s in chosen_on for r in rows[s]
+                    if not r["right"] and r["small"] and not r.get("blurred")]) \
         if args.far else None
 
     def judged(r: dict) -> tuple:
         """(sureness, right, the threshold this card is judged at)"""
         t = (small if small is not None else 2.0) if r["small"] else kinds.get(r["kind"], threshold)
-        return r["sureness"], r["right"], t
+        return r["sureness"], r["right"], 2.0 if r.get("blurred") else t
 
     figures = {s: shares([judged(r) for r in rs], threshold) for s, rs in rows.items()}
     kind_figures = {k: shares([judged(r) for s in validation for r in rows[s] if not r["small"] and r["kind"] == k],
@@ -272,10 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
               f"{f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
     for s, rs in rows.items():
-        worst = sorted((r for r in rs if not r["right"]), key=lambda r: -r["sureness"])[:3]
+        worst = sorted((r for r in rs if not r["right"] and not r.get("blurred")), key=lambda r: -r["sureness"])[:3]
         print(f"{s:>11}: surest wrong names: " + ", ".join(
             f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f}{' (%.0f px)' % r['side'] if r['small'] else ''} "
-            f"({r['frame']})" for r in worst))
+            f"({r['frame']}{', blur %.3f' % r['blur'] if r.get('blur') is not None else ''})" for r in worst))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if args.write:
@@ -313,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
                       "sets " + ", ".join(validation) + " (" + ", ".join(str(ED.EVAL_FRAMES.get(s, 300)) for s in validation)
                       + " frames); court cards and jokers have their own ('court' for those showing both index corners, "
                       "'covered_court' for those showing one, 'joker'); the sets "
-                      + ", ".join(CHECK + HELD_OUT) + " and the real photos are measured only",
+                      + ", ".join(CHECK + HELD_OUT) + " and the real photos are measured only; a card blurred past "
+                      "the reader's limit (detector.DetectorSettings.blur_limit, "
+                      f"{det.settings.blur_limit}) is never sure and sets none",
             "small": {
                 "threshold": small,
                 "below_px": SURE_MIN_SIDE,

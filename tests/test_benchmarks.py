@@ -119,10 +119,9 @@ def test_eval_sure_reads_far_frames_as_an_uncalibrated_and_as_a_calibrated_camer
     assert 0 <= x < 640 and 0 <= y < 360 and x + w > 1280 and y + h > 720 and x + w <= 1920 and y + h <= 1080
 
 
-def test_eval_sure_measures_the_held_out_decks_and_never_chooses_on_them(tmp_path, monkeypatch, capsys):
-    """The held-out decks' frames are read at their own size and seen far as a calibrated camera
-    sees them, and their figures printed; a wrong name there, however sure, moves no threshold,
-    where the same name on a validation set would."""
+def eval_sure_with_a_stand_in_reader(monkeypatch):
+    """``benchmarks/eval_sure.py`` with a stand-in reader (a look, no layout or court-suit model) and
+    nothing rendered: the rows a test gives its ``rendered_rows`` are what it reads."""
     import dealer_assist.vision.detector as detector_module
     import dealer_assist.vision.synth as synth
 
@@ -138,6 +137,14 @@ def test_eval_sure_measures_the_held_out_decks_and_never_chooses_on_them(tmp_pat
             self.look = object()
 
     monkeypatch.setattr(detector_module, "CardDetector", Stub)
+    return sure
+
+
+def test_eval_sure_measures_the_held_out_decks_and_never_chooses_on_them(tmp_path, monkeypatch, capsys):
+    """The held-out decks' frames are read at their own size and seen far as a calibrated camera
+    sees them, and their figures printed; a wrong name there, however sure, moves no threshold,
+    where the same name on a validation set would."""
+    sure = eval_sure_with_a_stand_in_reader(monkeypatch)
     read = []
 
     def rows(det, frame_set, limit, far=None, told=False, wrong_on=None):
@@ -162,6 +169,27 @@ def test_eval_sure_measures_the_held_out_decks_and_never_chooses_on_them(tmp_pat
         assert "test far 0.5 told: 2 names" in out or "test far 0.5 told: 4 names" in out
     assert chosen["test"][0].startswith("threshold 0.001 ") and "under 60 pixels 0.001 " in chosen["test"][1]
     assert chosen["val-train"][0].startswith("threshold 0.991 ") and "under 60 pixels 0.991 " in chosen["val-train"][1]
+
+
+def test_eval_sure_lets_no_blurred_card_set_a_threshold_and_counts_a_right_one_not_sure(tmp_path, monkeypatch, capsys):
+    """A card blurred past the reader's limit is never sure (detect's "blurred"): a very sure wrong
+    name on it moves no threshold, and a right name on it counts as not sure."""
+    sure = eval_sure_with_a_stand_in_reader(monkeypatch)
+
+    def rows(det, frame_set, limit, far=None, told=False, blurred=False):
+        row = {"frame": "f.jpg", "card": "As", "on": "As", "sureness": 0.95, "right": True, "side": 100.0,
+               "small": False, "kind": None, "blur": 0.01, "blurred": False}
+        wrong = dict(row, on="Ac", right=False, sureness=0.9, blur=0.05, blurred=blurred)
+        return [row, dict(row, blur=0.05, blurred=blurred), wrong] if frame_set == "val-train" else [row]
+
+    said = {}
+    for blurred in (False, True):
+        monkeypatch.setattr(sure, "rendered_rows", lambda *a, **k: rows(*a, **k, blurred=blurred))
+        assert sure.main(["--real", str(tmp_path), "--no-far"]) == 0
+        said[blurred] = capsys.readouterr().out
+    assert said[False].startswith("threshold 0.901 ") and said[True].startswith("threshold 0.001 ")
+    assert "val-train: 3 names, 1 wrong; sure wrong 0; right not sure 0 of 2 (0.0)" in said[False]
+    assert "val-train: 3 names, 1 wrong; sure wrong 0; right not sure 1 of 2 (0.5)" in said[True]
 
 
 def test_eval_sure_counts_a_real_card_of_the_wrong_suit_as_wrong(tmp_path, monkeypatch):

@@ -12,7 +12,9 @@ With ``--json``: one JSON object per image and line::
 ``sure`` says the name is one the reader does not doubt (a threshold measured so that no wrong
 name of the validation sets is sure: docs/vision.md); the table marks the others with ``?``. A
 named card that is not sure may carry ``"or": "Kc"``: the name another part of the reader
-prefers for it, what the dealer should check it against.
+prefers for it, what the dealer should check it against. A card whose outline is blurred past what
+the reader can trust (a lens out of focus, a camera shaking: ``dealer_assist.vision.focus``) is
+never sure and carries ``"blurred": true``; the table says so.
 
 An image that cannot be read gives ``{"image": PATH, "error": "...", "error_ja": "..."}`` (the
 error in English and in Japanese) and the others go on; the exit code is then 2. Without
@@ -131,6 +133,8 @@ def _table(res: dict, lang: str = "en") -> str:
         if mark == "?" and c.get("or"):
             # what to check a doubtful card against, as the annotated picture shows it
             line += _("  check against {card}", card=c["or"]).render(lang)
+        if c.get("blurred"):
+            line += _("  blurred: focus the camera").render(lang)
         lines.append("  " + line)
     for b in res["backs"]:
         lines.append("  " + _("back        at ({x}, {y})", x=f"{b['center'][0]:7.1f}",

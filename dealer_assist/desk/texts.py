@@ -180,7 +180,8 @@ SEVERITY: dict[str, str] = {
     "source_ended": "info", "camera_back": "info", "correction_stands": "info",
     "provisional_ruling": "warn", "ruling_unconfirmed": "warn",
     "illegal_play": "stop", "joker_declaration": "stop", "play_error": "warn", "no_game": "warn",
-    "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop", "fold_undone": "info",
+    "picture_frozen": "stop", "picture_dark": "stop", "picture_washed": "stop", "picture_blurred": "warn",
+    "fold_undone": "info",
     "camera_moved": "stop", "camera_unwatched": "info", "small_cards": "info",
 }
 

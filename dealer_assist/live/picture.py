@@ -20,10 +20,17 @@ state has lasted long enough not to be a hand passing over the lens:
   exposure far too long) for :attr:`PictureSettings.hold_s` seconds. On the real photos that
   percentile is 73 at most, on the sample clip 58.
 
+- ``picture_blurred``: at least half the named cards of the frame (two or more) have an outline
+  blurred past the reader's limit (``detect``'s ``"blurred"``: a lens out of focus, a camera
+  shaking; :mod:`dealer_assist.vision.focus`), for :attr:`PictureSettings.hold_s` seconds. Such
+  cards are read but never sure, so a showdown that shows them waits for the dealer: the alert
+  says why, and that focusing the camera ends it. :class:`FocusWatch` says it, from the cards the
+  reader found.
+
 Each is raised once and cleared when the picture is right again. A frame dark or washed out, even
 for a moment, is :attr:`PictureWatch.blind`: the pipeline does not give it to the table, whose cards
-are then not taken for gone (a fold, a hand over). The watch knows nothing of cards or games: it
-sees only the frame.
+are then not taken for gone (a fold, a hand over). :class:`PictureWatch` knows nothing of cards or
+games: it sees only the frame.
 
 >>> import numpy as np
 >>> watch = PictureWatch()
@@ -46,10 +53,12 @@ import numpy as np
 
 from dealer_assist.i18n import Msg, _
 
-__all__ = ["PICTURE_CODES", "PictureSettings", "PictureWatch", "picture_stats"]
+__all__ = ["FocusWatch", "PICTURE_CODES", "PictureSettings", "PictureWatch", "picture_stats"]
 
-#: The alerts of the camera's picture, raised and cleared by :class:`PictureWatch`.
-PICTURE_CODES = ("picture_frozen", "picture_dark", "picture_washed")
+#: The alerts of the camera's picture, raised and cleared: :class:`PictureWatch`'s, from the frame
+#: alone, and :class:`FocusWatch`'s, from the cards read in it.
+FRAME_CODES = ("picture_frozen", "picture_dark", "picture_washed")
+PICTURE_CODES = FRAME_CODES + ("picture_blurred",)
 
 #: About how many pixels across the statistics are taken from.
 THUMB_W = 160
@@ -63,8 +72,12 @@ class PictureSettings:
     dark_below: float = 40.0
     #: the 1st percentile grey level (0-255) from which the picture is washed out
     washed_above: float = 200.0
-    #: seconds a dark or washed-out picture lasts before it is said (a hand over the lens passes)
+    #: seconds a dark, washed-out or blurred picture lasts before it is said (a hand over the lens
+    #: passes, a card slid across the table blurs for a moment)
     hold_s: float = 3.0
+    #: the share of a frame's named cards, two or more, whose outline is blurred past the reader's
+    #: limit from which the picture is blurred
+    blurred_share: float = 0.5
 
 
 def picture_stats(image: np.ndarray) -> tuple[float, float]:
@@ -123,7 +136,7 @@ class PictureWatch:
             since = self._since[code]
             held[code] = bad and since is not None and t - since >= st.hold_s
         state = {"picture_frozen": frozen, **held}
-        for code in PICTURE_CODES:
+        for code in FRAME_CODES:
             if state[code] and code not in self.raised:
                 self.raised.add(code)
                 out.append((code, True, self._raise_words(code, t)))
@@ -140,14 +153,62 @@ class PictureWatch:
         return _RAISED[code]
 
 
+class FocusWatch:
+    """Looks at the cards the reader found in every frame (:meth:`look`) and says when most are
+    blurred (``picture_blurred``), and when they are sharp again. A frame with fewer than two
+    named cards says nothing either way.
+
+    >>> watch = FocusWatch()
+    >>> soft = [{"card": "Ks", "sure": False, "blurred": True}, {"card": "2c", "sure": False, "blurred": True}]
+    >>> said = [watch.look(soft, k / 10) for k in range(40)]
+    >>> [(round(k / 10, 1), c, raised) for k, step in enumerate(said) for c, raised, _m in step]
+    [(3.0, 'picture_blurred', True)]
+    >>> [(c, raised) for c, raised, _m in watch.look([{"card": "Ks", "sure": True}], 5.0)]
+    []
+    >>> [(c, raised) for c, raised, _m in watch.look([{"card": "Ks", "sure": True}, soft[1], {"card": "9h"}], 5.1)]
+    [('picture_blurred', False)]
+    """
+
+    CODE = "picture_blurred"
+
+    def __init__(self, settings: PictureSettings = PictureSettings()):
+        self.settings = settings
+        self._since: Optional[float] = None
+        self.raised = False
+
+    def look(self, cards: list[dict], t: float) -> list[tuple[str, bool, Msg]]:
+        """The cards ``detect`` found in the frame at time ``t`` (seconds): ``(code, raised,
+        words)`` for the alert raised or cleared by it."""
+        named = [c for c in cards if isinstance(c, dict) and c.get("card") not in (None, "??")]
+        if len(named) < 2:
+            return []
+        bad = sum(bool(c.get("blurred")) for c in named) >= self.settings.blurred_share * len(named)
+        if not bad:
+            self._since = None
+            if self.raised:
+                self.raised = False
+                return [(self.CODE, False, _CLEARED[self.CODE])]
+            return []
+        if self._since is None:
+            self._since = t
+        if not self.raised and t - self._since >= self.settings.hold_s:
+            self.raised = True
+            return [(self.CODE, True, _RAISED[self.CODE])]
+        return []
+
+
 _RAISED = {
     "picture_dark": _("the camera's picture is dark: no card can be read. Is the lens covered, or the "
                       "table's light off?"),
     "picture_washed": _("the camera's picture is washed out: no card can be read. Is a lamp or the sun "
                         "shining into the lens, or the camera's exposure too high?"),
+    "picture_blurred": _("the cards look blurred in the camera's picture: the lens may be out of focus, or the "
+                         "camera shaking. Cards read so are not sure: a showdown that shows them waits for the "
+                         "dealer's check. Focus the camera, or steady it"),
 }
 _CLEARED = {
     "picture_frozen": _("the camera's picture moves again"),
     "picture_dark": _("the camera's picture is bright enough again"),
     "picture_washed": _("the camera's picture is no longer washed out"),
+    "picture_blurred": _("the cards look sharp again in the camera's picture"),
 }

@@ -31,7 +31,7 @@ from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, both, json_reason, message_of, os_reason, typed, unique_keys
 from dealer_assist.live.calibration import size_mismatch
 from dealer_assist.live.events import Alert, TableEvent
-from dealer_assist.live.picture import PictureWatch
+from dealer_assist.live.picture import FocusWatch, PictureWatch
 from dealer_assist.live.placement import PlaceWatch
 
 #: Event types whose frame is worth a snapshot in the hand log (the decisive frames of a dispute).
@@ -153,6 +153,8 @@ class Pipeline:
         self._said_card_size = False
         #: the camera's picture watched for a stuck, dark or washed-out picture (:mod:`picture`)
         self.picture = PictureWatch()
+        #: the cards' sharpness watched: a lens out of focus, a camera shaking (:mod:`picture`)
+        self.focus = FocusWatch()
         #: the camera's place watched: a camera bumped off its calibration (:mod:`placement`)
         self.place = PlaceWatch(calibration)
         self._tell_card_size()
@@ -327,6 +329,7 @@ class Pipeline:
         found = self.detector.detect(frame.image)
         self.stats.detect_ms.append((time.perf_counter() - td) * 1000.0)
         self.last_found = found
+        caused += self._watched(self.focus.look(found.get("cards", []), frame.t), frame)
         caused += self._watched(self.place.look(frame.image, frame.t, _outlines(found)), frame)
         if self.place.holding:
             # the zones no longer lie under the cards (or a look just saw them off): a card would

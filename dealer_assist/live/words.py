@@ -39,6 +39,7 @@ ALERT_TITLES: dict[str, Msg] = {
     "picture_frozen": _("CAMERA PICTURE FROZEN"),
     "picture_dark": _("CAMERA PICTURE DARK"),
     "picture_washed": _("CAMERA PICTURE WASHED OUT"),
+    "picture_blurred": _("CAMERA OUT OF FOCUS: CARDS NOT SURE"),
     "camera_moved": _("CAMERA MOVED: ZONES OFF THE CARDS"),
     "camera_unwatched": _("CAMERA PLACE NOT WATCHED"),
     "small_cards": _("CARDS SMALL IN THE CAMERA'S VIEW"),

@@ -73,6 +73,7 @@ from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
 from dealer_assist.vision.layout import LAYOUT_FILE, load_layout, name_agreement
 from dealer_assist.vision.court_suit import COURT_SUIT_FILE, end_agreement, is_court, load_court_suit
+from dealer_assist.vision.focus import BLUR_LIMIT, card_blurs
 from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS, SPARE_ROLE, Candidates,
                                         card_dicts, corner_sureness, nms_rotated, pipeline)
 # named here too for the callers that know them from this module
@@ -256,6 +257,11 @@ class DetectorSettings:
     #: ``desk --doubt CARD=OTHER``); empty: none. An enrolled deck adds its own
     #: (:attr:`decks.Deck.doubts`: what its enrollment saw the reader misread)
     doubt: tuple[tuple[str, str], ...] = ()
+    #: a named card whose outline's edge is spread over more than this part of its long side
+    #: (:func:`focus.card_blur`: a lens out of focus, a card or camera in motion) is never sure,
+    #: and ``detect`` says so (``"blurred": true``): past it the club's lobes and the spade's point
+    #: cannot be told apart, and the thresholds were not chosen on such frames. None: not measured
+    blur_limit: float | None = BLUR_LIMIT
     #: look again in tiles (:meth:`CardDetector._zoomed`) where the whole frame, shrunk to the
     #: detector's input, shows its cards smaller than the detector finds them: where the face
     #: boxes found (:func:`sized_by`) have a median short side below this many input pixels, or
@@ -848,27 +854,33 @@ class CardDetector:
         (:func:`likeliest_other`: what the dealer should check it against). A name the enrolled
         deck's enrollment saw the reader misread (:attr:`decks.Deck.doubts`) or one doubted by hand
         (:attr:`DetectorSettings.doubt`) is never sure, offered as the card it may be where that is
-        known. With ``sureness``
+        known. Nor is a card whose outline is blurred past :attr:`DetectorSettings.blur_limit`
+        (:meth:`blur_of`): it carries ``"blurred": true``. With ``sureness``
         each card also carries the number its ``sure`` flag compares (``"sureness"``), for
         choosing the threshold. A card under :data:`SURE_MIN_SIDE` pixels is compared with the
         threshold measured for such cards (:attr:`small_sure_threshold`), a larger court card or
         joker with the one measured for its kind (:attr:`kind_sure_thresholds`; a court card with
         one index corner in view: ``covered_court``), and ``sureness`` adds that kind
-        (``"sure_kind"``, :func:`sure_kind`)."""
+        (``"sure_kind"``, :func:`sure_kind`) and the card's blur (``"blur"``)."""
         found = self._detect(image)
         parts = self.sureness_parts(image, found["cards"])
+        blur = self.blur_of(image, found["cards"])
+        limit = self.settings.blur_limit
         # the enrolled deck's doubts (what its enrollment saw the reader misread), then the
         # dealer's own by hand
         doubt = {**(self.deck.doubts if self.deck is not None else {}), **dict(self.settings.doubt)}
         out = []
-        for c, part in zip(found["cards"], parts):
+        for c, part, b in zip(found["cards"], parts, blur):
             score = None if part is None else part["sureness"]
             kind = sure_kind(c["card"], _one_corner(c.get("_vis")))
             threshold = self.threshold_for(c["_outline"], c["card"], kind)
-            card = {"card": c["card"], "confidence": c["confidence"],
-                    "sure": bool(threshold is not None and score is not None and score >= threshold
-                                 and c["card"] not in doubt),
+            sure = bool(threshold is not None and score is not None and score >= threshold
+                        and c["card"] not in doubt)
+            blurred = limit is not None and b is not None and b > limit
+            card = {"card": c["card"], "confidence": c["confidence"], "sure": sure and not blurred,
                     "center": c["center"], "polygon": c["polygon"]}
+            if blurred:
+                card["blurred"] = True
             if not card["sure"] and part is not None and part.get("_evidence") is not None:
                 # one deck holds each card once: not a name another card of the frame bears
                 taken = {d["card"] for d in found["cards"] if d is not c}
@@ -880,8 +892,21 @@ class CardDetector:
             if sureness:
                 card["sureness"] = None if score is None else round(score, 6)
                 card["sure_kind"] = kind
+                card["blur"] = None if b is None else round(b, 5)
             out.append(card)
         return {"cards": out, "backs": found["backs"]}
+
+    def blur_of(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[float | None]:
+        """How blurred each named card of :meth:`_detect` looks (:func:`focus.card_blurs`: its
+        outline's edge width over its long side); None for ``??`` (never sure), where not measured
+        and for every card when :attr:`DetectorSettings.blur_limit` is None."""
+        out: list[float | None] = [None] * len(cards)
+        named = [k for k, c in enumerate(cards) if c["card"] != HIDDEN]
+        if self.settings.blur_limit is None or not named:
+            return out
+        for k, b in zip(named, card_blurs(image, [cards[k]["_outline"] for k in named])):
+            out[k] = b
+        return out
 
     def threshold_for(self, outline, name: str, kind: str | None = None) -> float | None:
         """The ``sure`` threshold of a card with this outline and name: :attr:`DetectorSettings.sure`
