@@ -59,6 +59,9 @@ MIN_STEP = 25.0
 #: a few), and measured where at least this many of its profiles step by :data:`MIN_STEP`.
 ALONG, STRIP, SAMPLES, REACH, LEAST = 9, 5, 41, 0.07, 3
 
+#: The most profiles read in one ``cv2.remap`` (its maps must have fewer than 32,767 rows).
+ROWS = 32_000
+
 #: Grey from BGR, as OpenCV weighs the channels.
 _GREY = np.array([0.114, 0.587, 0.299], np.float32)
 
@@ -68,7 +71,12 @@ def side_widths(image: np.ndarray, outlines: Sequence) -> np.ndarray:
     it, either way) in ``image`` (BGR or grey): ``(n, 4)``, per side the median over its profiles
     of the brightness step's height over its steepest slope; NaN for a side with fewer than
     :data:`LEAST` profiles that step by :data:`MIN_STEP` or more, and for outlines under 8 pixels.
-    All cards of a frame are measured at once (one ``cv2.remap``)."""
+    All cards of a frame are measured at once (one ``cv2.remap`` for up to 177 cards).
+
+    >>> frame = np.full((300, 300), 30, np.uint8); frame[100:240, 100:200] = 230
+    >>> side_widths(frame, [[[100, 100], [200, 100], [200, 240], [100, 240]]] * 400).shape   # in two parts
+    (400, 4)
+    """
     p = np.asarray(outlines, dtype=np.float64).reshape(-1, 4, 2)
     n = len(p)
     if n == 0:
@@ -89,7 +97,9 @@ def side_widths(image: np.ndarray, outlines: Sequence) -> np.ndarray:
     base = (p[:, :, None, None, :] + at[..., None] * t[:, :, None, None, :]).astype(np.float32)
     off = (across[:, None, :, None] * normal[:, :, None, :]).astype(np.float32)          # (n, 4, SAMPLES, 2)
     maps = (base[:, :, :, :, None, :] + off[:, :, None, None, :, :]).reshape(-1, SAMPLES, 2)
-    got = cv2.remap(image, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # OpenCV's remap takes maps of fewer than 32,767 rows (182 cards): a frame of more, in parts
+    got = np.concatenate([cv2.remap(image, maps[i:i + ROWS], None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                          for i in range(0, len(maps), ROWS)])
     grey = got.astype(np.float32) @ _GREY if got.ndim == 3 else got.astype(np.float32)
     prof = grey.reshape(n, 4, ALONG, STRIP, SAMPLES).mean(axis=3)              # (n, 4, ALONG, SAMPLES)
     k = SAMPLES // 5
