@@ -5,6 +5,7 @@ became sure spades and a hand was paid to the wrong seat (models/MODEL_CARD.md, 
 session")."""
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from dealer_assist.vision.geometry import edge_lengths
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import camera_conditions as C  # noqa: E402  (benchmarks/: a camera's conditions, as the yardsticks lay them)
+from test_picture import clip_frames  # noqa: E402  (the clip's first frames)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIP = ROOT / "sample_frames" / "clip"
@@ -27,14 +29,10 @@ FRAME = 48          # hand 1's flop and both players' cards face up
 
 
 def clip_frame(k: int) -> np.ndarray:
-    cap = cv2.VideoCapture(str(CLIP / "joker-nlh.mp4"))
-    for _ in range(k + 1):
-        ok, frame = cap.read()
-        assert ok
-    cap.release()
-    return frame
+    return clip_frames(k + 1)[k]
 
 
+@functools.cache
 def card_long() -> float:
     """The clip's cards' median long side, pixels, as ``benchmarks/eval_clip.py`` takes it."""
     labels = [json.loads(x) for x in (CLIP / "labels.jsonl").read_text().splitlines() if x.strip()]
@@ -106,12 +104,10 @@ def test_a_hand_played_out_of_focus_is_held_for_the_dealer_and_the_desk_says_why
 
     src = tmp_path / "frames"
     src.mkdir()
-    cap = cv2.VideoCapture(str(CLIP / "joker-nlh.mp4"))
-    for k in range(96):                 # hand 1, to its end (frame 87)
-        ok, frame = cap.read()
-        assert ok
+    frames = clip_frames(96)            # hand 1, to its end (frame 87)
+    assert len(frames) == 96
+    for k, frame in enumerate(frames):
         cv2.imwrite(str(src / f"{k:03d}.png"), out_of_focus(frame, 0.03), [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    cap.release()
     events = tmp_path / "events.jsonl"
     assert main(["run", "--headless", "--source", str(src), "--fps", "15", "--actions", str(CLIP / "dealer.jsonl"),
                  "--calibration", str(CLIP / "table.yaml"), "--events", str(events), "--no-db", "--lang", "en"]) == 0
