@@ -355,3 +355,27 @@ def test_a_name_that_only_the_search_read_at_one_corner_is_never_sure(reader):
     assert [c["card"] for c in cards] == ["9d"]
     assert cards[0]["_search_alone"] is True
     assert reader.sureness(frame, cards)[0] == 0.0
+
+
+def test_a_back_at_the_frame_edge_must_show_its_outline(reader):
+    """At the frame's edge the detector may take a strip of grainy cloth for the part of a back it
+    sees: such a box, which shows no card's outline, is dropped. A back the frame cuts shows its
+    outline inside the frame and stays; so does a box on the same cloth within the frame (a back
+    in a pile may show few of its sides). Face boxes are not its business."""
+    frame, outlines = table(("BACK", "rosette-purple"), ("9d", "bicycle-like"),
+                            {"card": "BACK", "style": "hex-teal", "center": (-640, 120), "angle": 0, "width": 110},
+                            tilt=0.0)
+    rng = np.random.default_rng(7)
+    frame = np.clip(frame.astype(np.float32) + rng.normal(0.0, 20.0, frame.shape), 0, 255).astype(np.uint8)
+    h, w = frame.shape[:2]
+    cut = min(outlines, key=lambda o: np.asarray(o)[:, 0].min())        # the back the frame's left edge cuts
+    assert np.asarray(cut)[:, 0].min() < 0
+    strip = [[w - 90, 200], [w - 1, 200], [w - 1, 330], [w - 90, 330]]   # grainy cloth at the right edge
+    inside = [[900, 480], [990, 480], [990, 610], [900, 610]]            # the same cloth within the frame
+    spots = [np.clip(np.asarray(cut, float), 0, [w - 1, h - 1]), strip, inside, outlines[-1]]
+    cands = boxes(spots, [AS_BACK, AS_BACK, AS_BACK, AS_FACE])
+    without = reader.read(frame, cands[np.arange(4)], steps=())
+    kept = reader.read(frame, cands[np.arange(4)], steps=("backs_at_frame_edge",))
+    assert [str(r) for r in without.role] == ["back", "back", "back", "face"]
+    assert [str(r) for r in kept.role] == ["back", "back", "face"]
+    assert kept.boxes[:2, 0].tolist() == [without.boxes[0, 0], without.boxes[2, 0]]     # the strip went
