@@ -239,13 +239,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled real photos in {real}: measured on the rendered sets only", file=sys.stderr)
     validation = RENDERED + MORE + UNSEEN
     chosen_on = list(validation) + far_sets
-    # a card blurred past the reader's limit (detector.DetectorSettings.blur_limit) is never sure,
-    # whatever its sureness: its name sets no threshold
-    large = [r for s in validation for r in rows[s] if not r["right"] and not r["small"] and not r.get("blurred")]
+    def wrong(r: dict) -> bool:
+        """A wrong name that a threshold must stay above: not one on a card blurred past the
+        reader's limit (detector.DetectorSettings.blur_limit), which is never sure, whatever its
+        sureness."""
+        return not r["right"] and not r.get("blurred")
+
+    large = [r for s in validation for r in rows[s] if wrong(r) and not r["small"]]
     threshold = choose([r["sureness"] for r in large if r["kind"] is None])
     kinds = {k: choose([r["sureness"] for r in large if r["kind"] == k]) for k in SURE_KINDS}
-    small = choose([r["sureness"] for s in chosen_on for r in rows[s]
-                    if not r["right"] and r["small"] and not r.get("blurred")]) \
+    small = choose([r["sureness"] for s in chosen_on for r in rows[s] if wrong(r) and r["small"]]) \
         if args.far else None
 
     def judged(r: dict) -> tuple:
@@ -279,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{s:>11}: {f['names']} names, {f['wrong']} wrong; sure wrong {f['wrong_sure']}; right not sure "
               f"{f['right_not_sure']} of {f['right']} ({f['right_not_sure_share']})")
     for s, rs in rows.items():
-        worst = sorted((r for r in rs if not r["right"] and not r.get("blurred")), key=lambda r: -r["sureness"])[:3]
+        worst = sorted(filter(wrong, rs), key=lambda r: -r["sureness"])[:3]
         print(f"{s:>11}: surest wrong names: " + ", ".join(
             f"{r['card']} on {r['on'] or 'nothing'} {r['sureness']:.4f}{' (%.0f px)' % r['side'] if r['small'] else ''} "
             f"({r['frame']}{', blur %.3f' % r['blur'] if r.get('blur') is not None else ''})" for r in worst))

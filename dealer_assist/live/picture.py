@@ -94,6 +94,26 @@ def picture_stats(image: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+class _Held:
+    """Since when each condition has lasted without a break; one that has lasted ``hold_s`` seconds
+    is held (a hand over the lens, a card slid across the table, passes first).
+
+    >>> h = _Held(3.0)
+    >>> [h.held("dark", bad, t) for bad, t in ((True, 0.0), (True, 2.9), (True, 3.0), (False, 3.1), (True, 3.2))]
+    [False, False, True, False, False]
+    """
+
+    def __init__(self, hold_s: float):
+        self.hold_s = hold_s
+        self._since: dict[str, float] = {}
+
+    def held(self, code: str, bad: bool, t: float) -> bool:
+        if not bad:
+            self._since.pop(code, None)
+            return False
+        return t - self._since.setdefault(code, t) >= self.hold_s
+
+
 class PictureWatch:
     """Looks at every frame (:meth:`look`) and says when the picture froze, went dark or washed
     out, and when it is right again."""
@@ -103,7 +123,7 @@ class PictureWatch:
         self._last: Optional[np.ndarray] = None
         self._last_t = 0.0
         self._same_since: Optional[float] = None
-        self._since: dict[str, Optional[float]] = {"picture_dark": None, "picture_washed": None}
+        self._held = _Held(settings.hold_s)
         self.raised: set[str] = set()
         #: the last frame shows nothing of the table (dark or washed out, however briefly): its
         #: missing cards are not cards gone (:meth:`look` sets it)
@@ -127,15 +147,7 @@ class PictureWatch:
         low, high = picture_stats(image)
         now = {"picture_dark": high < st.dark_below, "picture_washed": low >= st.washed_above}
         self.blind = any(now.values())
-        held = {}
-        for code, bad in now.items():
-            if not bad:
-                self._since[code] = None
-            elif self._since[code] is None:
-                self._since[code] = t
-            since = self._since[code]
-            held[code] = bad and since is not None and t - since >= st.hold_s
-        state = {"picture_frozen": frozen, **held}
+        state = {"picture_frozen": frozen, **{code: self._held.held(code, bad, t) for code, bad in now.items()}}
         for code in FRAME_CODES:
             if state[code] and code not in self.raised:
                 self.raised.add(code)
@@ -173,7 +185,7 @@ class FocusWatch:
 
     def __init__(self, settings: PictureSettings = PictureSettings()):
         self.settings = settings
-        self._since: Optional[float] = None
+        self._held = _Held(settings.hold_s)
         self.raised = False
 
     def look(self, cards: list[dict], t: float) -> list[tuple[str, bool, Msg]]:
@@ -183,15 +195,11 @@ class FocusWatch:
         if len(named) < 2:
             return []
         bad = sum(bool(c.get("blurred")) for c in named) >= self.settings.blurred_share * len(named)
-        if not bad:
-            self._since = None
-            if self.raised:
-                self.raised = False
-                return [(self.CODE, False, _CLEARED[self.CODE])]
-            return []
-        if self._since is None:
-            self._since = t
-        if not self.raised and t - self._since >= self.settings.hold_s:
+        held = self._held.held(self.CODE, bad, t)
+        if not bad and self.raised:
+            self.raised = False
+            return [(self.CODE, False, _CLEARED[self.CODE])]
+        if held and not self.raised:
             self.raised = True
             return [(self.CODE, True, _RAISED[self.CODE])]
         return []
