@@ -149,6 +149,25 @@ def test_a_deck_file_whose_check_was_tampered_with_is_named_damaged(tmp_path, ca
     assert f"deck '{root / 'house'}'" in line and "is damaged" in line and "enroll it again" in line, line
 
 
+@needs_models
+@pytest.mark.parametrize("column, value", [("corner_label", 60), ("corner_label", -1), ("card_label", 99)])
+def test_a_deck_whose_references_name_no_card_is_named_damaged(tmp_path, capsys, column, value):
+    """refs.npz holds each enrolled corner's and card's label; one that names no card (a file
+    damaged or edited) stops ``detect --deck`` in one line instead of a traceback mid-frame."""
+    import numpy as np
+
+    root = tmp_path / "decks"
+    assert cli(["enroll-deck", "house", joker_photo(tmp_path / "JK.png"), "--root", str(root)], capsys)[0] == 0
+    refs = root / "house" / "refs.npz"
+    z = dict(np.load(refs))
+    z[column] = np.full_like(z[column], value)
+    np.savez(refs, **z)
+    frame = write(tmp_path / "table.png", (300, 400))
+    line = one_line_refusal(*cli(["detect", "--lang", "en", frame, "--deck", str(root / "house")], capsys)[::2],
+                            "detect")
+    assert "is damaged" in line and "card labels" in line and "enroll it again" in line, line
+
+
 # ------------------------------------------------------------------------------ 2. bad models.json
 @needs_models
 @pytest.mark.parametrize("meta, says", [

@@ -887,6 +887,75 @@ def test_a_whole_deck_enrolled_from_four_suit_photos_reads_its_tables_no_worse(t
     assert right["enrolled"] >= right["generic"] and wrong["enrolled"] <= wrong["generic"], (right, wrong)
 
 
+def _french_deck(folder: Path) -> Path:
+    """A deck whose kings, queens and jacks carry the French R, D and V (and aces 1), drawn here
+    with OpenCV as an image deck (``vision.synth.faces.IMAGE_DECK``): one picture a card, the
+    index and a suit sign in two corners, a frame in the middle."""
+    from dealer_assist.vision.synth.faces import CANON_H, CANON_W, DEFAULT_INDEX_BOX, IMAGE_DECK_INFO
+
+    def sign(img, cx, cy, r, suit, colour):
+        blob = lambda x, y, rr: cv2.circle(img, (int(x), int(y)), int(rr), colour, -1)    # noqa: E731
+        if suit == "d":
+            cv2.fillPoly(img, [np.int32([[cx, cy - r], [cx + 0.7 * r, cy], [cx, cy + r], [cx - 0.7 * r, cy]])], colour)
+            return
+        if suit == "h":
+            blob(cx - r / 2, cy - r / 3, r / 2), blob(cx + r / 2, cy - r / 3, r / 2)
+            cv2.fillPoly(img, [np.int32([[cx - r, cy - r / 5], [cx + r, cy - r / 5], [cx, cy + r]])], colour)
+            return
+        if suit == "s":
+            blob(cx - r / 2, cy + r / 5, r / 2), blob(cx + r / 2, cy + r / 5, r / 2)
+            cv2.fillPoly(img, [np.int32([[cx - r, cy + r / 4], [cx + r, cy + r / 4], [cx, cy - r]])], colour)
+        else:
+            blob(cx, cy - r / 2, r / 2.2), blob(cx - r / 2, cy + r / 6, r / 2.2), blob(cx + r / 2, cy + r / 6, r / 2.2)
+        cv2.fillPoly(img, [np.int32([[cx, cy], [cx + r / 3, cy + r], [cx - r / 3, cy + r]])], colour)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in [r + s for r in "23456789TJQKA" for s in "cdhs"] + ["JK", "BACK"]:
+        img = np.full((CANON_H, CANON_W, 3), 255, np.uint8)
+        if name == "BACK":
+            img[10:-10, 10:-10] = (110, 40, 20)
+        elif name == "JK":
+            cv2.circle(img, (CANON_W // 2, CANON_H // 2), 60, (160, 0, 160), -1)
+        else:
+            colour = (0, 0, 200) if name[1] in "dh" else (0, 0, 0)
+            text = {"K": "R", "Q": "D", "J": "V", "A": "1", "T": "10"}.get(name[0], name[0])
+            corner = np.full_like(img, 255)
+            scale = 1.3 if len(text) == 1 else 1.0
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 3)
+            cv2.putText(corner, text, (int(26 - tw / 2), 14 + th), cv2.FONT_HERSHEY_DUPLEX, scale, colour, 3, cv2.LINE_AA)
+            sign(corner, 26, 30 + th, 10, name[1], colour)
+            img = np.minimum(np.minimum(img, corner), corner[::-1, ::-1])
+            cv2.rectangle(img, (70, 95), (150, 212), colour, 3)
+        cv2.imwrite(str(folder / f"{name}.png"), img)
+    (folder / IMAGE_DECK_INFO).write_text(json.dumps({"index_box": list(DEFAULT_INDEX_BOX), "joker_index": False,
+                                                      "joker": True, "back": True}), encoding="utf-8")
+    return folder
+
+
+@needs_models
+def test_a_deck_enrolled_whole_names_courts_by_its_own_index_letters(tmp_path):
+    """French courts (R, D, V) are letters the corner classifier never learned: alone it reads
+    them as other ranks. Enrolled whole from four suit photos, the deck's own corners name the
+    cards whose letters the enrollment saw misread, and none of them is sure: the dealer
+    confirms what only the deck says."""
+    from dealer_assist.vision.synth.faces import IMAGE_DECK
+    from dealer_assist.vision.synth.scene import render_cards
+
+    style = IMAGE_DECK + str(_french_deck(tmp_path / "french").resolve())
+    root = tmp_path / "decks"
+    assert main(["enroll-deck", "french", *map(str, _suit_row_photos(tmp_path, style)), "--root", str(root)]) == 0
+    want = ["Qs", "Jh", "Kc", "7h"]
+    frame, _ = render_cards([{"card": c, "style": style, "center": (-360 + 240 * i, 0), "angle": 6.0 * (i % 3) - 6,
+                              "width": 120} for i, c in enumerate(want)], background=(40, 110, 30))
+    read = {}
+    for name, det in (("alone", CardDetector(MODELS)), ("deck", CardDetector(MODELS, deck="french", decks_root=root))):
+        cards = sorted(det.detect(frame)["cards"], key=lambda c: c["center"][0])
+        read[name] = [(c["card"], c["sure"]) for c in cards]
+    assert [c for c, _ in read["alone"][:3]] != want[:3] and read["alone"][3][0] == "7h", read
+    assert [c for c, _ in read["deck"]] == want, read
+    assert not any(sure for c, sure in read["deck"][:3]), read
+
+
 @needs_models
 def test_enrolling_says_how_the_reader_alone_reads_the_photos_and_warns_of_a_sure_wrong_name(tmp_path, capsys):
     """The floor learns, before the first hand, whether the reader reads tonight's deck: the

@@ -21,6 +21,11 @@ At detection time (:meth:`Deck.adjust`):
   is to this deck's enrolled corners of each card (:func:`corner_evidence`): with the deck's
   spades and clubs enrolled, its own drawing of the two suits tells them apart where the
   generic classifier hesitates.
+* **its own index** - with the deck enrolled whole, a corner the classifier cannot read, or reads
+  as a name the enrollment check saw it give another card of this deck, is named by the deck's
+  own corners where one card's are clearly the closest (:meth:`Deck.own_corner`): French
+  R, D and V, or a typeface the classifier never met. Such a name is never surer than the
+  reader alone makes it, so the dealer confirms it.
 
 Anything that matches nothing is left to the generic classifier, so enrolling only the jokers
 is enough and harmless for the other 52 cards.
@@ -84,6 +89,19 @@ BACK_LABEL = NONE
 #: enrolled back (a joker's patterned art can pass for a back; held-out backs correlate 0.7-0.8
 #: with the held-out jokers' templates, so without the deck's back enrolled this is not tried)
 BACK_MARGIN = 0.05
+
+#: A corner the classifier cannot read (or reads as a name the deck's enrollment check doubts) is
+#: named by this deck's own corners when the closest of them (cosine similarity, any enrolled
+#: corner, read or not at enrollment) is a suited card's, at least :data:`CORNER_MATCH` close and
+#: closer by this much than the closest corner of any other card or the joker
+#: (:meth:`Deck.own_corner`). Where the classifier's embedding tells a deck's glyphs
+#: apart, a card's right corner leads by a median of 0.035-0.06; where it does not (a thin
+#: light typeface in an inset frame), every corner is within 0.005 of every other.
+OWN_MARGIN = 0.02
+
+#: The detector's joker score from which a box is its joker: the deck's own corners do not rename
+#: it (:meth:`Deck.own_corner`), and a corner read as the deck's joker lifts a box's score to it.
+JOKER_SAYS = 0.5
 
 DECK_FILE = "deck.json"
 REFS_FILE = "refs.npz"
@@ -262,18 +280,60 @@ class Deck:
             probs[:] = one
             return probs, joker_score
         ok = self.corner_readable
-        if not ok.any():
-            return probs, joker_score
         for k in range(len(probs)):
-            if probs[k, NONE] >= 1.0 - READABLE:
+            unread = probs[k, NONE] >= 1.0 - READABLE
+            if joker_score < JOKER_SAYS and (unread or label_name(int(probs[k, :NONE].argmax())) in self.doubts):
+                # a glyph the classifier cannot read, or reads as a name its enrollment check saw
+                # it give another of this deck's cards, on a box the detector does not take for a
+                # joker: this deck's own corners decide
+                own = self.own_corner(emb[k])
+                if own is not None:
+                    probs[k] = np.full(NUM_CLASSES, (1.0 - MATCH_PROB) / (NUM_CLASSES - 1))
+                    probs[k, own] = MATCH_PROB
+                    continue
+            if unread or not ok.any():
                 continue
             best = self.corner_similarity(emb[k])
             if best.max() < CORNER_MATCH and not np.any(self.corner_label[ok] == int(probs[k, :NONE].argmax())):
                 continue   # nothing of this deck is close, and the classifier reads a card not enrolled
             probs[k] = corner_evidence(probs[k], best)
             if int(probs[k].argmax()) == JK and best[JK] >= CORNER_MATCH:
-                joker_score = max(joker_score, 0.5)
+                joker_score = max(joker_score, JOKER_SAYS)
         return probs, joker_score
+
+    def own_corner(self, emb: np.ndarray) -> int | None:
+        """The suited card (0..51) whose enrolled corners, read by the classifier at enrollment or
+        not, one corner's embedding ``emb`` is closest to, when at least :data:`CORNER_MATCH` close
+        and :data:`OWN_MARGIN` closer than to any other card's, the joker's among them; None
+        otherwise, and for a deck not enrolled whole (every suited card: only then is "closer than
+        any other card" a test). Where the classifier cannot read a deck's index (French R, D and
+        V; a typeface it never met), the corners the floor manager enrolled still tell the deck's
+        cards apart. A corner closest to the joker's is left to the joker's own rules (its whole
+        card, :meth:`adjust`).
+
+        >>> deck = Deck.session()
+        >>> deck.corner_emb, deck.corner_label = np.eye(53, dtype=np.float32), np.arange(53)
+        >>> deck.corner_readable = np.zeros(53, bool)
+        >>> near5, between = np.zeros(53, np.float32), np.zeros(53, np.float32)
+        >>> near5[[5, 9]] = 0.99, 0.1
+        >>> between[[5, 9]] = 0.95, 0.94
+        >>> near_joker = np.zeros(53, np.float32); near_joker[[5, 52]] = 0.96, 0.95
+        >>> deck.own_corner(near5), deck.own_corner(between), deck.own_corner(near_joker)
+        (5, None, None)
+        >>> deck.corner_label = np.r_[np.arange(13), np.arange(13), np.arange(26, 53)]   # no diamonds
+        >>> deck.own_corner(near5) is None
+        True
+        """
+        if len(np.unique(self.corner_label[self.corner_label < JK])) < JK:
+            return None
+        sims = self.corner_emb @ np.asarray(emb, np.float32)
+        best = np.full(NONE, -np.inf)
+        np.maximum.at(best, self.corner_label, sims.astype(np.float64))
+        top = int(best.argmax())
+        first = float(best[top])
+        best[top] = -np.inf
+        ok = top != JK and first >= CORNER_MATCH and first - float(best.max()) >= OWN_MARGIN
+        return top if ok else None
 
     def corner_similarity(self, emb: np.ndarray) -> np.ndarray:
         """Per card (53: 52 cards and JK) the cosine similarity of ``emb`` to the closest enrolled
@@ -426,13 +486,19 @@ def load_deck(name: str, root: str | Path | None = None) -> Deck:
     try:
         info = json.loads((folder / DECK_FILE).read_text(encoding="utf-8"))
         z = np.load(folder / REFS_FILE)
-        return Deck(name=info.get("name", name), folder=folder,
+        deck = Deck(name=info.get("name", name), folder=folder,
                     corner_emb=z["corner_emb"].astype(np.float32),
                     corner_label=z["corner_label"].astype(np.int64),
                     corner_readable=z["corner_readable"].astype(bool),
                     card_tmpl=z["card_tmpl"].astype(np.float32),
                     card_label=z["card_label"].astype(np.int64), info=info,
                     doubts=check_doubts(info.get("check")))
+        n = len(deck.corner_label)
+        if (deck.corner_emb.shape[0] != n or len(deck.corner_readable) != n or len(deck.card_tmpl) != len(deck.card_label)
+                or np.any((deck.corner_label < 0) | (deck.corner_label > JK))
+                or np.any((deck.card_label < 0) | (deck.card_label > BACK_LABEL))):
+            raise ValueError("its card labels or the rows of its references do not match")
+        return deck
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UserError(_("deck {name} in {folder} is damaged ({why}); enroll it again", name=typed(name),
                           folder=folder, why=file_reason(exc))) from None
