@@ -28,7 +28,9 @@ CLIP = ROOT / "sample_frames" / "clip"
 FRAME = 48          # hand 1's flop and both players' cards face up
 
 
+@functools.cache
 def clip_frame(k: int) -> np.ndarray:
+    """Frame ``k`` of the clip, decoded once for the module's tests (none of them changes it)."""
     return clip_frames(k + 1)[k]
 
 

@@ -326,9 +326,7 @@ class Deck:
         """
         if len(np.unique(self.corner_label[self.corner_label < JK])) < JK:
             return None
-        sims = self.corner_emb @ np.asarray(emb, np.float32)
-        best = np.full(NONE, -np.inf)
-        np.maximum.at(best, self.corner_label, sims.astype(np.float64))
+        best = self._closest(emb, np.ones(len(self.corner_label), bool))
         top = int(best.argmax())
         first = float(best[top])
         best[top] = -np.inf
@@ -339,13 +337,17 @@ class Deck:
         """Per card (53: 52 cards and JK) the cosine similarity of ``emb`` to the closest enrolled
         readable corner of that card; a card not enrolled gets :data:`UNSEEN_SIM`, capped at the
         closest enrolled corner's similarity (it is never ahead of what the deck shows)."""
-        ok = self.corner_readable
-        sims = self.corner_emb[ok] @ np.asarray(emb, np.float32)
-        labs = self.corner_label[ok]
-        best = np.full(NONE, -np.inf)
-        np.maximum.at(best, labs, sims.astype(np.float64))
+        best = self._closest(emb, self.corner_readable)
         top = float(best.max())
         best[np.isinf(best)] = min(UNSEEN_SIM, top)
+        return best
+
+    def _closest(self, emb: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Per card (53: 52 cards and JK) the cosine similarity of ``emb`` to its closest enrolled
+        corner among ``rows`` (a mask of the enrolled corners); -inf for a card with none."""
+        best = np.full(NONE, -np.inf)
+        sims = self.corner_emb[rows] @ np.asarray(emb, np.float32)
+        np.maximum.at(best, self.corner_label[rows], sims.astype(np.float64))
         return best
 
 
