@@ -307,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
                      + (" x the layout's agreement (P_layout(name) / P_layout(its most likely class), from the "
                         "pips with the indices hidden; for a 2 to 10 or an ace its rank in its colour, the two suits "
                         "of a colour together, and with one index corner in view the best of its count and the "
-                        "same colour's counts one pip either way: "
+                        "same colour's counts one pip either way, and with both in view as the box's own corners read "
+                        "them a count of 2 to 10 seen less than layout.LAYOUT_SEES agreeing not at all: "
                         "layout.number_agreement; for a court card its colour's two court classes "
                         "together: layout.court_agreement)" if det.layout is not None else "")
                      + (" x for a jack, queen or king the court-suit reader's probability of its suit at the "

@@ -97,7 +97,11 @@ SURE_KEY = "sure"
 #: Which way of making the sureness the threshold was measured for (:meth:`CardDetector.sureness`);
 #: ``models.json`` records it beside the threshold, and a threshold measured for another score
 #: (an older product, :func:`measured_sure`) is not used: no card is sure until it is measured
-#: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently.
+#: again. Change it whenever :meth:`CardDetector.sureness_parts` combines its parts differently,
+#: except for a part that can only lower a card's sureness (the layout's count on a number card in
+#: full view, :data:`layout.LAYOUT_SEES`, fifty-fourth session): no wrong name of the validation
+#: sets can then rise above a threshold measured without it, so that threshold still shows none
+#: of them sure; the model card says which such parts came after the thresholds were measured.
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (A-10 by rank and colour, courts by colour, 2-10 with one index "
               "in view: best count one pip either way); "
               "courts: no look suit share (under 60 px: ^ 0.25) x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
@@ -991,6 +995,8 @@ class CardDetector:
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
                                        "covered": covered,
+                                       "whole": _both_corners(cards[k].get("_vis") if cards[k].get("_vis_box") is None
+                                                              else cards[k]["_vis_box"]),
                                        "small": _small(cards[k]["_outline"]),
                                        "under": covered and corner_under_another(
                                            cards[k]["_outline"], cards[k]["_vis"],
@@ -1131,6 +1137,20 @@ def _one_corner(vis) -> bool:
     return vis is not None and len(vis) == 2 and min(float(v) for v in vis) < READABLE <= max(float(v) for v in vis)
 
 
+def _both_corners(vis) -> bool:
+    """Whether both of a card's index corners show an index, as its box's own corners read them
+    (``_vis_box``; ``_vis`` where the card carries no such reading): the box lies on the card and
+    its whole face is in view, so the layout must see the count of a number card's name
+    (:func:`layout.number_agreement`'s ``whole``). A box whose corners only the search's moved
+    crops read lies off its card, and its whole-card patch is no view of the face. False where not
+    read.
+
+    >>> _both_corners([0.9, 0.99]), _both_corners([0.97, 0.08]), _both_corners(None)
+    (True, False, False)
+    """
+    return vis is not None and len(vis) == 2 and min(float(v) for v in vis) >= READABLE
+
+
 def corner_under_another(outline, vis, others) -> bool:
     """Whether a card's index corner that reads no index (the lower of ``vis``) lies inside
     another card's outline of the frame (``others``): the card lies half under that card, and its
@@ -1250,7 +1270,8 @@ def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
     evidence (:meth:`CardDetector.sureness_parts`' ``_evidence``): ``look`` the look's agreement
     (:func:`look_agreement`; where the court-suit reader is at hand, a court's suit share not at
     all, or on a small card to :data:`COURT_LOOK_SUIT`), ``layout`` the layout's (:func:`layout.name_agreement`; 1.0
-    without the model) and ``court_suit`` the court-suit reader's at its ends in view
+    without the model; the evidence's ``covered`` and ``whole`` say whether one index corner or
+    both are in view) and ``court_suit`` the court-suit reader's at its ends in view
     (:func:`court_suit.end_agreement`; 1.0 for a number card or without the model). The card's
     own name and the other names :func:`likeliest_other` weighs are measured alike.
 
@@ -1273,7 +1294,8 @@ def name_agreements(name: str, evidence: dict[str, Any]) -> dict[str, float]:
     lp, ends = evidence.get("layout"), evidence.get("ends")
     power = 1.0 if not court else COURT_LOOK_SUIT if evidence.get("small") and not evidence.get("under") else 0.0
     return {"look": look_agreement(evidence["kind"], evidence["suit"], name, power),
-            "layout": 1.0 if lp is None else name_agreement(lp, name, bool(evidence.get("covered"))),
+            "layout": 1.0 if lp is None else name_agreement(lp, name, bool(evidence.get("covered")),
+                                                            bool(evidence.get("whole"))),
             "court_suit": end_agreement(ends, name, evidence.get("vis")) if court and ends is not None else 1.0}
 
 

@@ -14,7 +14,8 @@ are. It is independent of the index: it never sees the typeface, only the pips.
 (:func:`name_agreement`): its probability of the name's class over that of the class it finds
 most likely, a number card's and an ace's by rank and colour, a court card's by colour. A 4c
 read on the ten of clubs loses its sureness, since the card shows ten pips; a card whose layout
-the model cannot make out (mostly covered, blurred) loses little. It
+the model cannot make out (mostly covered, blurred) loses little, except a number card in full
+view, whose count the layout must see (:data:`LAYOUT_SEES`). It
 is trained on the project's rendered cards only (``python -m dealer_assist.vision.train_layout``,
 ``scripts/train-cpu-layout.sh``), with the same network as the corner classifier and the look.
 
@@ -66,11 +67,18 @@ def layout_class(card: str) -> int | None:
 COURT = RANK_GROUPS.index("court")
 #: The rank groups of the number cards 2 to 10, whose layouts are counts of pips.
 _FIRST_COUNT, _LAST_COUNT = RANK_GROUPS.index("2"), RANK_GROUPS.index("T")
+#: The least probability the layout must give a number card's count (its two classes of the
+#: name's colour together) for a card with both index corners in view (:func:`number_agreement`'s
+#: ``whole``). Chosen looking at two sets: below it lay 5 of the 2,996 sure right names of 2 to 10
+#: with both indices in view of six validation sets, and 11 of the 12 wrong names of sureness
+#: over 0.5 (one of them sure) that Debian's decks, never trained on, showed so: courts read as
+#: numbers (models/MODEL_CARD.md, "Fifty-fourth session").
+LAYOUT_SEES = 0.3
 #: The court classes of each colour: what :func:`court_agreement` merges.
 _COURT_COLOURS = ({COURT * 4 + SUITS.index(s) for s in "dh"}, {COURT * 4 + SUITS.index(s) for s in "cs"})
 
 
-def number_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float:
+def number_agreement(probs: np.ndarray, name: str, covered: bool = False, whole: bool = False) -> float:
     """The layout's agreement with a number card's or an ace's name checked for its rank and its
     colour: its probabilities with each rank group's two classes of one colour added together
     (diamonds with hearts, clubs with spades), the name's over the largest. The layout counts pips
@@ -88,12 +96,26 @@ def number_agreement(probs: np.ndarray, name: str, covered: bool = False) -> flo
     card with both index corners in view keeps the full count (models/MODEL_CARD.md, "Seventeenth
     session"). An ace (one large sign) has no neighbour.
 
+    Where ``whole`` (both index corners show an index: the whole face is in view), the layout must
+    see the count the name says: a count of 2 to 10 it gives less than :data:`LAYOUT_SEES` (its two
+    classes of the name's colour together) agrees not at all, however unsure the layout is of
+    anything else. A face that shows no count the layout can make out, both indices in view, is a
+    picture: another deck's queen whose Q the corners read as a 10 (models/MODEL_CARD.md,
+    "Fifty-fourth session"). A card with one index in view keeps the ratio alone: half of it may
+    lie under another card.
+
     >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("7h")] = 0.5; p[layout_class("8h")] = 0.3
     >>> p[layout_class("8d")] = 0.15; p[layout_class("Ts")] = 0.05
     >>> [round(number_agreement(p, n), 2) for n in ("7d", "7h", "8d", "Ts", "7s")]
     [1.0, 1.0, 0.9, 0.1, 0.0]
     >>> [round(number_agreement(p, n, covered=True), 2) for n in ("9h", "6d", "5h", "8c")]
     [0.9, 1.0, 0.0, 0.0]
+    >>> q = np.full(len(LAYOUT_CLASSES), 0.02); q[layout_class("Td")] = 0.12; q[layout_class("Qd")] = 0.08
+    >>> q /= q.sum(); round(number_agreement(q, "Td"), 2), number_agreement(q, "Td", whole=True)
+    (1.0, 0.0)
+    >>> r = np.zeros(len(LAYOUT_CLASSES)); r[layout_class("Ad")] = 0.2; r[layout_class("9c")] = 0.1
+    >>> number_agreement(p, "7d", whole=True), number_agreement(r, "Ad", whole=True)   # an ace: one sign
+    (1.0, 1.0)
     """
     probs = np.asarray(probs, np.float64)
     groups = probs[:SUITED].reshape(len(RANK_GROUPS), len(SUITS))
@@ -103,6 +125,8 @@ def number_agreement(probs: np.ndarray, name: str, covered: bool = False) -> flo
     near = [g]
     if covered and _FIRST_COUNT <= g <= _LAST_COUNT:
         near = [r for r in (g - 1, g, g + 1) if _FIRST_COUNT <= r <= _LAST_COUNT]
+    if whole and _FIRST_COUNT <= g <= _LAST_COUNT and float(by_colour[g, colour]) < LAYOUT_SEES:
+        return 0.0
     top = max(float(by_colour.max()), float(probs[SUITED:].max()) if len(probs) > SUITED else 0.0, 1e-9)
     return max(float(by_colour[r, colour]) for r in near) / top
 
@@ -190,7 +214,7 @@ class LayoutClassifier(PatchClassifier):
         return self(hide_indices(patches)).astype(np.float64)
 
 
-def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float:
+def name_agreement(probs: np.ndarray, name: str, covered: bool = False, whole: bool = False) -> float:
     """How far the layout agrees with a name (suited or ``JK``), from one patch's layout
     probabilities (:meth:`LayoutClassifier.probs`): its probability of the name's class over that
     of its most probable class, so 1.0 where the name is what the pips show most, and small only
@@ -200,7 +224,8 @@ def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float
 
     A number card or an ace is checked for its rank and colour, not its suit
     (:func:`number_agreement`), and where ``covered`` (the card shows one index corner, not two)
-    its count may be one pip off: the card hides some of its pips.
+    its count may be one pip off: the card hides some of its pips. Where ``whole`` (both index
+    corners show an index) a count of 2 to 10 must be seen at least :data:`LAYOUT_SEES`.
 
     A court card is checked for its colour, not its suit (:func:`court_agreement`): with the
     indices hidden, a real deck's court shows its suit only in a sign a few pixels wide beside
@@ -229,7 +254,7 @@ def name_agreement(probs: np.ndarray, name: str, covered: bool = False) -> float
     if g == COURT:
         return picture_agreement(probs) if covered else court_agreement(probs, name)
     if g is not None:
-        return number_agreement(probs, name, covered)
+        return number_agreement(probs, name, covered, whole)
     return float(probs[c] / max(float(np.max(probs)), 1e-9))
 
 

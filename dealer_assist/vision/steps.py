@@ -787,13 +787,15 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     """The cards (in :func:`report_order`) and the backs as ``detect`` reports them, each card
     with ``_p`` (its name's posterior), ``_outline``, ``_look``, ``_vis`` (each index corner's
     P(an index is in view), as the corner classifier read it; None where it was not read) and
+    ``_vis_box`` (the same as its box's own corners read them, before the search: whether the box
+    lies on the card, for the layout's count: :func:`detector._both_corners`),
     ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag, and ``_post`` (the
     posterior over the 53 names; None where the name rests on none) for the likeliest other name
     of a card not sure."""
     cards = []
     shown = c.data.get("shown")
     looked = c.data.get("look")
-    corners = c.data.get("corners")
+    corners, corners_box = c.data.get("corners"), c.data.get("corners_box")
     for k in report_order(c):
         outline = shown[k] if shown is not None and shown[k] is not None else c.outlines[k]
         centre = outline.mean(axis=0) if outline is not c.outlines[k] else c.boxes[k][:2]
@@ -802,6 +804,7 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
                       "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k)),
                       "_vis": None if corners is None else 1.0 - corners[k, :, NONE],
+                      "_vis_box": None if corners_box is None else 1.0 - corners_box[k, :, NONE],
                       "_search_alone": named_by_search_alone(c, int(k)),
                       "_post": None if "post" not in c.data or c.data["post"][k] is None else c.data["post"][k][0]})
     backs = [{"center": [round(float(c.boxes[k][0]), 1), round(float(c.boxes[k][1]), 1)],
