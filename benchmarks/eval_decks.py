@@ -353,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict] = {}
     seen = "" if args.far is None else f", seen from {1 / args.far:.2g}x as far in 1920x1080" + (", told" if args.told else "")
     print(f"{len(decks)} decks, {args.n} {args.recipe} frames each (seeds {args.seed0}..{args.seed0 + args.n - 1}){seen}")
+    from dealer_assist.vision.synth.dataset import photos_missing
+    if (note := photos_missing(args.recipe)) is not None:
+        print(note, file=sys.stderr)
     print(f"{'deck':30s} " + " ".join(f"{c[:12]:>12s}" for c in COLUMNS) + "  commonest failures")
     enrolled: dict[str, dict] = {}
 

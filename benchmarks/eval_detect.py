@@ -450,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
     args.seed0 = seed0 if args.seed0 is None else args.seed0
     args.recipe = args.recipe or recipe
     from dealer_assist.vision.synth import write_dataset
+    from dealer_assist.vision.synth.dataset import photos_missing
+    if (note := photos_missing(args.recipe)) is not None:
+        print(note, file=sys.stderr)
     t0 = time.time()
     write_dataset(data, args.n, args.split, seed0=args.seed0, workers=args.workers, recipe=args.recipe)
     print(f"data: {args.n} {args.split} frames in {data} (seeds {args.seed0}..{args.seed0 + args.n - 1}, "

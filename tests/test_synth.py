@@ -948,3 +948,21 @@ def test_an_image_deck_card_is_its_image_on_card_stock_and_a_missing_one_is_name
         image_deck_canvas("JK", deck)
     (deck / IMAGE_DECK_INFO).write_text(json.dumps({"index_box": [0.05, 0.05, 0.25, 0.3], "joker_index": True}))
     assert image_deck_canvas("7c", deck)[1] == (0.05, 0.05, 0.25, 0.3)
+
+
+def test_a_benchmark_is_told_when_world_frames_lack_their_photographs(monkeypatch, tmp_path):
+    """The world recipes lay photographs behind the cards. Without them the frames still render,
+    on procedural surfaces only, but the figures measured on them are not those of the same seeds
+    with the photographs, so the benchmarks that render them print a warning saying what to install.
+    The felt recipe needs no photographs and gets no warning."""
+    from dealer_assist.vision.synth.dataset import PHOTO_PACKAGES, photos_missing
+
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", "none")
+    note = photos_missing("world")
+    assert note is not None and PHOTO_PACKAGES in note.en and PHOTO_PACKAGES in note.ja
+    assert "world" in note.en and note.ja != note.en
+    assert photos_missing("base") is None
+    rng = np.random.default_rng(0)
+    cv2.imwrite(str(tmp_path / "wood.png"), rng.integers(0, 255, (200, 200, 3), dtype=np.uint8))
+    monkeypatch.setenv("DEALER_ASSIST_PHOTO_DIRS", str(tmp_path))
+    assert photos_missing("world") is None

@@ -151,6 +151,35 @@ RECIPES: dict[str, dict] = {
 }
 
 
+#: Debian's packages of the photographs and texture scans a ``world`` recipe lays behind and
+#: beside the cards (:data:`world.PHOTO_DIRS`; their licences in models/MODEL_CARD.md).
+PHOTO_PACKAGES = "mate-backgrounds gnome-backgrounds ukui-wallpapers lomiri-wallpapers gimp-data mypaint-data-extras"
+
+
+def photos_missing(recipe: str):
+    """A warning (:class:`dealer_assist.i18n.Msg`) where ``recipe`` lays photographs behind and
+    beside the cards and this machine has none (:func:`world.photo_files`); None otherwise. Such
+    frames still render, on procedural surfaces only, so CI needs no package; but they are not the
+    frames the same seeds give with the photographs, and a benchmark's figures on them are not
+    comparable: the 34 Debian decks' ``world`` frames read 1 sure wrong name without them and 5
+    with them (models/MODEL_CARD.md, "Fifty-fourth session").
+
+    >>> photos_missing("base") is None
+    True
+    """
+    if not RECIPES.get(recipe, {}).get("world"):
+        return None
+    from dealer_assist.vision.synth.world import photo_files
+
+    photos, patterns = photo_files()
+    if photos or patterns:
+        return None
+    return _("warning: this machine has no photographs for the {recipe} recipe's surfaces, so its frames are "
+             "drawn on procedural surfaces only, and figures measured on them are not comparable with frames "
+             "rendered with the photographs (apt-get install --no-install-recommends {packages})",
+             recipe=recipe, packages=PHOTO_PACKAGES)
+
+
 def write_frame(out_dir: str, split: str, seed: int, recipe: str = "base", **scene) -> bool:
     """Render and store one frame; False when it was already there. ``scene``: keyword arguments
     of :func:`render_scene` over the recipe's (``benchmarks/eval_decks.py``: ``deck_images``)."""
