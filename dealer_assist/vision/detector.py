@@ -995,8 +995,7 @@ class CardDetector:
                 out[k]["_evidence"] = {"post": cards[k].get("_post"), "kind": kind[j], "suit": suit[j],
                                        "ends": None, "vis": cards[k].get("_vis"), "layout": None,
                                        "covered": covered,
-                                       "whole": _both_corners(cards[k].get("_vis") if cards[k].get("_vis_box") is None
-                                                              else cards[k]["_vis_box"]),
+                                       "whole": _both_corners(cards[k].get("_vis_box", cards[k].get("_vis"))),
                                        "small": _small(cards[k]["_outline"]),
                                        "under": covered and corner_under_another(
                                            cards[k]["_outline"], cards[k]["_vis"],
