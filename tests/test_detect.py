@@ -951,9 +951,12 @@ def test_a_deck_enrolled_whole_names_courts_by_its_own_index_letters(tmp_path):
     for name, det in (("alone", CardDetector(MODELS)), ("deck", CardDetector(MODELS, deck="french", decks_root=root))):
         cards = sorted(det.detect(frame)["cards"], key=lambda c: c["center"][0])
         read[name] = [(c["card"], c["sure"]) for c in cards]
-    assert [c for c, _ in read["alone"][:3]] != want[:3] and read["alone"][3][0] == "7h", read
-    assert [c for c, _ in read["deck"]] == want, read
+    assert [c for c, _ in read["alone"][:3]] != want[:3], read
+    assert [c for c, _ in read["deck"][:3]] == want[:3], read
     assert not any(sure for c, sure in read["deck"][:3]), read
+    # the 7h's face, like every card's of this deck, shows a frame and no pips: a seven whose face
+    # shows no count is left for the dealer to name, with the deck or without (numbers_on_pictures)
+    assert read["alone"][3][0] == read["deck"][3][0] == "??", read
 
 
 @needs_models

@@ -984,8 +984,9 @@ class CardDetector:
         if todo:
             # the look's outputs where naming already asked it about the same outline
             ask = [k for k in todo if cards[k].get("_look") is None]
-            need = todo if self.layout is not None else ask
-            patches = {k: look_patch(image, cards[k]["_outline"]) for k in need}
+            # ... and the layout's where a step already asked it (steps.numbers_on_pictures)
+            lay = [k for k in todo if cards[k].get("_layout") is None] if self.layout is not None else []
+            patches = {k: look_patch(image, cards[k]["_outline"]) for k in sorted({*ask, *lay})}
             got = dict(zip(ask, self.look(np.stack([patches[k] for k in ask])))) if ask else {}
             probs = np.stack([got[k] if k in got else cards[k]["_look"] for k in todo])
             kind, suit = look_kinds(probs), look_suits(probs)
@@ -1006,9 +1007,9 @@ class CardDetector:
                 for k, e in zip(courts, ends):
                     out[k]["_evidence"]["ends"] = e
             if self.layout is not None:
-                lp = self.layout.probs(np.stack([patches[k] for k in todo]))
-                for j, k in enumerate(todo):
-                    out[k]["_evidence"]["layout"] = lp[j]
+                got = dict(zip(lay, self.layout.probs(np.stack([patches[k] for k in lay])))) if lay else {}
+                for k in todo:
+                    out[k]["_evidence"]["layout"] = got[k] if k in got else cards[k]["_layout"]
             for k in todo:
                 out[k].update(name_agreements(cards[k]["card"], out[k]["_evidence"]))
                 out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"] * out[k]["court_suit"]

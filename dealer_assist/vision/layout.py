@@ -131,6 +131,26 @@ def number_agreement(probs: np.ndarray, name: str, covered: bool = False, whole:
     return max(float(by_colour[r, colour]) for r in near) / top
 
 
+#: The share of a face's layout probability that its picture or its one large sign (the court
+#: classes and the ace classes together) must reach for a name of 2 to 10 on a card in full view
+#: to be left unnamed (:func:`no_count_share`; ``steps.numbers_on_pictures``): half the layout's
+#: probability, more than all the counts of pips together.
+NO_COUNT = 0.5
+
+
+def no_count_share(probs: np.ndarray) -> float:
+    """The layout's probability that a face shows no count of pips at all: a court picture or an
+    ace's one large sign, of any suit (the ace and court classes together).
+
+    >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("Qs")] = 0.4; p[layout_class("Ad")] = 0.2
+    >>> p[layout_class("Ts")] = 0.4; round(no_count_share(p), 2)
+    0.6
+    """
+    probs = np.asarray(probs, np.float64)
+    rows = [RANK_GROUPS.index("A") * 4 + k for k in range(len(SUITS))] + [COURT * 4 + k for k in range(len(SUITS))]
+    return float(probs[rows].sum())
+
+
 def picture_agreement(probs: np.ndarray) -> float:
     """The layout's agreement with a court card of either colour and any suit: its four court
     classes added together, their sum over the largest of that sum and the other classes. Asked of

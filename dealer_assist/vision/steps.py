@@ -47,6 +47,7 @@ from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import look_patch
 from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
+from dealer_assist.vision.layout import NO_COUNT, no_count_share
 
 if TYPE_CHECKING:  # pragma: no cover
     from dealer_assist.vision.detector import CardDetector
@@ -79,8 +80,9 @@ class Candidates:
     #: the readings each name rests on, ``corners_box``/``embedding_box`` what the box itself read
     #: (before the search), ``searched`` (N,) bool, ``post`` (N,) object: (posterior over the 53
     #: identities, corner visibility, face score, joker score) or None, ``look`` (N,) object: the
-    #: look's outputs for the row's outline or None, ``shown`` (N,) object: the outline to report
-    #: when a step snapped it to the card's edges
+    #: look's outputs for the row's outline or None, ``layout`` (N,) object: the layout's outputs
+    #: for it or None, ``shown`` (N,) object: the outline to report when a step snapped it to the
+    #: card's edges
     data: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
@@ -543,6 +545,48 @@ def unreadable_within_named(reader: "CardDetector", image: np.ndarray, c: Candid
     return c[keep]
 
 
+def _reported_outline(c: Candidates, k: int) -> np.ndarray:
+    """Row ``k``'s outline as ``detect`` reports it (:func:`card_dicts`): the one a step snapped
+    to the card's edges where one did, else its box's."""
+    shown = c.data.get("shown")
+    return shown[k] if shown is not None and shown[k] is not None else c.outlines[k]
+
+
+#: The ranks whose face :func:`numbers_on_pictures` asks the layout about: four pips or more. A two
+#: or a three is a few signs on white paper, which the layout took for an ace's sign or a picture
+#: on 5 of the 7 such cards it saw so that were named right (models/MODEL_CARD.md, "Fifty-fifth
+#: session").
+COUNTED_RANKS = "456789T"
+
+
+def numbers_on_pictures(reader: "CardDetector", image: np.ndarray, c: Candidates) -> Candidates:
+    """A card named 4 to 10 (:data:`COUNTED_RANKS`) whose box's own corners both show an index (its
+    whole face in view) and whose layout (:mod:`layout`, never the index) shows no count of pips
+    but a court picture or an ace's one large sign (:func:`layout.no_count_share` at least
+    :data:`layout.NO_COUNT`) is left unnamed (``??``) for the dealer to name: the face
+    contradicts the index read. Other decks' indices are read as numbers this way: a queen's Q
+    taken for a 10, a Russian deck's ace (Т) for a ten, a German jack's B for an 8. Named again
+    from the layout and the corners they were right one time in three, and a doubtful name is one
+    key away from being confirmed; an unnamed card cannot be confirmed unread
+    (models/MODEL_CARD.md, "Fifty-fifth session"). The layout's outputs are kept
+    (``data["layout"]``) for the sureness."""
+    if reader.layout is None or "corners_box" not in c.data:
+        return c
+    faces = c.of(FACE_ROLE)
+    rows = [int(k) for k in faces if str(c.name[k])[:1] in COUNTED_RANKS and len(str(c.name[k])) == 2
+            and float((1.0 - c.data["corners_box"][k][:, NONE]).min()) >= READABLE]
+    if not rows:
+        return c
+    probs = reader.layout.probs(np.stack([look_patch(image, _reported_outline(c, k)) for k in rows]))
+    col = c.column("layout")
+    for k, p in zip(rows, probs):
+        col[k] = p
+        share = no_count_share(p)
+        if share >= NO_COUNT:
+            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - share)
+    return c
+
+
 #: A back box this near the frame's edge (pixels) is one the frame may cut (:func:`backs_at_frame_edge`)
 EDGE_PX = 3
 #: ... and is kept only where at least this many of its sides show a card's outline: a card the
@@ -651,6 +695,7 @@ STEPS: tuple[Step, ...] = (
     Step("jokers_among_backs", jokers_among_backs),
     Step("merge_same_card", merge_same_card),
     Step("unreadable_within_named", unreadable_within_named),
+    Step("numbers_on_pictures", numbers_on_pictures),
     Step("backs_at_frame_edge", backs_at_frame_edge),
 )
 STEP_NAMES = tuple(s.name for s in STEPS)
@@ -676,7 +721,7 @@ def pipeline(names: Sequence[str]) -> tuple[Step, ...]:
     >>> pipeline(["resque"])
     Traceback (most recent call last):
     ...
-    dealer_assist.vision.steps.StepError: no reader step 'resque'; the steps are faces_among_backs, faces_by_look, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named, backs_at_frame_edge
+    dealer_assist.vision.steps.StepError: no reader step 'resque'; the steps are faces_among_backs, faces_by_look, read_corners, search, name, searched_twice, look_jokers, look_suit, one_deck, refine_outline, rescue, jokers_among_backs, merge_same_card, unreadable_within_named, numbers_on_pictures, backs_at_frame_edge
     """
     wanted = set(names)
     unknown = sorted(wanted - set(STEP_NAMES))
@@ -789,20 +834,21 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     P(an index is in view), as the corner classifier read it; None where it was not read) and
     ``_vis_box`` (the same as its box's own corners read them, before the search: whether the box
     lies on the card, for the layout's count: :func:`detector._both_corners`),
-    ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag, and ``_post`` (the
+    ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag, ``_layout`` (the layout's
+    outputs where a step asked it: :func:`numbers_on_pictures`), and ``_post`` (the
     posterior over the 53 names; None where the name rests on none) for the likeliest other name
     of a card not sure."""
     cards = []
-    shown = c.data.get("shown")
-    looked = c.data.get("look")
+    looked, laid = c.data.get("look"), c.data.get("layout")
     corners, corners_box = c.data.get("corners"), c.data.get("corners_box")
     for k in report_order(c):
-        outline = shown[k] if shown is not None and shown[k] is not None else c.outlines[k]
+        outline = _reported_outline(c, int(k))
         centre = outline.mean(axis=0) if outline is not c.outlines[k] else c.boxes[k][:2]
         cards.append({"card": str(c.name[k]), "confidence": round(float(c.confidence[k]), 3),
                       "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
                       "polygon": round_poly(outline), "_p": c.posterior(int(k)), "_outline": outline,
-                      "_look": None if looked is None else looked[k], "_index": index_shown(c, int(k)),
+                      "_look": None if looked is None else looked[k],
+                      "_layout": None if laid is None else laid[k], "_index": index_shown(c, int(k)),
                       "_vis": None if corners is None else 1.0 - corners[k, :, NONE],
                       "_vis_box": None if corners_box is None else 1.0 - corners_box[k, :, NONE],
                       "_search_alone": named_by_search_alone(c, int(k)),
