@@ -568,22 +568,22 @@ def numbers_on_pictures(reader: "CardDetector", image: np.ndarray, c: Candidates
     taken for a 10, a Russian deck's ace (Т) for a ten, a German jack's B for an 8. Named again
     from the layout and the corners they were right one time in three, and a doubtful name is one
     key away from being confirmed; an unnamed card cannot be confirmed unread
-    (models/MODEL_CARD.md, "Fifty-fifth session"). The layout's outputs are kept
-    (``data["layout"]``) for the sureness."""
+    (models/MODEL_CARD.md, "Fifty-fifth session"). The layout is asked about every named card at
+    once and its outputs are kept (``data["layout"]``) for the sureness, which then asks it
+    nothing more: one call of the model a frame, as before this step."""
     if reader.layout is None or "corners_box" not in c.data:
         return c
-    faces = c.of(FACE_ROLE)
-    rows = [int(k) for k in faces if str(c.name[k])[:1] in COUNTED_RANKS and len(str(c.name[k])) == 2
-            and float((1.0 - c.data["corners_box"][k][:, NONE]).min()) >= READABLE]
-    if not rows:
+    named = [int(k) for k in c.of(FACE_ROLE) if str(c.name[k]) not in ("", HIDDEN)]
+    if not any(str(c.name[k])[:1] in COUNTED_RANKS for k in named):
         return c
-    probs = reader.layout.probs(np.stack([look_patch(image, _reported_outline(c, k)) for k in rows]))
+    probs = reader.layout.probs(np.stack([look_patch(image, _reported_outline(c, k)) for k in named]))
     col = c.column("layout")
-    for k, p in zip(rows, probs):
+    for k, p in zip(named, probs):
         col[k] = p
-        share = no_count_share(p)
-        if share >= NO_COUNT:
-            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - share)
+        name = str(c.name[k])
+        if (name[:1] in COUNTED_RANKS and len(name) == 2 and no_count_share(p) >= NO_COUNT
+                and float((1.0 - c.data["corners_box"][k][:, NONE]).min()) >= READABLE):
+            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - no_count_share(p))
     return c
 
 
