@@ -944,6 +944,12 @@ def test_a_deck_enrolled_whole_names_courts_by_its_own_index_letters(tmp_path):
     style = IMAGE_DECK + str(_french_deck(tmp_path / "french").resolve())
     root = tmp_path / "decks"
     assert main(["enroll-deck", "french", *map(str, _suit_row_photos(tmp_path, style)), "--root", str(root)]) == 0
+    # the enrollment's check records what the corners read, a number read on a face showing no
+    # count included (the table leaves that unnamed): those misreadings are what the deck's own
+    # corners then name (a queen's D read as a 6 here)
+    check = json.loads((root / "french" / "deck.json").read_text())["check"]
+    assert not [c for c in check["unreadable"] if c[0] in "456789T"], check["unreadable"]
+    assert any(w["card"][0] in "QK" and w["read"][0] in "456789T" for w in check["wrong"]), check["wrong"]
     want = ["Qs", "Jh", "Kc", "7h"]
     frame, _ = render_cards([{"card": c, "style": style, "center": (-360 + 240 * i, 0), "angle": 6.0 * (i % 3) - 6,
                               "width": 120} for i, c in enumerate(want)], background=(40, 110, 30))
