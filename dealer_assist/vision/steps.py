@@ -580,10 +580,10 @@ def numbers_on_pictures(reader: "CardDetector", image: np.ndarray, c: Candidates
     col = c.column("layout")
     for k, p in zip(named, probs):
         col[k] = p
-        name = str(c.name[k])
-        if (name[:1] in COUNTED_RANKS and len(name) == 2 and no_count_share(p) >= NO_COUNT
+        name, share = str(c.name[k]), no_count_share(p)
+        if (name[:1] in COUNTED_RANKS and len(name) == 2 and share >= NO_COUNT
                 and float((1.0 - c.data["corners_box"][k][:, NONE]).min()) >= READABLE):
-            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - no_count_share(p))
+            c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - share)
     return c
 
 
