@@ -78,6 +78,7 @@ from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOO
                                         card_dicts, corner_sureness, nms_rotated, pipeline)
 # named here too for the callers that know them from this module
 from dealer_assist.vision.steps import COURT_RANKS, OPTIONAL_STEPS, gaussian_iou, look_sure  # noqa: F401
+from dealer_assist.vision.steps import _both_corners  # noqa: F401  (tests import it from here)
 
 #: Detector classes (YOLO label ids).
 CLASS_NAMES = ("face", "back", "joker")
@@ -1135,20 +1136,6 @@ def _one_corner(vis) -> bool:
     (True, False, False)
     """
     return vis is not None and len(vis) == 2 and min(float(v) for v in vis) < READABLE <= max(float(v) for v in vis)
-
-
-def _both_corners(vis) -> bool:
-    """Whether both of a card's index corners show an index, as its box's own corners read them
-    (``_vis_box``; ``_vis`` where the card carries no such reading): the box lies on the card and
-    its whole face is in view, so the layout must see the count of a number card's name
-    (:func:`layout.number_agreement`'s ``whole``). A box whose corners only the search's moved
-    crops read lies off its card, and its whole-card patch is no view of the face. False where not
-    read.
-
-    >>> _both_corners([0.9, 0.99]), _both_corners([0.97, 0.08]), _both_corners(None)
-    (True, False, False)
-    """
-    return vis is not None and len(vis) == 2 and min(float(v) for v in vis) >= READABLE
 
 
 def corner_under_another(outline, vis, others) -> bool:

@@ -136,6 +136,8 @@ def number_agreement(probs: np.ndarray, name: str, covered: bool = False, whole:
 #: to be left unnamed (:func:`no_count_share`; ``steps.numbers_on_pictures``): half the layout's
 #: probability, more than all the counts of pips together.
 NO_COUNT = 0.5
+#: The classes that show no count of pips: the aces' and the courts' of each suit.
+_NO_COUNT_CLASSES = [RANK_GROUPS.index(g) * 4 + k for g in ("A", "court") for k in range(len(SUITS))]
 
 
 def no_count_share(probs: np.ndarray) -> float:
@@ -146,9 +148,7 @@ def no_count_share(probs: np.ndarray) -> float:
     >>> p[layout_class("Ts")] = 0.4; round(no_count_share(p), 2)
     0.6
     """
-    probs = np.asarray(probs, np.float64)
-    rows = [RANK_GROUPS.index("A") * 4 + k for k in range(len(SUITS))] + [COURT * 4 + k for k in range(len(SUITS))]
-    return float(probs[rows].sum())
+    return float(np.asarray(probs, np.float64)[_NO_COUNT_CLASSES].sum())
 
 
 def picture_agreement(probs: np.ndarray) -> float:

@@ -552,6 +552,20 @@ def _reported_outline(c: Candidates, k: int) -> np.ndarray:
     return shown[k] if shown is not None and shown[k] is not None else c.outlines[k]
 
 
+def _both_corners(vis) -> bool:
+    """Whether both of a card's index corners show an index, as its box's own corners read them
+    (``_vis_box``; ``_vis`` where the card carries no such reading): the box lies on the card and
+    its whole face is in view, so the layout must see the count of a number card's name
+    (:func:`layout.number_agreement`'s ``whole``; :func:`numbers_on_pictures`). A box whose
+    corners only the search's moved crops read lies off its card, and its whole-card patch is no
+    view of the face. False where not read.
+
+    >>> _both_corners([0.9, 0.99]), _both_corners([0.97, 0.08]), _both_corners(None)
+    (True, False, False)
+    """
+    return vis is not None and len(vis) == 2 and min(float(v) for v in vis) >= READABLE
+
+
 #: The ranks whose face :func:`numbers_on_pictures` asks the layout about: four pips or more. A two
 #: or a three is a few signs on white paper, which the layout took for an ace's sign or a picture
 #: on 5 of the 7 such cards it saw so that were named right (models/MODEL_CARD.md, "Fifty-fifth
@@ -582,7 +596,7 @@ def numbers_on_pictures(reader: "CardDetector", image: np.ndarray, c: Candidates
         col[k] = p
         name, share = str(c.name[k]), no_count_share(p)
         if (name[:1] in COUNTED_RANKS and len(name) == 2 and share >= NO_COUNT
-                and float((1.0 - c.data["corners_box"][k][:, NONE]).min()) >= READABLE):
+                and _both_corners(1.0 - c.data["corners_box"][k][:, NONE])):
             c.name[k], c.confidence[k] = HIDDEN, c.confidence[k] * (1.0 - share)
     return c
 
@@ -833,7 +847,7 @@ def card_dicts(c: Candidates) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     with ``_p`` (its name's posterior), ``_outline``, ``_look``, ``_vis`` (each index corner's
     P(an index is in view), as the corner classifier read it; None where it was not read) and
     ``_vis_box`` (the same as its box's own corners read them, before the search: whether the box
-    lies on the card, for the layout's count: :func:`detector._both_corners`),
+    lies on the card, for the layout's count: :func:`_both_corners`),
     ``_search_alone`` (:func:`named_by_search_alone`) for the sure flag, ``_layout`` (the layout's
     outputs where a step asked it: :func:`numbers_on_pictures`), and ``_post`` (the
     posterior over the 53 names; None where the name rests on none) for the likeliest other name
