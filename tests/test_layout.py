@@ -475,3 +475,58 @@ def test_a_number_name_on_a_face_showing_a_picture_is_left_for_the_dealer():
                 assert read["picture"]["card"] == c["card"] and not read["picture"]["sure"], (frame.name, c["card"])
                 seen["few" if whole else "one"] += 1
     assert seen["whole"] >= 3 and seen["one"] >= 1 and seen["few"] >= 1, seen
+
+
+def _letter_half_read_as(post: np.ndarray, name: str, count: str, share: float) -> np.ndarray:
+    """A corner posterior that gives the court ``name`` 1 - ``share`` and the count ``count`` of its
+    suit ``share``: what the corners gave the real deck's covered courts, whose letter they half
+    took for a 9, a 6 or a 10 of the same suit (K♠ 0.93, 6♠, T♠ and 9♠ much of the rest)."""
+    from dealer_assist.vision.classifier import class_of
+
+    out = np.zeros_like(np.asarray(post, np.float64))
+    out[class_of(name)] = 1.0 - share
+    out[class_of(count + name[1])] = share
+    return out
+
+
+@needs_models
+def test_a_court_whose_letter_the_corners_half_read_as_a_count_is_sure_where_its_face_shows_a_picture():
+    """The corners read a court's letter; the layout, which never sees the index, sees a picture
+    or pips. A sure court of the sample frames, read again as if its corners gave 0.15 of their
+    belief to a nine of its suit (a real deck's K the corner model half takes for a 9), stays sure
+    where the layout sees the picture it shows, with its name's posterior back above 0.98; where
+    the layout sees nine pips it is not sure. Weighed by its corners alone (the layout's view left
+    out) it would not be sure either: the layout's picture is what makes it so."""
+    from dealer_assist.vision.classifier import class_of
+    from dealer_assist.vision.detector import sure_kind, _one_corner
+    from dealer_assist.vision.layout import group_weights
+
+    det = CardDetector(MODELS)
+    real_layout = det.layout
+    checked = 0
+    for frame, image, cards, before, names in sample_readings(det, 8):
+        for k, (c, part) in enumerate(zip(cards, before)):
+            if c["card"] == "JK" or c["card"][0] not in "JQK" or part is None or c.get("_post") is None:
+                continue
+            threshold = det.threshold_for(c["_outline"], c["card"], sure_kind(c["card"], _one_corner(c.get("_vis"))))
+            w = group_weights(part["_evidence"]["layout"])
+            # only courts sure with a margin whose face the layout sees as a picture, not nine pips
+            picture_seen = w[class_of(c["card"])] >= 0.6 and w[class_of("9" + c["card"][1])] <= 0.03
+            if part["sureness"] < threshold + 0.02 or not picture_seen:
+                continue
+            changed = [dict(card) for card in cards]
+            changed[k] = {key: v for key, v in c.items() if key != "_layout"}
+            changed[k]["_post"] = _letter_half_read_as(c["_post"], c["card"], "9", 0.15)
+            changed[k]["_p"] = 0.85
+            picture = det.sureness_parts(image, changed)[k]
+            det.layout = _LayoutSaying(_layout_vector("9" + c["card"][1], own=0.9, near=0.02))
+            try:
+                pips = det.sureness_parts(image, changed)[k]
+            finally:
+                det.layout = real_layout
+            assert picture["p"] > 0.98 and picture["sureness"] >= threshold, (frame.name, c["card"], picture)
+            assert pips["p"] < 0.5 and pips["sureness"] < threshold, (frame.name, c["card"], pips)
+            corners_alone = 0.85 * picture["look"] * picture["layout"] * picture["court_suit"]
+            assert corners_alone < threshold, (frame.name, c["card"], corners_alone)
+            checked += 1
+    assert checked >= 3, checked

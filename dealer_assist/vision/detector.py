@@ -65,13 +65,13 @@ from dealer_assist.errors import UserError
 from dealer_assist.i18n import _, _p, message_of, os_reason
 from dealer_assist.imagefiles import unreadable_reason
 from dealer_assist.vision import geometry
-from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, file_reason, load_session
+from dealer_assist.vision.classifier import JOKER_PRIOR_MAX, NONE, READABLE, CornerClassifier, class_of, file_reason, load_session
 from dealer_assist.vision.look import FACE as LOOK_FACE
 from dealer_assist.vision.look import JOKER as LOOK_JOKER
 from dealer_assist.vision.look import LOOK_FILE, LookClassifier, look_patch
 from dealer_assist.vision.look import kinds as look_kinds
 from dealer_assist.vision.look import suits as look_suits
-from dealer_assist.vision.layout import LAYOUT_FILE, load_layout, name_agreement
+from dealer_assist.vision.layout import LAYOUT_FILE, court_posterior, load_layout, name_agreement
 from dealer_assist.vision.court_suit import COURT_SUIT_FILE, end_agreement, is_court, load_court_suit
 from dealer_assist.vision.focus import BLUR_LIMIT, card_blurs
 from dealer_assist.vision.steps import (BACK_ROLE, DEFAULT_STEPS, FACE_ROLE, LOOK_STEPS, SPARE_ROLE, Candidates,
@@ -106,7 +106,8 @@ SURE_KEY = "sure"
 SURE_SCORE = ("p x kind agreement x suit share x layout agreement (A-10 by rank and colour, courts by colour, 2-10 with one index "
               "in view: best count one pip either way); "
               "courts: no look suit share (under 60 px: ^ 0.25) x court-suit reader's agreement at the worse end in view; picture-alone JK 0; "
-              "named by the search alone 0 unless both corners read it")
+              "named by the search alone 0 unless both corners read it; "
+              "courts: p with the layout's rank groups weighed in (layout.court_posterior)")
 #: A card whose outline's short side is under this many frame pixels is sure only above a
 #: threshold of its own (``models.json`` ``"sure"`` ``"small"``), measured on the validation
 #: sets seen from farther away (``benchmarks/eval_sure.py``; ``eval_detect.far_view``); None
@@ -970,9 +971,10 @@ class CardDetector:
 
     def sureness_parts(self, image: np.ndarray, cards: list[dict[str, Any]]) -> list[dict[str, float] | None]:
         """:meth:`sureness` with its parts, per card: ``{"sureness", "p", "look", "layout",
-        "court_suit"}`` (the look's agreement, the layout's and the court-suit reader's, 1.0
-        where not asked: ``??``, duplicates, a number card, a folder without the model); None
-        for every card without the look."""
+        "court_suit"}`` (the posterior of the name, for a jack, queen or king with the layout's
+        view of picture or pips weighed in: :func:`layout.court_posterior`; the look's agreement,
+        the layout's and the court-suit reader's, 1.0 where not asked: ``??``, duplicates, a
+        number card, a folder without the model); None for every card without the look."""
         if self.look is None or not self.settings.look:
             return [None] * len(cards)
         names = [c["card"] for c in cards]
@@ -1010,7 +1012,16 @@ class CardDetector:
             if self.layout is not None:
                 got = dict(zip(lay, self.layout.probs(np.stack([patches[k] for k in lay])))) if lay else {}
                 for k in todo:
-                    out[k]["_evidence"]["layout"] = got[k] if k in got else cards[k]["_layout"]
+                    ev = out[k]["_evidence"]
+                    ev["layout"] = got[k] if k in got else cards[k]["_layout"]
+                    if is_court(cards[k]["card"]) and ev["post"] is not None:
+                        # the corners read a letter, the layout sees a picture or pips: a court
+                        # whose letter the corners half take for a count of its suit is surer
+                        # where the card shows a picture (layout.court_posterior), less sure where
+                        # it shows pips; its suit stays as doubtful as the corners leave it
+                        read = float(np.asarray(ev["post"])[class_of(cards[k]["card"])])
+                        if read > 0.0:
+                            out[k]["p"] = min(1.0, out[k]["p"] * court_posterior(ev["post"], ev["layout"], cards[k]["card"]) / read)
             for k in todo:
                 out[k].update(name_agreements(cards[k]["card"], out[k]["_evidence"]))
                 out[k]["sureness"] = out[k]["p"] * out[k]["look"] * out[k]["layout"] * out[k]["court_suit"]

@@ -194,6 +194,59 @@ def court_agreement(probs: np.ndarray, name: str) -> float:
     return float(merged[own] / max(float(merged.max()), 1e-9))
 
 
+def group_weights(probs: np.ndarray) -> np.ndarray:
+    """How well each of the 53 identities of the corner classifier (52 cards in its class order,
+    then the joker) fits what the layout sees: the layout's probability of the identity's rank
+    group (one ace sign, a count of 2 to 10 pips, a picture), its four suits together, so the
+    suit stays the corners' and the court-suit reader's to judge. The layout is trained with its
+    classes weighted alike, so these are likelihoods up to one factor: Bayes' rule may multiply a
+    posterior by them. A layout without a joker class (:data:`SUITED` outputs) cannot rule the
+    joker out, so the joker takes the weight of the likeliest group.
+
+    >>> from dealer_assist.vision.classifier import class_of
+    >>> p = np.zeros(len(LAYOUT_CLASSES)); p[layout_class("Kh")] = 0.6; p[layout_class("9c")] = 0.3
+    >>> p[layout_class("9s")] = 0.1
+    >>> w = group_weights(p)
+    >>> [round(float(w[class_of(n)]), 2) for n in ("Qs", "Kd", "9h", "5c", "JK")]
+    [0.6, 0.6, 0.4, 0.0, 0.0]
+    >>> round(float(group_weights(p[:SUITED])[class_of("JK")]), 2)     # a layout with no joker class
+    0.6
+    """
+    from dealer_assist.vision.classifier import JK, class_name
+
+    probs = np.asarray(probs, np.float64)
+    groups = probs[:SUITED].reshape(len(RANK_GROUPS), len(SUITS)).sum(axis=1)
+    weights = np.array([groups[_GROUP_OF[class_name(i)[0]]] for i in range(JK)] + [0.0])
+    weights[JK] = float(probs[LAYOUT_CLASSES.index("joker")]) if len(probs) > SUITED else float(groups.max())
+    return weights
+
+
+def court_posterior(post: np.ndarray, probs: np.ndarray, name: str) -> float:
+    """The posterior of a court card's name (``post``: the corners' posterior over the 53
+    identities, :func:`classifier.card_posterior`) once the layout's view of the card
+    (``probs``) is weighed in by Bayes' rule (:func:`group_weights`): the corners read a letter,
+    the layout sees a picture or pips with the index hidden, so each is taken as independent
+    evidence. A real deck's queen whose Q the corners also half take for a 9 or a 6 (0.92 to the
+    queen, the rest on counts of its suit) is a queen when the card shows a picture and no pips.
+    Its suit is untouched: a K♠ the corners half take for the K♣ stays as doubtful, since both
+    show a picture. Used for the sureness only (:meth:`CardDetector.sureness_parts`), never to
+    name the card.
+
+    >>> from dealer_assist.vision.classifier import class_of
+    >>> post = np.full(53, 0.001); post[class_of("Qs")] = 0.92; post[class_of("9s")] = 0.04
+    >>> post[class_of("Qc")] = 0.04 - 50 * 0.001
+    >>> picture = np.full(len(LAYOUT_CLASSES), 0.002); picture[layout_class("Qs")] = 0.9
+    >>> pips = np.full(len(LAYOUT_CLASSES), 0.002); pips[layout_class("9s")] = 0.9
+    >>> round(court_posterior(post, picture, "Qs"), 3), round(court_posterior(post, pips, "Qs"), 3)
+    (0.999, 0.158)
+    """
+    from dealer_assist.vision.classifier import class_of
+
+    q = np.asarray(post, np.float64) * group_weights(probs)
+    total = float(q.sum())
+    return float(q[class_of(name)] / total) if total > 0.0 else 0.0
+
+
 def hide_indices(patches: np.ndarray) -> np.ndarray:
     """Copies of whole-card patches (N, H, W, 3) with the four corners, where the indices are,
     painted the card's paper colour (each patch's median): the layout classifier must count the
