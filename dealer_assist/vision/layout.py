@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from dealer_assist.i18n import _
+from dealer_assist.vision.classifier import JK, class_name, class_of
 from dealer_assist.vision.look import LOOK_H, LOOK_W, PatchClassifier
 
 #: What a layout can show: the ace, the number cards by rank, and the court cards together.
@@ -138,6 +139,9 @@ def number_agreement(probs: np.ndarray, name: str, covered: bool = False, whole:
 NO_COUNT = 0.5
 #: The classes that show no count of pips: the aces' and the courts' of each suit.
 _NO_COUNT_CLASSES = [RANK_GROUPS.index(g) * 4 + k for g in ("A", "court") for k in range(len(SUITS))]
+#: The rank group (:data:`RANK_GROUPS`) of each of the corner classifier's 52 cards, in its class
+#: order (:func:`group_weights`).
+_CARD_GROUPS = np.array([_GROUP_OF[class_name(i)[0]] for i in range(JK)])
 
 
 def no_count_share(probs: np.ndarray) -> float:
@@ -212,13 +216,10 @@ def group_weights(probs: np.ndarray) -> np.ndarray:
     >>> round(float(group_weights(p[:SUITED])[class_of("JK")]), 2)     # a layout with no joker class
     0.6
     """
-    from dealer_assist.vision.classifier import JK, class_name
-
     probs = np.asarray(probs, np.float64)
     groups = probs[:SUITED].reshape(len(RANK_GROUPS), len(SUITS)).sum(axis=1)
-    weights = np.array([groups[_GROUP_OF[class_name(i)[0]]] for i in range(JK)] + [0.0])
-    weights[JK] = float(probs[LAYOUT_CLASSES.index("joker")]) if len(probs) > SUITED else float(groups.max())
-    return weights
+    joker = float(probs[LAYOUT_CLASSES.index("joker")]) if len(probs) > SUITED else float(groups.max())
+    return np.append(groups[_CARD_GROUPS], joker)
 
 
 def court_posterior(post: np.ndarray, probs: np.ndarray, name: str) -> float:
@@ -240,8 +241,6 @@ def court_posterior(post: np.ndarray, probs: np.ndarray, name: str) -> float:
     >>> round(court_posterior(post, picture, "Qs"), 3), round(court_posterior(post, pips, "Qs"), 3)
     (0.999, 0.158)
     """
-    from dealer_assist.vision.classifier import class_of
-
     q = np.asarray(post, np.float64) * group_weights(probs)
     total = float(q.sum())
     return float(q[class_of(name)] / total) if total > 0.0 else 0.0
